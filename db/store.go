@@ -1,0 +1,168 @@
+// Package db implements app.Store with sqlx, for PostgreSQL (lib/pq) and
+// SQLite (modernc.org/sqlite). One implementation serves both: SQL is written
+// with ? placeholders and rebound per dialect, and uses only what both
+// dialects share (ON CONFLICT ... DO UPDATE, RETURNING).
+package db
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/clausewatch/clausewatch/internal/app"
+)
+
+//go:embed migrations
+var migrations embed.FS
+
+// Store is the sqlx-backed app.Store. A Store made by InTx runs every
+// method inside that transaction.
+type Store struct {
+	db       *sqlx.DB
+	q        sqlx.ExtContext // db, or the transaction
+	postgres bool
+}
+
+var _ app.Store = (*Store)(nil)
+
+// Open connects to DATABASE_URL: postgres://... or sqlite:PATH.
+func Open(ctx context.Context, url string) (*Store, error) {
+	var (
+		x   *sqlx.DB
+		err error
+	)
+	if path, ok := strings.CutPrefix(url, "sqlite:"); ok {
+		if dir := filepath.Dir(path); dir != "." {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return nil, fmt.Errorf("create database directory: %w", err)
+			}
+		}
+		// Immediate transactions take the write lock up front, so concurrent
+		// writers queue on busy_timeout instead of failing on upgrade.
+		dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_txlock=immediate"
+		x, err = sqlx.Open("sqlite", dsn)
+		if err == nil {
+			// One connection: SQLite has one writer anyway, and this keeps
+			// in-process callers from ever seeing SQLITE_BUSY.
+			x.SetMaxOpenConns(1)
+		}
+	} else {
+		x, err = sqlx.Open("postgres", url)
+		if err == nil {
+			x.SetMaxOpenConns(32)
+			x.SetMaxIdleConns(32)
+			x.SetConnMaxIdleTime(5 * time.Minute)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := x.PingContext(ctx); err != nil {
+		x.Close()
+		return nil, fmt.Errorf("connect to database: %w", err)
+	}
+	return &Store{db: x, q: x, postgres: x.DriverName() == "postgres"}, nil
+}
+
+// Close closes the connection pool.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Ping checks that the database answers (readiness).
+func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
+
+// Postgres reports the dialect.
+func (s *Store) Postgres() bool { return s.postgres }
+
+// Migrate applies the embedded migrations of the store's dialect. On
+// PostgreSQL an advisory lock lets several replicas start at once.
+func (s *Store) Migrate(ctx context.Context) error {
+	dir, dialect := "migrations/sqlite", goose.DialectSQLite3
+	var opts []goose.ProviderOption
+	if s.postgres {
+		dir, dialect = "migrations/postgres", goose.DialectPostgres
+		locker, err := lock.NewPostgresSessionLocker()
+		if err != nil {
+			return err
+		}
+		opts = append(opts, goose.WithSessionLocker(locker))
+	}
+	sub, err := fs.Sub(migrations, dir)
+	if err != nil {
+		return err
+	}
+	p, err := goose.NewProvider(dialect, s.db.DB, sub, opts...)
+	if err != nil {
+		return err
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}
+
+// InTx implements app.Store.
+func (s *Store) InTx(ctx context.Context, fn func(app.Store) error) error {
+	if _, nested := s.q.(*sqlx.Tx); nested {
+		return fn(s)
+	}
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return translate(err)
+	}
+	if err := fn(&Store{db: s.db, q: tx, postgres: s.postgres}); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return translate(tx.Commit())
+}
+
+func (s *Store) get(ctx context.Context, dest any, query string, args ...any) error {
+	return translate(sqlx.GetContext(ctx, s.q, dest, s.q.Rebind(query), args...))
+}
+
+func (s *Store) selectAll(ctx context.Context, dest any, query string, args ...any) error {
+	return translate(sqlx.SelectContext(ctx, s.q, dest, s.q.Rebind(query), args...))
+}
+
+func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	r, err := s.q.ExecContext(ctx, s.q.Rebind(query), args...)
+	return r, translate(err)
+}
+
+// translate turns driver errors into app errors at the boundary: no rows is
+// not_found, a unique violation conflict, the rest internal.
+func translate(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ae *app.Error
+	if errors.As(err, &ae) {
+		return err
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return &app.Error{Code: app.CodeNotFound, Message: "not found", Err: err}
+	}
+	var pe *pq.Error
+	if errors.As(err, &pe) && pe.Code == "23505" {
+		return &app.Error{Code: app.CodeConflict, Message: "already exists", Err: err}
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) && (se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY) {
+		return &app.Error{Code: app.CodeConflict, Message: "already exists", Err: err}
+	}
+	return app.Internal(err)
+}

@@ -1,0 +1,81 @@
+package app
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// Tier is an account's plan.
+type Tier string
+
+const (
+	TierFree     Tier = "free"
+	TierBase     Tier = "base"
+	TierAdvanced Tier = "advanced"
+)
+
+// Valid reports whether t is one of the three plans.
+func (t Tier) Valid() bool { return t == TierFree || t == TierBase || t == TierAdvanced }
+
+// Account is a paying (or free) customer. Its tier is the "public metadata"
+// of the contract: the payment webhook sets it, every key of the account uses it.
+type Account struct {
+	ID                 string    `db:"id"`
+	Subject            string    `db:"subject"` // identity-provider subject; "local:<email>" for CLI-made accounts
+	Email              string    `db:"email"`
+	Tier               Tier      `db:"tier"`
+	SubscriptionStatus string    `db:"subscription_status"`
+	Credits            int       `db:"credits"`
+	CustomerID         *string   `db:"customer_id"`
+	CreatedAt          time.Time `db:"created_at"`
+	UpdatedAt          time.Time `db:"updated_at"`
+}
+
+// Identity is what a verified account session says about its holder.
+type Identity struct {
+	Subject string
+	Email   string
+}
+
+// SessionVerifier checks an account-session token (a JWT from the identity
+// provider, or the local one in the zero-setup mode).
+type SessionVerifier interface {
+	Verify(ctx context.Context, token string) (Identity, error)
+}
+
+// LocalSubject is the subject of an account made from an email address on
+// this machine (CLI key creation, the zero-setup owner).
+func LocalSubject(email string) string { return "local:" + strings.ToLower(strings.TrimSpace(email)) }
+
+// Viewer returns the calling account.
+func (s *Service) Viewer(ctx context.Context) (*Account, error) {
+	p, err := principalFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a, err := s.store.FindAccount(ctx, p.Account.ID)
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// EnsureAccount finds the account of a subject or creates it on first sight.
+func (s *Service) EnsureAccount(ctx context.Context, id Identity) (*Account, error) {
+	a, err := s.store.FindAccountBySubject(ctx, id.Subject)
+	if err == nil || ErrorCode(err) != CodeNotFound {
+		return a, err
+	}
+	now := s.now()
+	a = &Account{ID: newID(), Subject: id.Subject, Email: id.Email, Tier: TierFree, CreatedAt: now, UpdatedAt: now}
+	err = s.store.CreateAccount(ctx, a)
+	if ErrorCode(err) == CodeConflict {
+		// Another request (or process) created it first: use theirs.
+		return s.store.FindAccountBySubject(ctx, id.Subject)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
+}

@@ -1,0 +1,38 @@
+package app
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// TimeFormat is the contract's timestamp: ISO 8601, UTC, milliseconds.
+const TimeFormat = "2006-01-02T15:04:05.000Z"
+
+// FormatTime renders t in TimeFormat.
+func FormatTime(t time.Time) string { return t.UTC().Format(TimeFormat) }
+
+func formatTimePtr(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := FormatTime(*t)
+	return &s
+}
+
+// MarshalJSON writes the key as the contract lists it (interface.md 2.1).
+func (k Key) MarshalJSON() ([]byte, error) {
+	scopes := k.Scopes
+	if scopes == nil {
+		scopes = Scopes{}
+	}
+	return json.Marshal(struct {
+		ID           string   `json:"id"`
+		Name         string   `json:"name"`
+		KeyPrefix    string   `json:"keyPrefix"`
+		Scopes       []string `json:"scopes"`
+		RequestCount int64    `json:"requestCount"`
+		LastUsedAt   *string  `json:"lastUsedAt"`
+		CreatedAt    string   `json:"createdAt"`
+		RevokedAt    *string  `json:"revokedAt"`
+	}{k.ID, k.Name, k.Prefix, scopes, k.RequestCount, formatTimePtr(k.LastUsedAt), FormatTime(k.CreatedAt), formatTimePtr(k.RevokedAt)})
+}

@@ -1,0 +1,120 @@
+// Package app is clausewatch's service layer: accounts, keys, budgets, usage,
+// billing, extraction and analysis as operations both transports call. It
+// knows nothing of HTTP, GraphQL or SQL.
+package app
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/go-playground/validator/v10"
+	"github.com/google/uuid"
+)
+
+// Options configures a Service.
+type Options struct {
+	Store    Store
+	Sessions SessionVerifier // nil: account sessions are refused
+	Logger   *slog.Logger
+	Now      func() time.Time // nil: time.Now; tests inject a clock
+}
+
+// Service is the application. Its methods read the caller from ctx
+// (WithPrincipal) and return *Error values.
+type Service struct {
+	store    Store
+	sessions SessionVerifier
+	log      *slog.Logger
+	clock    func() time.Time
+	valid    *validator.Validate
+	usage    *recorder
+}
+
+// New builds a Service. Call Close to flush pending usage records.
+func New(o Options) *Service {
+	s := &Service{store: o.Store, sessions: o.Sessions, log: o.Logger, clock: o.Now}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.clock == nil {
+		s.clock = time.Now
+	}
+	s.valid = validator.New(validator.WithRequiredStructEnabled())
+	// Field errors name the JSON field the caller sent, not the Go field.
+	s.valid.RegisterTagNameFunc(func(f reflect.StructField) string {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			return f.Name
+		}
+		return name
+	})
+	s.usage = newRecorder(s.store, s.log)
+	return s
+}
+
+// Close stops background work and flushes what is pending.
+func (s *Service) Close(ctx context.Context) error { return s.usage.close(ctx) }
+
+func (s *Service) now() time.Time { return s.clock().UTC() }
+
+func newID() string { return uuid.NewString() }
+
+func validID(id string) bool {
+	_, err := uuid.Parse(id)
+	return err == nil && len(id) == 36
+}
+
+// validate checks v's struct tags and returns an invalid error with one
+// detail per bad field.
+func (s *Service) validate(v any) error {
+	err := s.valid.Struct(v)
+	if err == nil {
+		return nil
+	}
+	var ve validator.ValidationErrors
+	if !errors.As(err, &ve) {
+		return Internal(err)
+	}
+	e := &Error{Code: CodeInvalid, Message: "invalid request"}
+	for _, fe := range ve {
+		e.Fields = append(e.Fields, FieldError{Field: jsonPath(fe.Namespace()), Message: fieldMessage(fe)})
+	}
+	return e
+}
+
+// jsonPath drops the struct name from a validator namespace ("KeyCreate.scopes[0]" -> "scopes[0]").
+func jsonPath(ns string) string {
+	if _, rest, ok := strings.Cut(ns, "."); ok {
+		return rest
+	}
+	return ns
+}
+
+func fieldMessage(fe validator.FieldError) string {
+	switch fe.Tag() {
+	case "required":
+		return "is required"
+	case "max":
+		if fe.Kind() == reflect.Slice {
+			return "must have at most " + fe.Param() + " items"
+		}
+		return "must be at most " + fe.Param() + " characters"
+	case "min":
+		if fe.Kind() == reflect.Slice {
+			return "must have at least " + fe.Param() + " items"
+		}
+		return "must be at least " + fe.Param()
+	case "oneof":
+		return "must be one of: " + strings.ReplaceAll(fe.Param(), " ", ", ")
+	case "unique":
+		return "must not repeat values"
+	case "url", "http_url":
+		return "must be an http(s) URL"
+	default:
+		return "is invalid (" + fe.Tag() + ")"
+	}
+}

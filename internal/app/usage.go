@@ -1,0 +1,166 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// RequestRecord is one authenticated request, as the usage log keeps it.
+type RequestRecord struct {
+	At        time.Time `db:"at"`
+	AccountID string    `db:"account_id"`
+	KeyID     *string   `db:"key_id"`
+	KeyPrefix string    `db:"key_prefix"`
+	Method    string    `db:"method"`
+	Path      string    `db:"path"`
+	Status    int       `db:"status"`
+	Error     string    `db:"error"`
+}
+
+// KeyUse adds Count requests to a key and moves its lastUsedAt forward.
+type KeyUse struct {
+	KeyID      string
+	Count      int64
+	LastUsedAt time.Time
+}
+
+// DayCount adds to an account's per-day request counts (UTC day, YYYY-MM-DD).
+type DayCount struct {
+	AccountID string
+	Day       string
+	Total     int64
+	Errors    int64
+}
+
+// UsageBatch is what one flush writes.
+type UsageBatch struct {
+	Keys     []KeyUse
+	Requests []RequestRecord
+	Days     []DayCount
+}
+
+// RecordRequest notes an authenticated request. It never touches the
+// database: records are batched and written at least once a second and at
+// Close, so counting costs the request path nothing.
+func (s *Service) RecordRequest(r RequestRecord) { s.usage.add(r) }
+
+// FlushUsage writes pending records now (tests and shutdown).
+func (s *Service) FlushUsage(ctx context.Context) error { return s.usage.flush(ctx) }
+
+const (
+	flushEvery = time.Second
+	// maxPending bounds memory when the database is down for long: past it
+	// the oldest raw log rows are dropped (counters are kept).
+	maxPending = 100_000
+)
+
+type recorder struct {
+	store   Store
+	log     *slog.Logger
+	mu      sync.Mutex
+	pending []RequestRecord
+	stop    chan struct{}
+	done    chan struct{}
+	flushMu sync.Mutex // one flush at a time, so a failed batch is requeued in order
+}
+
+func newRecorder(store Store, log *slog.Logger) *recorder {
+	r := &recorder{store: store, log: log, stop: make(chan struct{}), done: make(chan struct{})}
+	go r.loop()
+	return r
+}
+
+func (r *recorder) add(rec RequestRecord) {
+	r.mu.Lock()
+	if len(r.pending) >= maxPending {
+		r.pending = r.pending[1:]
+	}
+	r.pending = append(r.pending, rec)
+	r.mu.Unlock()
+}
+
+func (r *recorder) loop() {
+	defer close(r.done)
+	t := time.NewTicker(flushEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			if err := r.flush(ctx); err != nil {
+				r.log.Error("usage flush failed; will retry", "err", err)
+			}
+			cancel()
+		case <-r.stop:
+			return
+		}
+	}
+}
+
+func (r *recorder) flush(ctx context.Context) error {
+	r.flushMu.Lock()
+	defer r.flushMu.Unlock()
+	r.mu.Lock()
+	batch := r.pending
+	r.pending = nil
+	r.mu.Unlock()
+	if len(batch) == 0 {
+		return nil
+	}
+	if err := r.store.SaveUsage(ctx, summarize(batch)); err != nil {
+		// Put the batch back in front of what arrived meanwhile.
+		r.mu.Lock()
+		r.pending = append(batch, r.pending...)
+		if over := len(r.pending) - maxPending; over > 0 {
+			r.pending = r.pending[over:]
+		}
+		r.mu.Unlock()
+		return err
+	}
+	return nil
+}
+
+func (r *recorder) close(ctx context.Context) error {
+	select {
+	case <-r.stop:
+	default:
+		close(r.stop)
+	}
+	<-r.done
+	return r.flush(ctx)
+}
+
+// summarize folds a batch of records into key counters and day counts.
+func summarize(recs []RequestRecord) UsageBatch {
+	b := UsageBatch{Requests: recs}
+	keys := map[string]int{}
+	days := map[[2]string]int{}
+	for _, rec := range recs {
+		if rec.KeyID != nil {
+			i, ok := keys[*rec.KeyID]
+			if !ok {
+				i = len(b.Keys)
+				keys[*rec.KeyID] = i
+				b.Keys = append(b.Keys, KeyUse{KeyID: *rec.KeyID})
+			}
+			b.Keys[i].Count++
+			if rec.At.After(b.Keys[i].LastUsedAt) {
+				b.Keys[i].LastUsedAt = rec.At
+			}
+		}
+		d := [2]string{rec.AccountID, rec.At.UTC().Format(time.DateOnly)}
+		i, ok := days[d]
+		if !ok {
+			i = len(b.Days)
+			days[d] = i
+			b.Days = append(b.Days, DayCount{AccountID: d[0], Day: d[1]})
+		}
+		b.Days[i].Total++
+		if rec.Status >= 400 {
+			b.Days[i].Errors++
+		}
+	}
+	return b
+}

@@ -1,0 +1,195 @@
+// Package config reads the service's configuration from the environment and
+// validates it once, at start, so a bad value stops the process with a message
+// that names the variable.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Config is the validated configuration. Secrets are never logged: String
+// below leaves them out.
+type Config struct {
+	Addr        string
+	DatabaseURL string
+	// DataDir holds the generated HS256 secret in the zero-setup mode; it is
+	// the directory of a sqlite: database, or ./data.
+	DataDir string
+
+	WebhookSecret string
+	StripePrices  map[string]string // price id -> tier
+
+	AuthJWKSURL     string
+	AuthIssuer      string
+	AuthAudience    string
+	AuthHS256Secret string
+
+	FetchAllowHosts    []string
+	FetchTimeout       time.Duration
+	MonitorMinInterval time.Duration
+
+	LLMBaseURL string
+	LLMAPIKey  string
+	LLMModel   string
+
+	LogLevel  slog.Level
+	LogFormat string // text or json
+
+	// Introspection turns on GraphQL introspection and the explorer page.
+	Introspection bool
+	// UsageRetention is how long raw request-log rows are kept.
+	UsageRetention time.Duration
+}
+
+// Load reads every variable through getenv and reports all bad values at once.
+func Load(getenv func(string) string) (Config, error) {
+	c := Config{
+		Addr:            or(getenv("CLAUSEWATCH_ADDR"), ":8080"),
+		DatabaseURL:     or(getenv("DATABASE_URL"), "sqlite:./data/clausewatch.db"),
+		WebhookSecret:   getenv("CLAUSEWATCH_WEBHOOK_SECRET"),
+		AuthJWKSURL:     getenv("CLAUSEWATCH_AUTH_JWKS_URL"),
+		AuthIssuer:      getenv("CLAUSEWATCH_AUTH_ISSUER"),
+		AuthAudience:    getenv("CLAUSEWATCH_AUTH_AUDIENCE"),
+		AuthHS256Secret: getenv("CLAUSEWATCH_AUTH_HS256_SECRET"),
+		LLMBaseURL:      getenv("CLAUSEWATCH_LLM_BASE_URL"),
+		LLMAPIKey:       getenv("CLAUSEWATCH_LLM_API_KEY"),
+		LLMModel:        getenv("CLAUSEWATCH_LLM_MODEL"),
+		LogFormat:       or(getenv("CLAUSEWATCH_LOG_FORMAT"), "text"),
+	}
+	var errs []error
+	bad := func(name, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: "+format, append([]any{name}, args...)...))
+	}
+
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		bad("CLAUSEWATCH_ADDR", "want host:port such as :8080, got %q", c.Addr)
+	}
+	switch {
+	case strings.HasPrefix(c.DatabaseURL, "sqlite:"):
+		path := strings.TrimPrefix(c.DatabaseURL, "sqlite:")
+		if path == "" {
+			bad("DATABASE_URL", "sqlite: needs a file path, e.g. sqlite:./data/clausewatch.db")
+		}
+		c.DataDir = dirOf(path)
+	case strings.HasPrefix(c.DatabaseURL, "postgres://"), strings.HasPrefix(c.DatabaseURL, "postgresql://"):
+		if _, err := url.Parse(c.DatabaseURL); err != nil {
+			bad("DATABASE_URL", "not a valid postgres URL")
+		}
+		c.DataDir = "./data"
+	default:
+		bad("DATABASE_URL", "want postgres://... or sqlite:PATH")
+	}
+	if c.WebhookSecret != "" && !strings.HasPrefix(c.WebhookSecret, "whsec_") {
+		bad("CLAUSEWATCH_WEBHOOK_SECRET", "a signing secret starts with whsec_")
+	}
+
+	c.StripePrices = map[string]string{}
+	for _, pair := range splitList(getenv("CLAUSEWATCH_STRIPE_PRICES")) {
+		price, tier, ok := strings.Cut(pair, ":")
+		if !ok || price == "" || (tier != "free" && tier != "base" && tier != "advanced") {
+			bad("CLAUSEWATCH_STRIPE_PRICES", "want price_id:tier with tier free, base or advanced; got %q", pair)
+			continue
+		}
+		c.StripePrices[price] = tier
+	}
+
+	if c.AuthJWKSURL != "" {
+		if u, err := url.Parse(c.AuthJWKSURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") {
+			bad("CLAUSEWATCH_AUTH_JWKS_URL", "want an http(s) URL")
+		}
+	}
+	if c.AuthHS256Secret != "" && len(c.AuthHS256Secret) < 32 {
+		bad("CLAUSEWATCH_AUTH_HS256_SECRET", "must be at least 32 characters")
+	}
+
+	for _, h := range splitList(getenv("CLAUSEWATCH_FETCH_ALLOW_HOSTS")) {
+		if _, port, err := net.SplitHostPort(h); err != nil || port == "" {
+			bad("CLAUSEWATCH_FETCH_ALLOW_HOSTS", "want host:port entries, got %q", h)
+			continue
+		}
+		c.FetchAllowHosts = append(c.FetchAllowHosts, h)
+	}
+	c.FetchTimeout = duration(getenv, "CLAUSEWATCH_FETCH_TIMEOUT", 15*time.Second, bad)
+	c.MonitorMinInterval = duration(getenv, "CLAUSEWATCH_MONITOR_MIN_INTERVAL", time.Hour, bad)
+	c.UsageRetention = duration(getenv, "CLAUSEWATCH_USAGE_RETENTION", 90*24*time.Hour, bad)
+
+	if c.LLMBaseURL != "" {
+		if u, err := url.Parse(c.LLMBaseURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") {
+			bad("CLAUSEWATCH_LLM_BASE_URL", "want an http(s) URL")
+		}
+		if c.LLMModel == "" {
+			bad("CLAUSEWATCH_LLM_MODEL", "required when CLAUSEWATCH_LLM_BASE_URL is set")
+		}
+	}
+
+	if err := c.LogLevel.UnmarshalText([]byte(or(getenv("CLAUSEWATCH_LOG_LEVEL"), "info"))); err != nil {
+		bad("CLAUSEWATCH_LOG_LEVEL", "want debug, info, warn or error")
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		bad("CLAUSEWATCH_LOG_FORMAT", "want text or json, got %q", c.LogFormat)
+	}
+	switch v := getenv("CLAUSEWATCH_GRAPHQL_INTROSPECTION"); v {
+	case "", "true":
+		c.Introspection = true
+	case "false":
+	default:
+		bad("CLAUSEWATCH_GRAPHQL_INTROSPECTION", "want true or false, got %q", v)
+	}
+	return c, errors.Join(errs...)
+}
+
+// Zero reports whether the service runs in the zero-setup default mode
+// (embedded SQLite, no identity provider configured), where it generates its
+// own session secret and prints a sign-in token.
+func (c Config) Zero() bool {
+	return strings.HasPrefix(c.DatabaseURL, "sqlite:") && c.AuthJWKSURL == "" && c.AuthHS256Secret == ""
+}
+
+// Postgres reports whether DATABASE_URL names PostgreSQL.
+func (c Config) Postgres() bool { return !strings.HasPrefix(c.DatabaseURL, "sqlite:") }
+
+func duration(getenv func(string) string, name string, def time.Duration, bad func(string, string, ...any)) time.Duration {
+	v := getenv(name)
+	if v == "" {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		bad(name, "want a positive Go duration such as 15s or 1h, got %q", v)
+		return def
+	}
+	return d
+}
+
+func splitList(v string) []string {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func or(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+func dirOf(path string) string {
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		if i == 0 {
+			return "/"
+		}
+		return path[:i]
+	}
+	return "."
+}

@@ -1,0 +1,167 @@
+// Package middleware is the HTTP plumbing both transports share: request
+// ids, access logs, Prometheus metrics, bearer authentication and usage
+// recording. It holds no business rules; those are in app.
+package middleware
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/clausewatch/clausewatch/internal/app"
+)
+
+// Info is what the middleware learns about one request while it runs.
+type Info struct {
+	ID      string
+	Status  int
+	Error   string // the error message sent to the caller, if any
+	Pattern string
+}
+
+type infoKey struct{}
+
+// InfoFrom returns the request's Info; transports set Error through it.
+func InfoFrom(ctx context.Context) *Info {
+	if i, ok := ctx.Value(infoKey{}).(*Info); ok {
+		return i
+	}
+	return &Info{}
+}
+
+// SetError notes the error message a transport sent, for the usage log.
+func SetError(ctx context.Context, msg string) { InfoFrom(ctx).Error = msg }
+
+type statusWriter struct {
+	http.ResponseWriter
+	info  *Info
+	wrote bool
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if !w.wrote {
+		w.info.Status, w.wrote = code, true
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if !w.wrote {
+		w.info.Status, w.wrote = http.StatusOK, true
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Metrics are the HTTP metrics served at /metrics.
+type Metrics struct {
+	requests *prometheus.CounterVec
+	latency  *prometheus.HistogramVec
+}
+
+// NewMetrics registers the request counter and latency histogram on reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "clausewatch_http_requests_total", Help: "HTTP requests by route, method and status.",
+		}, []string{"route", "method", "status"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "clausewatch_http_request_duration_seconds", Help: "HTTP request latency by route and method.",
+			Buckets: prometheus.DefBuckets,
+		}, []string{"route", "method"}),
+	}
+	reg.MustRegister(m.requests, m.latency)
+	return m
+}
+
+// Observe is the outermost middleware: it gives the request an id (kept from
+// a sane X-Request-Id or made), recovers panics, logs once and counts it.
+// Routes are labelled by their mux pattern, so ids in paths cannot explode
+// the metric's cardinality.
+func Observe(log *slog.Logger, m *Metrics, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		info := &Info{ID: requestID(r.Header.Get("X-Request-Id"))}
+		w.Header().Set("X-Request-Id", info.ID)
+		sw := &statusWriter{ResponseWriter: w, info: info}
+		r = r.WithContext(context.WithValue(r.Context(), infoKey{}, info))
+		defer func() {
+			if p := recover(); p != nil {
+				log.Error("panic", "request_id", info.ID, "panic", p)
+				if !sw.wrote {
+					http.Error(sw, `{"error":"internal error"}`, http.StatusInternalServerError)
+				}
+			}
+			if info.Status == 0 {
+				info.Status = http.StatusOK
+			}
+			route := r.Pattern
+			if route == "" {
+				route = "unmatched"
+			} else if _, p, ok := strings.Cut(route, " "); ok {
+				route = p
+			}
+			d := time.Since(start)
+			m.requests.WithLabelValues(route, r.Method, strconv.Itoa(info.Status)).Inc()
+			m.latency.WithLabelValues(route, r.Method).Observe(d.Seconds())
+			log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+				slog.String("request_id", info.ID), slog.String("method", r.Method), slog.String("path", r.URL.Path),
+				slog.Int("status", info.Status), slog.Duration("duration", d))
+		}()
+		next.ServeHTTP(sw, r)
+	})
+}
+
+func requestID(given string) string {
+	if len(given) > 0 && len(given) <= 64 && strings.IndexFunc(given, func(c rune) bool {
+		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_')
+	}) < 0 {
+		return given
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// Bearer returns the credential of an "Authorization: Bearer ..." header.
+func Bearer(r *http.Request) string {
+	scheme, cred, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(cred)
+}
+
+// Authenticate resolves the bearer credential into an app.Principal on the
+// request context, or calls fail (each transport writes its own 401). Once
+// the handler has run, the request goes to the usage log.
+func Authenticate(svc *app.Service, fail func(http.ResponseWriter, *http.Request, error), next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, err := svc.Authenticate(r.Context(), Bearer(r))
+		if err != nil {
+			fail(w, r, err)
+			return
+		}
+		info := InfoFrom(r.Context())
+		next.ServeHTTP(w, r.WithContext(app.WithPrincipal(r.Context(), p)))
+		rec := app.RequestRecord{
+			At: time.Now(), AccountID: p.Account.ID, Method: r.Method, Path: r.URL.Path,
+			Status: info.Status, Error: info.Error,
+		}
+		if rec.Status == 0 {
+			rec.Status = http.StatusOK
+		}
+		if p.Key != nil {
+			rec.KeyID, rec.KeyPrefix = &p.Key.ID, p.Key.Prefix
+		}
+		svc.RecordRequest(rec)
+	})
+}
