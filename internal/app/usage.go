@@ -164,3 +164,38 @@ func summarize(recs []RequestRecord) UsageBatch {
 	}
 	return b
 }
+
+// DailyRequests is one day of a usage window.
+type DailyRequests struct {
+	Date  string `json:"date"`
+	Count int64  `json:"count"`
+}
+
+// RecentError is one of the newest failed requests.
+type RecentError struct {
+	At        time.Time `json:"at" db:"at"`
+	KeyPrefix string    `json:"keyPrefix" db:"key_prefix"`
+	Method    string    `json:"method" db:"method"`
+	Path      string    `json:"path" db:"path"`
+	Status    int       `json:"status" db:"status"`
+	Error     string    `json:"error" db:"error"`
+}
+
+// UsageStats is the per-account aggregate of GET /api/developer/usage (interface.md 2.3).
+type UsageStats struct {
+	TotalRequests int64           `json:"totalRequests"`
+	SuccessCount  int64           `json:"successCount"`
+	ErrorCount    int64           `json:"errorCount"`
+	SuccessRate   float64         `json:"successRate"`
+	ErrorRate     float64         `json:"errorRate"`
+	DailyRequests []DailyRequests `json:"dailyRequests"`
+	RecentErrors  []RecentError   `json:"recentErrors"`
+}
+
+// Usage aggregates the caller's account over the last days UTC days (1 to 90).
+func (s *Service) Usage(ctx context.Context, days int) (*UsageStats, error) {
+	if _, err := principalFrom(ctx); err != nil {
+		return nil, err
+	}
+	return nil, Errorf(CodeNotImplemented, "usage statistics are not available yet")
+}

@@ -1,0 +1,48 @@
+# clausewatch: `make run` starts the service on embedded SQLite; `make test`
+# runs every test, PostgreSQL included (scripts/with-postgres.sh finds or
+# starts a server, or fails saying what to install).
+GO      ?= go
+DATA    ?= ../shared/data
+PKGS    := ./...
+BENCHTIME ?= 2s
+
+.PHONY: run test bench build generate lint migrate tidy clean eval-extract eval-clauses train
+
+run: ## the service on embedded SQLite (./data), printing where to go next
+	$(GO) run ./cmd/clausewatch serve
+
+test: ## every test, on SQLite and a real PostgreSQL
+	gofmt_out="$$(gofmt -l cmd db graph internal rest)"; if [ -n "$$gofmt_out" ]; then echo "gofmt needed:"; echo "$$gofmt_out"; exit 1; fi
+	$(GO) vet $(PKGS)
+	./scripts/with-postgres.sh $(GO) test -race -count=1 -timeout 8m $(PKGS)
+
+bench: ## benchmarks (PostgreSQL for the HTTP ones); compare ratios, not absolutes
+	./scripts/with-postgres.sh $(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+
+build: ## the binary in ./bin
+	CGO_ENABLED=0 $(GO) build -o bin/clausewatch ./cmd/clausewatch
+
+generate: ## regenerate GraphQL code after a schema change
+	$(GO) generate ./graph/...
+
+lint: ## gofmt and go vet
+	@test -z "$$(gofmt -l cmd db graph internal rest)" || (gofmt -l cmd db graph internal rest; exit 1)
+	$(GO) vet $(PKGS)
+
+migrate: ## apply migrations to DATABASE_URL (default: the SQLite file)
+	$(GO) run ./cmd/clausewatch migrate
+
+eval-extract: ## extraction quality on shared/data/extract, ours beside go-readability
+	$(GO) run ./cmd/eval-extract -data $(DATA)/extract
+
+eval-clauses: ## clause classifier scores on the validation split (LexGLUE protocol)
+	$(GO) run ./cmd/eval-clauses -data $(DATA)/clauses
+
+train: ## rebuild the embedded clause model from shared/data/clauses (deterministic)
+	$(GO) run ./cmd/train-clauses -data $(DATA)/clauses
+
+tidy:
+	$(GO) mod tidy
+
+clean:
+	rm -rf bin data

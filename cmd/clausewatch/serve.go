@@ -1,0 +1,232 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/clausewatch/clausewatch/db"
+	"github.com/clausewatch/clausewatch/graph"
+	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/config"
+	"github.com/clausewatch/clausewatch/internal/middleware"
+	"github.com/clausewatch/clausewatch/internal/session"
+	"github.com/clausewatch/clausewatch/rest"
+)
+
+// ownerEmail is the local owner of the zero-setup mode.
+const ownerEmail = "owner@localhost"
+
+func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "", "listen address (overrides CLAUSEWATCH_ADDR)")
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	cfg, err := config.Load(getenv)
+	if err != nil {
+		return fmt.Errorf("configuration:\n%w", err)
+	}
+	if *addr != "" {
+		cfg.Addr = *addr
+	}
+	log := newLogger(cfg, stderr)
+
+	store, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+
+	sessions, secret, err := newSessions(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	svc := newService(cfg, store, sessions, log)
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	mux := http.NewServeMux()
+	rest.Register(mux, rest.Options{Service: svc, Logger: log, Ready: store.Ping})
+	mux.Handle("/graphql", graph.NewHandler(graph.Options{Service: svc, Logger: log, Introspection: cfg.Introspection}))
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+
+	srv := &http.Server{
+		Handler:           middleware.Observe(log, middleware.NewMetrics(reg), mux),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      5 * time.Minute, // a batch of five fetches and analyses
+		IdleTimeout:       2 * time.Minute,
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return err
+	}
+	if cfg.Zero() {
+		if err := printWelcome(ctx, stdout, svc, secret, ln.Addr()); err != nil {
+			return err
+		}
+	}
+	log.Info("listening", "addr", ln.Addr().String(), "database", dialectName(cfg))
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	// Stop accepting, let in-flight requests finish, then flush usage counts.
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err = srv.Shutdown(sctx)
+	if cerr := svc.Close(sctx); cerr != nil {
+		err = errors.Join(err, fmt.Errorf("flush usage: %w", cerr))
+	}
+	return err
+}
+
+func runMigrate(ctx context.Context, getenv func(string) string, stdout io.Writer) error {
+	cfg, err := config.Load(getenv)
+	if err != nil {
+		return fmt.Errorf("configuration:\n%w", err)
+	}
+	store, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	fmt.Fprintf(stdout, "migrations applied (%s)\n", dialectName(cfg))
+	return nil
+}
+
+// openStore connects and migrates: the service always runs on the current schema.
+func openStore(ctx context.Context, cfg config.Config) (*db.Store, error) {
+	store, err := db.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	if err := store.Migrate(ctx); err != nil {
+		store.Close()
+		return nil, err
+	}
+	return store, nil
+}
+
+func newService(cfg config.Config, store *db.Store, sessions app.SessionVerifier, log *slog.Logger) *app.Service {
+	return app.New(app.Options{Store: store, Sessions: sessions, Logger: log})
+}
+
+// newSessions picks the session verifier: JWKS, a configured HS256 secret,
+// or in the zero-setup mode a secret generated once and kept in the data
+// directory (returned, so the welcome message can sign a token with it).
+func newSessions(ctx context.Context, cfg config.Config) (app.SessionVerifier, []byte, error) {
+	switch {
+	case cfg.AuthJWKSURL != "":
+		v, err := session.NewJWKS(ctx, cfg.AuthJWKSURL, cfg.AuthIssuer, cfg.AuthAudience)
+		return v, nil, err
+	case cfg.AuthHS256Secret != "":
+		return session.NewHS256([]byte(cfg.AuthHS256Secret), cfg.AuthIssuer, cfg.AuthAudience), nil, nil
+	}
+	secret, err := localSecret(cfg.DataDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	return session.NewHS256(secret, cfg.AuthIssuer, cfg.AuthAudience), secret, nil
+}
+
+func localSecret(dir string) ([]byte, error) {
+	path := filepath.Join(dir, "session.key")
+	if b, err := os.ReadFile(path); err == nil && len(b) >= 64 {
+		return []byte(strings.TrimSpace(string(b))), nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return nil, err
+	}
+	secret := hex.EncodeToString(b[:])
+	if err := os.WriteFile(path, []byte(secret+"\n"), 0o600); err != nil {
+		return nil, fmt.Errorf("keep session secret: %w", err)
+	}
+	return []byte(secret), nil
+}
+
+// printWelcome tells a newcomer where to go: the URLs and a sign-in token
+// for the local owner account.
+func printWelcome(ctx context.Context, w io.Writer, svc *app.Service, secret []byte, addr net.Addr) error {
+	if _, err := svc.EnsureAccount(ctx, app.Identity{Subject: app.LocalSubject(ownerEmail), Email: ownerEmail}); err != nil {
+		return err
+	}
+	token, err := session.MintHS256(secret, app.LocalSubject(ownerEmail), ownerEmail, "", "", 30*24*time.Hour)
+	if err != nil {
+		return err
+	}
+	base := "http://" + hostPort(addr)
+	fmt.Fprintf(w, `
+clausewatch is running on embedded SQLite at %[1]s
+
+  GraphQL explorer  %[1]s/graphql
+  REST contract     %[1]s/openapi.json
+  health            %[1]s/healthz
+
+Sign-in token for the local owner (%[2]s), valid 30 days:
+
+  export CW_TOKEN=%[3]s
+
+Create an API key and call the API with it:
+
+  curl -s -X POST %[1]s/api/developer/keys -H "Authorization: Bearer $CW_TOKEN" \
+       -H 'Content-Type: application/json' -d '{"name":"my first key"}'
+  curl -s %[1]s/api/developer/keys -H "Authorization: Bearer cwsk_..."
+
+or from the shell: go run ./cmd/clausewatch key create --email you@example.com --name dev
+
+`, base, ownerEmail, token)
+	return nil
+}
+
+func hostPort(a net.Addr) string {
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return net.JoinHostPort(host, port)
+}
+
+func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+func dialectName(cfg config.Config) string {
+	if cfg.Postgres() {
+		return "postgres"
+	}
+	return "sqlite"
+}

@@ -1,0 +1,64 @@
+// Command eval-clauses scores the embedded unfair-clause model on
+// validation.jsonl with the LexGLUE UNFAIR-ToS protocol: micro- and macro-F1
+// over nine columns (the eight categories plus "none"), the eight-category
+// macro-F1, and per-category precision, recall and F1.
+//
+//	go run ./cmd/eval-clauses -data ../shared/data/clauses
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/clausewatch/clausewatch/internal/analyze"
+)
+
+func main() {
+	data := flag.String("data", "../shared/data/clauses", "directory with validation.jsonl")
+	file := flag.String("file", "validation.jsonl", "file to score, inside -data")
+	raw := flag.Bool("raw", false, "also score on crudely de-tokenised text (raw-text robustness)")
+	flag.Parse()
+	exs, err := analyze.ReadExamples(filepath.Join(*data, *file))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "eval-clauses:", err)
+		os.Exit(1)
+	}
+	if info, err := analyze.ModelInfo(); err == nil {
+		fmt.Println("model:", info)
+	}
+	report(*file, exs, func(s string) string { return s })
+	if *raw {
+		report(*file+" (de-tokenised)", exs, detokenize)
+	}
+}
+
+func report(name string, exs []analyze.Example, f func(string) string) {
+	var gold, pred [][]string
+	for _, e := range exs {
+		gold = append(gold, e.Labels)
+		pred = append(pred, analyze.Classify(f(e.Text)))
+	}
+	m := analyze.Evaluate(gold, pred)
+	fmt.Printf("\n%s: %d sentences\n", name, len(exs))
+	fmt.Printf("LexGLUE micro-F1 (9 columns): %.1f\n", m.Micro9)
+	fmt.Printf("LexGLUE macro-F1 (9 columns): %.1f\n", m.Macro9)
+	fmt.Printf("macro-F1 (8 categories):      %.1f\n", m.Macro8)
+	fmt.Printf("%-26s %7s %6s %6s %6s\n", "category", "support", "P", "R", "F1")
+	for _, c := range m.Columns {
+		fmt.Printf("%-26s %7d %6.1f %6.1f %6.1f\n", c.Label, c.Support, c.P, c.R, c.F1)
+	}
+}
+
+// detokenize undoes the CoreNLP tokenisation roughly, so the score shows how
+// the classifier does on text as the service sees it.
+func detokenize(s string) string {
+	r := strings.NewReplacer(" n't", "n't", " 's", "'s", " 're", "'re", " 'll", "'ll", " ,", ",", " .", ".", " ;", ";", " :", ":", "( ", "(", " )", ")", "`` ", "\"", " ''", "\"")
+	s = r.Replace(s)
+	if s != "" {
+		s = strings.ToUpper(s[:1]) + s[1:]
+	}
+	return s
+}

@@ -1,0 +1,24 @@
+package rest
+
+import (
+	"io"
+	"net/http"
+
+	"github.com/clausewatch/clausewatch/internal/app"
+)
+
+// maxWebhookBody bounds a provider event; Stripe's are far smaller.
+const maxWebhookBody = 1 << 20
+
+// handleWebhook passes the raw, unparsed body to the service, which verifies
+// the signature over exactly these bytes before anything else.
+func (s *server) handleWebhook(w http.ResponseWriter, r *http.Request) error {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxWebhookBody))
+	if err != nil {
+		return app.Errorf(app.CodeTooLarge, "event body exceeds %d bytes", maxWebhookBody)
+	}
+	if err := s.svc.HandlePaymentEvent(r.Context(), body, r.Header.Get("payment-signature")); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]bool{"received": true})
+}

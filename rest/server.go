@@ -1,0 +1,228 @@
+// Package rest serves the fixed /api endpoints of interface.md over the
+// service layer: each handler maps the request to one app call and maps the
+// result back. It also serves the operational endpoints.
+package rest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/middleware"
+)
+
+// MaxBody is the largest request body accepted (decisions.md: 2 MiB).
+const MaxBody = 2 << 20
+
+// Options configures the REST handler.
+type Options struct {
+	Service *app.Service
+	Logger  *slog.Logger
+	// Ready reports whether the database answers (GET /readyz).
+	Ready func(context.Context) error
+}
+
+type server struct {
+	svc   *app.Service
+	log   *slog.Logger
+	ready func(context.Context) error
+}
+
+// handler is a REST handler: it returns an error instead of writing one, so
+// that writeError is the only place error responses are made.
+type handler func(w http.ResponseWriter, r *http.Request) error
+
+// Register mounts every REST route on mux.
+func Register(mux *http.ServeMux, o Options) {
+	s := &server{svc: o.Service, log: o.Logger, ready: o.Ready}
+
+	// scoped routes: interface.md 5.3
+	s.route(mux, "POST /api/extract", app.ScopeExtract, s.handleExtract)
+	s.route(mux, "POST /api/analyze", app.ScopeAnalyze, s.handleAnalyze)
+	s.route(mux, "POST /api/analyze/batch", app.ScopeAnalyze, s.handleAnalyzeBatch)
+	s.route(mux, "POST /api/monitor", app.ScopeMonitor, s.handleNotYet)
+	s.route(mux, "GET /api/monitor", app.ScopeMonitor, s.handleNotYet)
+	s.route(mux, "DELETE /api/monitor", app.ScopeMonitor, s.handleNotYet)
+	s.route(mux, "POST /api/monitor/check", app.ScopeMonitor, s.handleNotYet)
+	s.route(mux, "GET /api/monitor/alerts", app.ScopeMonitor, s.handleNotYet)
+	s.route(mux, "PATCH /api/monitor/alerts", app.ScopeMonitor, s.handleNotYet)
+
+	// account routes: any credential of the account
+	s.route(mux, "GET /api/developer/keys", "", s.handleKeyList)
+	s.route(mux, "POST /api/developer/keys", "", s.handleKeyCreate)
+	s.route(mux, "DELETE /api/developer/keys/{id}", "", s.handleKeyRevoke)
+	s.route(mux, "GET /api/developer/usage", "", s.handleUsage)
+	s.route(mux, "GET /api/developer/usage/per-key", "", s.handleUsagePerKey)
+
+	mux.Handle("POST /api/webhooks/payment", s.wrap(s.handleWebhook))
+	mux.Handle("/api/", s.wrap(func(http.ResponseWriter, *http.Request) error {
+		return app.Errorf(app.CodeNotFound, "no such endpoint")
+	}))
+
+	mux.Handle("GET /healthz", s.wrap(func(w http.ResponseWriter, r *http.Request) error {
+		return writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	}))
+	mux.Handle("GET /readyz", s.wrap(s.handleReady))
+	mux.Handle("GET /openapi.json", s.wrap(func(w http.ResponseWriter, r *http.Request) error {
+		w.Header().Set("Content-Type", "application/json")
+		_, err := w.Write(openAPI)
+		return err
+	}))
+}
+
+// route mounts an authenticated handler that needs scope ("" for none).
+func (s *server) route(mux *http.ServeMux, pattern, scope string, h handler) {
+	inner := s.wrap(func(w http.ResponseWriter, r *http.Request) error {
+		if scope != "" {
+			if err := app.Require(r.Context(), scope); err != nil {
+				return err
+			}
+		}
+		return h(w, r)
+	})
+	mux.Handle(pattern, middleware.Authenticate(s.svc, s.writeError, inner))
+}
+
+func (s *server) wrap(h handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			s.writeError(w, r, err)
+		}
+	})
+}
+
+// statusOf is the one table from error code to HTTP status.
+var statusOf = map[app.Code]int{
+	app.CodeInvalid:         http.StatusBadRequest,
+	app.CodeUnauthenticated: http.StatusUnauthorized,
+	app.CodeForbidden:       http.StatusForbidden,
+	app.CodeNotFound:        http.StatusNotFound,
+	app.CodeConflict:        http.StatusConflict,
+	app.CodeTooLarge:        http.StatusRequestEntityTooLarge,
+	app.CodeUnsupportedType: http.StatusUnsupportedMediaType,
+	app.CodeUnreadable:      http.StatusUnprocessableEntity,
+	app.CodeRateLimited:     http.StatusTooManyRequests,
+	app.CodeInternal:        http.StatusInternalServerError,
+	app.CodeNotImplemented:  http.StatusNotImplemented,
+	app.CodeUpstream:        http.StatusBadGateway,
+	app.CodeUnavailable:     http.StatusServiceUnavailable,
+	app.CodeTimeout:         http.StatusGatewayTimeout,
+}
+
+// writeError is the only writer of error responses: { "error": message,
+// "details"?: [...], ...contract-fixed members }. Internal causes are logged
+// here, once, and never sent.
+func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	e := app.AsError(err)
+	status, ok := statusOf[e.Code]
+	if !ok {
+		status = http.StatusInternalServerError
+	}
+	if e.Code == app.CodeInternal {
+		s.log.Error("internal error", "request_id", middleware.InfoFrom(r.Context()).ID, "err", e)
+	}
+	if status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="clausewatch"`)
+	}
+	body := map[string]any{}
+	for k, v := range e.Data {
+		body[k] = v
+	}
+	body["error"] = e.Message
+	if len(e.Fields) > 0 {
+		body["details"] = e.Fields
+	}
+	middleware.SetError(r.Context(), e.Message)
+	_ = writeJSON(w, status, body)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) error {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	return json.NewEncoder(w).Encode(v)
+}
+
+// decode reads a strict JSON body into v: JSON content type (415), at most
+// MaxBody bytes (413), well-formed, no unknown fields, one value (400).
+func decode(w http.ResponseWriter, r *http.Request, v any) error {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "application/json" {
+		return app.Errorf(app.CodeUnsupportedType, "Content-Type must be application/json")
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBody))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return decodeError(err)
+	}
+	if err := dec.Decode(&struct{}{}); !errors.Is(err, io.EOF) {
+		if err == nil {
+			return app.Errorf(app.CodeInvalid, "request body must hold a single JSON object")
+		}
+		return decodeError(err)
+	}
+	return nil
+}
+
+func decodeError(err error) error {
+	var (
+		tooBig *http.MaxBytesError
+		syn    *json.SyntaxError
+		typ    *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &tooBig):
+		return app.Errorf(app.CodeTooLarge, "request body exceeds %d bytes", MaxBody)
+	case errors.As(err, &syn):
+		return &app.Error{Code: app.CodeInvalid, Message: "malformed JSON", Fields: []app.FieldError{{Field: "body", Message: "syntax error at byte " + strconv.FormatInt(syn.Offset, 10)}}}
+	case errors.As(err, &typ):
+		field := typ.Field
+		if field == "" {
+			field = "body"
+		}
+		return &app.Error{Code: app.CodeInvalid, Message: "invalid request", Fields: []app.FieldError{{Field: field, Message: "must be " + jsonKind(typ.Type.Kind().String())}}}
+	case errors.Is(err, io.EOF):
+		return &app.Error{Code: app.CodeInvalid, Message: "request body is empty", Fields: []app.FieldError{{Field: "body", Message: "is required"}}}
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return &app.Error{Code: app.CodeInvalid, Message: "malformed JSON", Fields: []app.FieldError{{Field: "body", Message: "ends early"}}}
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+		return &app.Error{Code: app.CodeInvalid, Message: "invalid request", Fields: []app.FieldError{{Field: name, Message: "is not a known field"}}}
+	default:
+		return &app.Error{Code: app.CodeInvalid, Message: "malformed JSON", Fields: []app.FieldError{{Field: "body", Message: "cannot be read as JSON"}}}
+	}
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "string":
+		return "a string"
+	case "bool":
+		return "a boolean"
+	case "slice", "array":
+		return "an array"
+	case "struct", "map":
+		return "an object"
+	default:
+		return "a number"
+	}
+}
+
+func (s *server) handleReady(w http.ResponseWriter, r *http.Request) error {
+	if err := s.ready(r.Context()); err != nil {
+		s.log.Warn("not ready", "err", err)
+		return app.Errorf(app.CodeUnavailable, "database unreachable")
+	}
+	return writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+}
+
+// handleNotYet answers routes whose capability has not landed yet.
+func (s *server) handleNotYet(http.ResponseWriter, *http.Request) error {
+	return app.Errorf(app.CodeNotImplemented, "this endpoint is not available yet")
+}

@@ -1,0 +1,33 @@
+package rest
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/clausewatch/clausewatch/internal/app"
+)
+
+func (s *server) handleUsage(w http.ResponseWriter, r *http.Request) error {
+	days := 30
+	if v := r.URL.Query().Get("days"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return &app.Error{Code: app.CodeInvalid, Message: "invalid query parameter",
+				Fields: []app.FieldError{{Field: "days", Message: "must be a whole number from 1 to 90"}}}
+		}
+		days = n
+	}
+	stats, err := s.svc.Usage(r.Context(), days)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"stats": stats})
+}
+
+func (s *server) handleUsagePerKey(w http.ResponseWriter, r *http.Request) error {
+	limits, err := s.svc.KeyLimits(r.Context())
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, limits)
+}
