@@ -2,7 +2,16 @@
 // into readable plain text and Markdown. It is pure: bytes in, text out.
 package extract
 
-import "errors"
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // Document is what extraction yields from one page.
 type Document struct {
@@ -22,9 +31,175 @@ var (
 	ErrUnsupported = errors.New("not a document we can read")
 )
 
+// Format is the kind of input Extract recognised.
+type Format int
+
+const (
+	FormatUnknown Format = iota
+	FormatHTML
+	FormatPDF
+	FormatText
+)
+
 // Extract reads raw bytes. contentType is the HTTP Content-Type header, if
 // any (the type and charset are sniffed when it is empty or wrong); pageURL
 // resolves relative links and may be empty.
-func Extract(raw []byte, contentType, pageURL string) (*Document, error) {
-	return nil, ErrUnsupported // placeholder until issue 3 lands
+func Extract(raw []byte, contentType, pageURL string) (doc *Document, err error) {
+	defer func() {
+		if p := recover(); p != nil { // a malformed PDF can upset the parser
+			doc, err = nil, fmt.Errorf("%w: the document could not be parsed", ErrUnsupported)
+		}
+	}()
+	var title, text, md string
+	switch Sniff(raw, contentType) {
+	case FormatPDF:
+		text, md, title, err = extractPDF(raw)
+		if err != nil {
+			return nil, err
+		}
+	case FormatHTML:
+		title, text, md = extractHTML(toUTF8(raw, contentType, true), pageURL)
+	case FormatText:
+		text = normalizePlain(string(toUTF8(raw, contentType, false)))
+		md = text
+	default:
+		return nil, ErrUnsupported
+	}
+	if strings.TrimSpace(text) == "" {
+		return nil, ErrNoText
+	}
+	if title == "" {
+		title = firstLine(text)
+	}
+	return &Document{
+		Title:        title,
+		DocumentType: DetectType(title, text),
+		Language:     DetectLanguage(text),
+		Text:         text,
+		Markdown:     md,
+		WordCount:    WordCount(text),
+		ContentHash:  ContentHash(text),
+	}, nil
+}
+
+// Sniff decides how to read raw, trusting its bytes over the declared
+// content type when they disagree.
+func Sniff(raw []byte, contentType string) Format {
+	ct, _, _ := mime.ParseMediaType(contentType)
+	ct = strings.ToLower(ct)
+	head := raw
+	if len(head) > 1024 {
+		head = head[:1024]
+	}
+	trimmed := bytes.TrimLeft(head, "\xef\xbb\xbf \t\r\n")
+	if bytes.HasPrefix(trimmed, []byte("%PDF-")) || bytes.Contains(head, []byte("%PDF-")) && ct == "application/pdf" {
+		return FormatPDF
+	}
+	sniffed := http.DetectContentType(raw)
+	switch {
+	case strings.HasPrefix(sniffed, "image/"), strings.HasPrefix(sniffed, "audio/"),
+		strings.HasPrefix(sniffed, "video/"), strings.HasPrefix(sniffed, "font/"),
+		sniffed == "application/zip", sniffed == "application/x-gzip",
+		sniffed == "application/wasm", sniffed == "application/x-rar-compressed",
+		sniffed == "application/vnd.ms-fontobject":
+		return FormatUnknown
+	case strings.HasPrefix(sniffed, "text/html"), strings.HasPrefix(sniffed, "text/xml"):
+		return FormatHTML
+	}
+	switch {
+	case strings.HasPrefix(ct, "image/"), strings.HasPrefix(ct, "audio/"), strings.HasPrefix(ct, "video/"):
+		return FormatUnknown
+	case strings.Contains(ct, "html"), strings.Contains(ct, "xml"):
+		return FormatHTML
+	}
+	if looksLikeHTML(trimmed) {
+		return FormatHTML
+	}
+	if sniffed == "application/octet-stream" && !mostlyText(head) {
+		return FormatUnknown
+	}
+	return FormatText
+}
+
+func looksLikeHTML(b []byte) bool {
+	if len(b) == 0 || b[0] != '<' {
+		return false
+	}
+	low := bytes.ToLower(b)
+	for _, p := range []string{"<!doctype", "<html", "<head", "<body", "<div", "<p>", "<p ", "<h1", "<h2", "<main", "<article", "<section", "<!--", "<?xml", "<meta", "<table", "<ul", "<span"} {
+		if bytes.HasPrefix(low, []byte(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// mostlyText reports whether b has no control bytes a text file would not hold.
+func mostlyText(b []byte) bool {
+	bad := 0
+	for _, c := range b {
+		if c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != 0x1b {
+			bad++
+		}
+	}
+	return bad*100 <= len(b)
+}
+
+func extractHTML(src []byte, pageURL string) (title, text, md string) {
+	t := parseTree(src)
+	sel := t.selectContent()
+	r := render(sel, pageURL)
+	text, md = joinBlocks(r.blocks)
+	title = t.title
+	if title == "" {
+		title = r.firstH1
+	}
+	return title, text, md
+}
+
+// normalizePlain tidies plain text: LF line ends, trimmed lines, at most
+// one blank line between paragraphs.
+func normalizePlain(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	s = strings.TrimPrefix(s, "\ufeff")
+	lines := strings.Split(s, "\n")
+	var out []string
+	blank := false
+	for _, l := range lines {
+		l = strings.TrimRightFunc(l, unicode.IsSpace)
+		if strings.TrimSpace(l) == "" {
+			blank = len(out) > 0
+			continue
+		}
+		if blank {
+			out = append(out, "")
+			blank = false
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+func firstLine(text string) string {
+	line, _, _ := strings.Cut(text, "\n")
+	line = strings.TrimSpace(strings.TrimPrefix(line, "- "))
+	if utf8.RuneCountInString(line) > 120 {
+		r := []rune(line)
+		line = strings.TrimSpace(string(r[:120])) + "…"
+	}
+	return line
+}
+
+// WordCount counts words: runs of letters and digits.
+func WordCount(text string) int {
+	n, in := 0, false
+	for _, r := range text {
+		w := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+		if w && !in {
+			n++
+		}
+		in = w
+	}
+	return n
 }

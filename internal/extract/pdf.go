@@ -1,0 +1,239 @@
+package extract
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ledongthuc/pdf"
+)
+
+// maxPDFPages bounds the work on one PDF.
+const maxPDFPages = 2000
+
+type glyph struct {
+	x, y, w, size float64
+	s             string
+}
+
+type pdfLine struct {
+	y, size, x0 float64
+	text        string
+}
+
+// extractPDF reads the text of each page in reading order: glyphs grouped
+// into lines by baseline, lines top to bottom, words split where the gap
+// between glyphs is wider than a fraction of the font size, paragraphs
+// split where the gap between lines is wider than the usual leading.
+func extractPDF(raw []byte) (text, md, title string, err error) {
+	r, err := pdf.NewReader(bytes.NewReader(raw), int64(len(raw)))
+	if err != nil {
+		if strings.Contains(strings.ToLower(err.Error()), "encrypt") {
+			return "", "", "", fmt.Errorf("%w: the PDF is encrypted", ErrUnsupported)
+		}
+		return "", "", "", fmt.Errorf("%w: the PDF could not be read", ErrUnsupported)
+	}
+	title = pdfTitle(r)
+	var paras []string
+	var cur []string
+	flushPara := func() {
+		if len(cur) > 0 {
+			paras = append(paras, joinPDFLines(cur))
+			cur = cur[:0]
+		}
+	}
+	pages := min(r.NumPage(), maxPDFPages)
+	for i := 1; i <= pages; i++ {
+		lines := pageLines(r.Page(i))
+		gap := typicalLeading(lines)
+		for k, l := range lines {
+			if k > 0 {
+				d := lines[k-1].y - l.y
+				if d > gap*1.45 || d < 0 || startsItem(l.text) || math.Abs(l.size-lines[k-1].size) > 1.5 {
+					flushPara()
+				}
+			}
+			cur = append(cur, l.text)
+		}
+		// a paragraph may continue on the next page; a page ending in a
+		// full stop usually ends one
+		if len(cur) > 0 {
+			last := cur[len(cur)-1]
+			if strings.HasSuffix(last, ".") || strings.HasSuffix(last, ":") {
+				flushPara()
+			}
+		}
+	}
+	flushPara()
+	text = strings.Join(paras, "\n\n")
+	if strings.TrimSpace(text) == "" {
+		return "", "", "", ErrNoText
+	}
+	mdParas := make([]string, len(paras))
+	for i, p := range paras {
+		mdParas[i] = escapeLineStart(strings.NewReplacer("*", "\\*", "_", "\\_", "[", "\\[", "]", "\\]", "`", "\\`").Replace(p))
+	}
+	return text, strings.Join(mdParas, "\n\n"), title, nil
+}
+
+func pdfTitle(r *pdf.Reader) (title string) {
+	defer func() {
+		if recover() != nil {
+			title = ""
+		}
+	}()
+	t := r.Trailer().Key("Info").Key("Title")
+	if t.IsNull() {
+		return ""
+	}
+	s := strings.TrimSpace(t.Text())
+	if !utf8.ValidString(s) || strings.ContainsRune(s, utf8.RuneError) {
+		return ""
+	}
+	return s
+}
+
+// pageLines returns the page's text lines, top to bottom.
+func pageLines(p pdf.Page) (lines []pdfLine) {
+	defer func() {
+		if recover() != nil {
+			lines = nil
+		}
+	}()
+	content := p.Content()
+	gs := make([]glyph, 0, len(content.Text))
+	for _, t := range content.Text {
+		if t.S == "" {
+			continue
+		}
+		gs = append(gs, glyph{x: t.X, y: t.Y, w: t.W, size: t.FontSize, s: t.S})
+	}
+	if len(gs) == 0 {
+		return nil
+	}
+	// Group glyphs into lines: same baseline within a third of the font size.
+	sort.SliceStable(gs, func(a, b int) bool {
+		if math.Abs(gs[a].y-gs[b].y) > 0.01 {
+			return gs[a].y > gs[b].y
+		}
+		return false
+	})
+	var groups [][]glyph
+	for _, g := range gs {
+		tol := math.Max(1, math.Abs(g.size)*0.35)
+		if n := len(groups); n > 0 && math.Abs(groups[n-1][0].y-g.y) <= tol {
+			groups[n-1] = append(groups[n-1], g)
+			continue
+		}
+		groups = append(groups, []glyph{g})
+	}
+	for _, line := range groups {
+		sort.SliceStable(line, func(a, b int) bool { return line[a].x < line[b].x })
+		var sb strings.Builder
+		size := 0.0
+		// When the PDF writes its spaces as glyphs, trust them and split
+		// only at wide gaps; otherwise infer spaces from the gaps.
+		explicit := false
+		for _, g := range line {
+			if g.s == " " {
+				explicit = true
+				break
+			}
+		}
+		for k, g := range line {
+			fs := math.Abs(g.size)
+			size = math.Max(size, fs)
+			if k > 0 {
+				prev := line[k-1]
+				w := prev.w
+				if w <= 0 {
+					w = 0.5 * math.Abs(prev.size) // width unknown: a typical glyph
+				}
+				gap := g.x - (prev.x + w)
+				thr := 0.18 * fs
+				if explicit || prev.w <= 0 {
+					thr = 0.6 * fs
+				}
+				if gap > thr && !strings.HasSuffix(sb.String(), " ") && g.s != " " {
+					sb.WriteByte(' ')
+				}
+			}
+			sb.WriteString(g.s)
+		}
+		txt := strings.Join(strings.Fields(strings.ToValidUTF8(sb.String(), "")), " ")
+		if txt == "" {
+			continue
+		}
+		lines = append(lines, pdfLine{y: line[0].y, size: size, x0: line[0].x, text: txt})
+	}
+	return lines
+}
+
+// typicalLeading is the most common distance between consecutive lines.
+func typicalLeading(lines []pdfLine) float64 {
+	counts := map[int]int{}
+	for k := 1; k < len(lines); k++ {
+		d := lines[k-1].y - lines[k].y
+		if d > 0 {
+			counts[int(math.Round(d))]++
+		}
+	}
+	best, bc := 0, 0
+	for d, c := range counts {
+		if c > bc || c == bc && d < best {
+			best, bc = d, c
+		}
+	}
+	if best == 0 {
+		return 14
+	}
+	return float64(best)
+}
+
+// startsItem reports a line that opens a list item or numbered section.
+func startsItem(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	switch r {
+	case '•', '●', '▪', '■', '◦', '–', '-', '*', '·', '\uf0b7':
+		return true
+	}
+	j := 0
+	for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.') {
+		j++
+	}
+	if j > 0 && j < 8 && j < len(s) && s[j] == ' ' && strings.Contains(s[:j], ".") {
+		return true
+	}
+	if len(s) > 3 && s[0] == '(' && s[2] == ')' {
+		return true
+	}
+	return false
+}
+
+// joinPDFLines joins the lines of one paragraph, mending words hyphenated
+// at a line end.
+func joinPDFLines(lines []string) string {
+	var sb strings.Builder
+	for k, l := range lines {
+		if k > 0 {
+			prev := sb.String()
+			next, _ := utf8.DecodeRuneInString(l)
+			if strings.HasSuffix(prev, "-") && len(prev) > 1 && unicode.IsLower(next) {
+				before, _ := utf8.DecodeLastRuneInString(prev[:len(prev)-1])
+				if unicode.IsLetter(before) {
+					sb.Reset()
+					sb.WriteString(prev[:len(prev)-1])
+					sb.WriteString(l)
+					continue
+				}
+			}
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(l)
+	}
+	return sb.String()
+}

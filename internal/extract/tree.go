@@ -1,0 +1,442 @@
+package extract
+
+import (
+	"bytes"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// The HTML is read with x/net/html's tokenizer into a compact tree held in
+// one slice. The tree builder is a forgiving subset of the HTML5 tree
+// construction rules (implied end tags for p, li, dt/dd, table cells and
+// headings; stray end tags ignored); that is all text extraction needs, and
+// it keeps every step linear: nesting is capped, end tags are matched
+// through per-tag counters, and subtrees we never read (scripts, styles,
+// SVG, templates, ...) are skipped without building nodes.
+
+const maxDepth = 512 // deeper elements are flattened into their ancestor at this depth
+
+const (
+	flHidden     uint16 = 1 << iota // hidden attribute, display:none, visibility:hidden, type=hidden
+	flAriaHidden                    // aria-hidden="true"
+	flOpen                          // open attribute (details, dialog)
+	flExpander                      // aria-expanded / aria-controls: an accordion or tab trigger
+	flBlockDesc                     // has a block-level descendant (computed)
+	flCustom                        // custom element (name with a dash) or unknown tag
+	flHeadingDesc                   // is or contains a heading (computed)
+)
+
+type node struct {
+	parent, first, last, next int32
+	tag                       atom.Atom
+	flags                     uint16
+	isText                    bool
+	text                      string // text content (text nodes)
+	attrs                     string // lower-cased class and id, space separated
+	role                      string
+	label                     string // aria-label, lower-cased
+	href                      string
+	span                      int32 // colspan
+	// computed bottom-up
+	textLen int32 // visible non-space characters in the subtree
+	linkLen int32 // of those, inside links
+	links   int32 // number of links in the subtree
+	end     int32 // index of the last node of the subtree
+	hash    uint64 // polynomial hash of the subtree's non-space text
+	pow     uint64 // hashBase^(number of hashed bytes)
+}
+
+type tree struct {
+	n     []node // n[0] is the document
+	title string
+	lang  string
+	body int32
+}
+
+// skipSubtree are elements whose content is never text we show.
+var skipSubtree = map[atom.Atom]bool{
+	atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true,
+	atom.Svg: true, atom.Math: true, atom.Select: true, atom.Textarea: true,
+	atom.Iframe: true, atom.Object: true, atom.Canvas: true,
+	atom.Noembed: true, atom.Noframes: true, atom.Audio: true, atom.Video: true,
+	atom.Datalist: true, atom.Title: true,
+	atom.Xmp: true, atom.Plaintext: true,
+}
+
+// rawText are the tags the tokenizer reads as raw text up to their end tag.
+var rawText = map[atom.Atom]bool{
+	atom.Iframe: true, atom.Noembed: true, atom.Noframes: true, atom.Noscript: true,
+	atom.Plaintext: true, atom.Script: true, atom.Style: true, atom.Textarea: true,
+	atom.Title: true, atom.Xmp: true,
+}
+
+var voidElems = map[atom.Atom]bool{
+	atom.Area: true, atom.Base: true, atom.Br: true, atom.Col: true, atom.Embed: true,
+	atom.Hr: true, atom.Img: true, atom.Input: true, atom.Link: true, atom.Meta: true,
+	atom.Source: true, atom.Track: true, atom.Wbr: true, atom.Param: true, atom.Keygen: true,
+}
+
+// closesP are start tags that close an open <p>.
+var closesP = map[atom.Atom]bool{
+	atom.Address: true, atom.Article: true, atom.Aside: true, atom.Blockquote: true,
+	atom.Details: true, atom.Dialog: true, atom.Div: true, atom.Dl: true, atom.Fieldset: true,
+	atom.Figcaption: true, atom.Figure: true, atom.Footer: true, atom.Form: true,
+	atom.H1: true, atom.H2: true, atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true,
+	atom.Header: true, atom.Hgroup: true, atom.Hr: true, atom.Main: true, atom.Menu: true,
+	atom.Nav: true, atom.Ol: true, atom.P: true, atom.Pre: true, atom.Section: true,
+	atom.Table: true, atom.Ul: true, atom.Li: true, atom.Dd: true, atom.Dt: true,
+}
+
+func isHeading(a atom.Atom) bool {
+	return a == atom.H1 || a == atom.H2 || a == atom.H3 || a == atom.H4 || a == atom.H5 || a == atom.H6
+}
+
+type builder struct {
+	t       *tree
+	stack   []int32
+	open    map[atom.Atom]int32 // open elements per tag
+	openCus map[string]int32    // open custom elements per name
+	cusName map[int32]string
+}
+
+func parseTree(src []byte) *tree {
+	t := &tree{n: make([]node, 1, len(src)/40+16), body: -1}
+	t.n[0] = node{parent: -1, first: -1, last: -1, next: -1}
+	b := &builder{t: t, stack: []int32{0}, open: map[atom.Atom]int32{}, openCus: map[string]int32{}, cusName: map[int32]string{}}
+	z := html.NewTokenizer(bytes.NewReader(src))
+	var skip atom.Atom
+	var skipName string
+	skipDepth := 0
+	var titleBuf strings.Builder
+	inTitle := false
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			t.title = strings.TrimSpace(collapseSpace(titleBuf.String()))
+			return t
+		case html.TextToken:
+			if skipDepth > 0 {
+				if inTitle && titleBuf.Len() < 2000 {
+					titleBuf.Write(z.Text())
+				}
+				continue
+			}
+			b.addText(z.Text())
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, hasAttr := z.TagName()
+			a := atom.Lookup(name)
+			if skipDepth > 0 {
+				if tt == html.StartTagToken && a == skip && (a != 0 || string(name) == skipName) {
+					skipDepth++
+				}
+				continue
+			}
+			if skipSubtree[a] {
+				if a == atom.Title && t.title == "" && titleBuf.Len() == 0 {
+					inTitle = true
+				}
+				if tt == html.SelfClosingTagToken && !rawText[a] {
+					continue // <svg/>: no content; raw-text tags stay raw even when "self-closed"
+				}
+				skip, skipDepth = a, 1
+				continue
+			}
+			b.start(z, a, name, hasAttr, tt == html.SelfClosingTagToken)
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			a := atom.Lookup(name)
+			if skipDepth > 0 {
+				if a == skip && (a != 0 || string(name) == skipName) {
+					skipDepth--
+					if skipDepth == 0 {
+						inTitle = false
+					}
+				}
+				continue
+			}
+			b.end(a, name)
+		}
+	}
+}
+
+func (b *builder) cur() int32 { return b.stack[len(b.stack)-1] }
+
+func (b *builder) appendChild(p int32, nd node) int32 {
+	t := b.t
+	nd.parent, nd.first, nd.last, nd.next = p, -1, -1, -1
+	id := int32(len(t.n))
+	t.n = append(t.n, nd)
+	if t.n[p].last >= 0 {
+		t.n[t.n[p].last].next = id
+	} else {
+		t.n[p].first = id
+	}
+	t.n[p].last = id
+	return id
+}
+
+func (b *builder) addText(s []byte) {
+	if len(s) == 0 {
+		return
+	}
+	p := b.cur()
+	t := b.t
+	if l := t.n[p].last; l >= 0 && t.n[l].isText {
+		t.n[l].text += string(s)
+		return
+	}
+	b.appendChild(p, node{isText: true, text: string(s)})
+}
+
+func (b *builder) pop() {
+	id := b.stack[len(b.stack)-1]
+	b.stack = b.stack[:len(b.stack)-1]
+	a := b.t.n[id].tag
+	if a != 0 {
+		b.open[a]--
+	} else if nm, ok := b.cusName[id]; ok {
+		b.openCus[nm]--
+	}
+}
+
+// popTo pops up to and including the nearest open element with tag a,
+// unless one of the stop tags comes first (searching at most 64 levels).
+func (b *builder) popTo(a atom.Atom, stops ...atom.Atom) {
+	if b.open[a] == 0 {
+		return
+	}
+	for i := len(b.stack) - 1; i > 0 && i >= len(b.stack)-64; i-- {
+		tg := b.t.n[b.stack[i]].tag
+		if tg == a {
+			for len(b.stack) > i {
+				b.pop()
+			}
+			return
+		}
+		for _, s := range stops {
+			if tg == s {
+				return
+			}
+		}
+	}
+}
+
+func (b *builder) start(z *html.Tokenizer, a atom.Atom, name []byte, hasAttr, selfClosing bool) {
+	t := b.t
+	switch a {
+	case atom.Html, atom.Head:
+		if b.open[a] > 0 || hasTag(t, a) {
+			return
+		}
+	case atom.Body:
+		if t.body >= 0 {
+			return
+		}
+		b.popTo(atom.Head)
+	}
+	// implied end tags
+	if closesP[a] && b.open[atom.P] > 0 {
+		b.popTo(atom.P, atom.Button, atom.Table, atom.Td, atom.Th, atom.Li, atom.Dd, atom.Dt)
+	}
+	switch {
+	case a == atom.Li:
+		b.popTo(atom.Li, atom.Ul, atom.Ol, atom.Menu, atom.Table)
+	case a == atom.Dt || a == atom.Dd:
+		b.popTo(atom.Dt, atom.Dl, atom.Table)
+		b.popTo(atom.Dd, atom.Dl, atom.Table)
+	case a == atom.Tr:
+		b.popTo(atom.Tr, atom.Table)
+	case a == atom.Td || a == atom.Th:
+		b.popTo(atom.Td, atom.Tr, atom.Table)
+		b.popTo(atom.Th, atom.Tr, atom.Table)
+	case a == atom.Tbody || a == atom.Thead || a == atom.Tfoot:
+		b.popTo(atom.Tbody, atom.Table)
+		b.popTo(atom.Thead, atom.Table)
+		b.popTo(atom.Tfoot, atom.Table)
+	case isHeading(a):
+		if top := t.n[b.cur()].tag; isHeading(top) {
+			b.pop()
+		}
+	case a == atom.A:
+		b.popTo(atom.A, atom.Td, atom.Th, atom.Table, atom.Li, atom.Div, atom.P)
+	}
+
+	nd := node{tag: a}
+	if a == 0 || bytes.IndexByte(name, '-') >= 0 {
+		nd.flags |= flCustom
+	}
+	if hasAttr {
+		var cls, id string
+		for {
+			k, v, more := z.TagAttr()
+			switch string(k) {
+			case "class":
+				cls = string(v)
+			case "id":
+				id = string(v)
+			case "role":
+				nd.role = strings.ToLower(strings.TrimSpace(string(v)))
+			case "hidden":
+				if !strings.EqualFold(string(v), "until-found") {
+					nd.flags |= flHidden
+				}
+			case "style":
+				if hiddenStyle(v) {
+					nd.flags |= flHidden
+				}
+			case "type":
+				if a == atom.Input && strings.EqualFold(string(v), "hidden") {
+					nd.flags |= flHidden
+				}
+			case "aria-hidden":
+				if strings.EqualFold(strings.TrimSpace(string(v)), "true") {
+					nd.flags |= flAriaHidden
+				}
+			case "aria-label":
+				nd.label = strings.ToLower(string(v))
+			case "aria-expanded", "aria-controls", "data-toggle", "data-bs-toggle":
+				nd.flags |= flExpander
+			case "open":
+				nd.flags |= flOpen
+			case "href":
+				if a == atom.A {
+					nd.href = strings.TrimSpace(string(v))
+				}
+			case "colspan":
+				n := 0
+				for _, c := range v {
+					if c < '0' || c > '9' {
+						break
+					}
+					n = n*10 + int(c-'0')
+				}
+				if n > 1 && n < 100 {
+					nd.span = int32(n)
+				}
+			case "lang":
+				if a == atom.Html && t.lang == "" {
+					t.lang = strings.ToLower(string(v))
+				}
+			}
+			if !more {
+				break
+			}
+		}
+		if cls != "" || id != "" {
+			nd.attrs = strings.ToLower(cls + " " + id)
+		}
+	}
+	p := b.cur()
+	id := b.appendChild(p, nd)
+	if a == atom.Body {
+		t.body = id
+	}
+	if voidElems[a] || selfClosing && a == 0 {
+		return
+	}
+	if len(b.stack) >= maxDepth {
+		return // flatten: children go to the current element
+	}
+	b.stack = append(b.stack, id)
+	if a != 0 {
+		b.open[a]++
+	} else {
+		nm := string(name)
+		b.cusName[id] = nm
+		b.openCus[nm]++
+	}
+}
+
+func hasTag(t *tree, a atom.Atom) bool {
+	for c := t.n[0].first; c >= 0; c = t.n[c].next {
+		if t.n[c].tag == a {
+			return true
+		}
+		if a == atom.Head && t.n[c].tag == atom.Html {
+			for d := t.n[c].first; d >= 0; d = t.n[d].next {
+				if t.n[d].tag == a {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func (b *builder) end(a atom.Atom, name []byte) {
+	switch a {
+	case atom.Html, atom.Body:
+		return // keep trailing content in the body
+	case atom.Br:
+		b.appendChild(b.cur(), node{tag: atom.Br})
+		return
+	case atom.P:
+		if b.open[atom.P] == 0 {
+			return
+		}
+	}
+	if a == 0 {
+		nm := string(name)
+		if b.openCus[nm] <= 0 {
+			return
+		}
+		for len(b.stack) > 1 {
+			top := b.stack[len(b.stack)-1]
+			b.pop()
+			if b.t.n[top].tag == 0 && b.cusName[top] == nm {
+				return
+			}
+		}
+		return
+	}
+	if b.open[a] <= 0 {
+		return
+	}
+	for len(b.stack) > 1 {
+		top := b.stack[len(b.stack)-1]
+		b.pop()
+		if b.t.n[top].tag == a {
+			return
+		}
+	}
+}
+
+// hiddenStyle reports an inline style that hides the element.
+func hiddenStyle(v []byte) bool {
+	if len(v) < 12 {
+		return false
+	}
+	s := strings.ToLower(string(v))
+	s = strings.ReplaceAll(s, " ", "")
+	return strings.Contains(s, "display:none") || strings.Contains(s, "visibility:hidden")
+}
+
+// collapseSpace replaces runs of white space with one space.
+func collapseSpace(s string) string {
+	var sb strings.Builder
+	sb.Grow(len(s))
+	space := false
+	for _, r := range s {
+		if isSpace(r) {
+			space = true
+			continue
+		}
+		if space && sb.Len() > 0 {
+			sb.WriteByte(' ')
+		}
+		space = false
+		sb.WriteRune(r)
+	}
+	return sb.String()
+}
+
+func isSpace(r rune) bool {
+	switch r {
+	case ' ', '\t', '\n', '\r', '\f', '\v', 0xa0, 0x200b, 0x2009, 0x202f, 0x3000, 0xfeff, 0x2002, 0x2003, 0x200a:
+		return true
+	}
+	return false
+}
