@@ -1,0 +1,242 @@
+// Package analyze finds potentially unfair clauses and privacy practices in
+// terms of service and privacy policies, quotes them with exact code point
+// offsets, explains them, grades the document and derives a review checklist.
+// It is pure and deterministic: text in, Result out, no I/O.
+package analyze
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// Finding is one clause or practice worth the reader's attention.
+type Finding struct {
+	Category    string  `json:"category"`
+	Severity    string  `json:"severity"` // blocker | bad | neutral | good
+	Title       string  `json:"title"`
+	Explanation string  `json:"explanation"` // why it matters to the reader
+	Guidance    string  `json:"guidance"`    // what to check, ask or do
+	Quote       string  `json:"quote"`
+	Start       int     `json:"start"` // Unicode code point offsets into the text
+	End         int     `json:"end"`
+	Confidence  float64 `json:"confidence"`
+}
+
+// Result is the analysis of one document.
+type Result struct {
+	DocumentType string      `json:"documentType"`
+	Grade        string      `json:"grade"` // A..E
+	Score        int         `json:"score"` // 0..100
+	Findings     []Finding   `json:"findings"`
+	Guidance     []string    `json:"guidance"` // review checklist
+	Readability  Readability `json:"readability"`
+}
+
+// Options tune an analysis.
+type Options struct {
+	DocumentType string // "terms" | "privacy" | "other"; the caller detects it
+}
+
+// maxChecklist bounds the review checklist.
+const maxChecklist = 8
+
+// hit is a category decided for one sentence.
+type hit struct {
+	sent     int
+	cat, sev string
+	conf     float64
+}
+
+// Analyze segments the text into sentences, classifies each for the eight
+// unfair-clause categories and the ten privacy categories, merges adjacent
+// sentences of the same category and severity into one finding, and grades
+// the document. Findings are in document order.
+func Analyze(text string, opts Options) Result {
+	docType := opts.DocumentType
+	if docType == "" {
+		docType = "other"
+	}
+	rs := []rune(text)
+	spans := segment(rs)
+	clf, _ := loadDefault()
+
+	var hits []hit
+	var ph []privacyHit
+	for i, sp := range spans {
+		s := string(rs[sp.Start:sp.End])
+		changeClause := false
+		if clf != nil {
+			ms := clf.margins(s)
+			for j, m := range ms {
+				if m >= clf.m.Thr[j] {
+					cat := ClauseLabels[j]
+					hits = append(hits, hit{i, cat, clauseSeverity[cat], clf.confidence(j, m)})
+					if cat == "unilateral_change" {
+						changeClause = true
+					}
+				}
+			}
+		}
+		ph = privacyHits(s, ph[:0])
+		for _, p := range ph {
+			if changeClause && p.cat == "policy_change_notice" && p.sev != SeverityGood {
+				continue // already reported as unilateral_change
+			}
+			hits = append(hits, hit{i, p.cat, p.sev, p.conf})
+		}
+	}
+
+	hits = dropLoneHeadings(rs, spans, hits)
+	findings := merge(rs, spans, hits)
+	score, grade := Grade(findings)
+	return Result{
+		DocumentType: docType,
+		Grade:        grade,
+		Score:        score,
+		Findings:     findings,
+		Guidance:     checklist(findings),
+		Readability:  readability(rs, spans),
+	}
+}
+
+// merge joins hits of the same category and severity on consecutive
+// sentences into one finding quoting the whole run.
+func merge(rs []rune, spans []Span, hits []hit) []Finding {
+	catOrder := map[string]int{}
+	for i, c := range Categories {
+		catOrder[c] = i
+	}
+	slices.SortStableFunc(hits, func(a, b hit) int {
+		return cmp.Or(cmp.Compare(catOrder[a.cat], catOrder[b.cat]), cmp.Compare(a.sev, b.sev), cmp.Compare(a.sent, b.sent))
+	})
+	findings := []Finding{}
+	for k := 0; k < len(hits); {
+		h := hits[k]
+		last, conf := h.sent, h.conf
+		n := k + 1
+		for n < len(hits) && hits[n].cat == h.cat && hits[n].sev == h.sev && hits[n].sent <= last+1 {
+			last = max(last, hits[n].sent)
+			conf = max(conf, hits[n].conf)
+			n++
+		}
+		start, end := spans[h.sent].Start, spans[last].End
+		t := catalog[h.cat][h.sev]
+		findings = append(findings, Finding{
+			Category:    h.cat,
+			Severity:    h.sev,
+			Title:       t.title,
+			Explanation: t.explanation,
+			Guidance:    t.guidance,
+			Quote:       string(rs[start:end]),
+			Start:       start,
+			End:         end,
+			Confidence:  conf,
+		})
+		k = n
+	}
+	slices.SortStableFunc(findings, func(a, b Finding) int {
+		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)), cmp.Compare(catOrder[a.Category], catOrder[b.Category]), cmp.Compare(a.End, b.End))
+	})
+	return findings
+}
+
+// checklist derives the review checklist: one item per category with a
+// blocker, bad or neutral finding (worst first), then general advice.
+func checklist(findings []Finding) []string {
+	type item struct {
+		rank int
+		pos  int
+		text string
+	}
+	seen := map[string]bool{}
+	var items []item
+	for _, f := range findings {
+		if f.Severity == SeverityGood {
+			continue
+		}
+		t := catalog[f.Category][f.Severity].check
+		if t == "" || seen[t] {
+			continue
+		}
+		seen[t] = true
+		items = append(items, item{severityRank(f.Severity), f.Start, t})
+	}
+	slices.SortStableFunc(items, func(a, b item) int {
+		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.pos, b.pos))
+	})
+	out := []string{}
+	for _, it := range items {
+		if len(out) == maxChecklist-1 {
+			break
+		}
+		out = append(out, it.text)
+	}
+	if len(items) == 0 {
+		out = append(out, "No risky clauses were detected automatically; still skim the sections on liability, termination, disputes and data sharing.")
+	} else {
+		out = append(out, "Save a copy of the version you accept (with its date), so you can compare it with later changes.")
+	}
+	return out
+}
+
+// String returns a short description of a finding (for logs and the CLI).
+func (f Finding) String() string {
+	var b strings.Builder
+	b.WriteString("[" + f.Severity + "] " + f.Category + ": " + f.Title)
+	return b.String()
+}
+
+// dropLoneHeadings removes hits on heading-like sentences ("5. Termination",
+// "Cookies.") unless the next sentence has a hit of the same category, so a
+// heading only ever appears as the start of a merged finding.
+func dropLoneHeadings(rs []rune, spans []Span, hits []hit) []hit {
+	type key struct {
+		sent int
+		cat  string
+	}
+	next := map[key]hit{}
+	for _, h := range hits {
+		if o, ok := next[key{h.sent, h.cat}]; !ok || severityRank(h.sev) < severityRank(o.sev) {
+			next[key{h.sent, h.cat}] = h
+		}
+	}
+	out := hits[:0]
+	for _, h := range hits {
+		if isHeading(rs[spans[h.sent].Start:spans[h.sent].End]) {
+			n, ok := next[key{h.sent + 1, h.cat}]
+			if !ok {
+				continue
+			}
+			// the heading joins the finding of the sentence it introduces
+			h.sev = n.sev
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// isHeading: at most four words, or at most ten words without terminal
+// punctuation.
+func isHeading(s []rune) bool {
+	words, inWord := 0, false
+	for _, r := range s {
+		w := unicode.IsLetter(r) || unicode.IsDigit(r)
+		if w && !inWord {
+			words++
+		}
+		inWord = w
+	}
+	if words <= 4 {
+		return true
+	}
+	if words > 10 || len(s) == 0 {
+		return false
+	}
+	switch s[len(s)-1] {
+	case '.', '!', '?', ':', ';', '。', '！', '？', ')', '"', '\u201d':
+		return false
+	}
+	return true
+}

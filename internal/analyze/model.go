@@ -1,0 +1,199 @@
+package analyze
+
+import (
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"encoding/gob"
+	"fmt"
+	"io"
+	"math"
+	"sync"
+)
+
+// ClauseLabels are the eight unfair-clause categories of the CLAUDETTE /
+// LexGLUE UNFAIR-ToS data, in LexGLUE's label order.
+var ClauseLabels = []string{
+	"limitation_of_liability",
+	"unilateral_termination",
+	"unilateral_change",
+	"content_removal",
+	"contract_by_using",
+	"choice_of_law",
+	"jurisdiction",
+	"arbitration",
+}
+
+const nLabels = 8
+
+// ModelFile is the serialised clause classifier (gzip + gob), written by
+// cmd/train-clauses and embedded from model/clauses.gob.gz.
+type ModelFile struct {
+	Version  int
+	Labels   []string
+	Features FeatureConfig
+	Buckets  []uint32  // active hash buckets, ascending
+	IDF      []float32 // per active bucket
+	W        []float32 // len(Buckets)*8, row-major per bucket
+	Bias     [nLabels]float32
+	Thr      [nLabels]float32 // decision thresholds on the margin
+	Scale    [nLabels]float32 // confidence slope: conf = sigmoid(Scale*(margin-Thr))
+	Notes    string           // training summary (data, hyper-parameters, CV scores)
+}
+
+// Encode writes the model deterministically (gob, gzip level 9).
+func (m *ModelFile) Encode(w io.Writer) error {
+	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+	if err != nil {
+		return err
+	}
+	if err := gob.NewEncoder(zw).Encode(m); err != nil {
+		return err
+	}
+	return zw.Close()
+}
+
+// DecodeModel reads a model written by Encode.
+func DecodeModel(r io.Reader) (*ModelFile, error) {
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return nil, err
+	}
+	var m ModelFile
+	if err := gob.NewDecoder(zr).Decode(&m); err != nil {
+		return nil, err
+	}
+	if len(m.W) != len(m.Buckets)*nLabels || len(m.IDF) != len(m.Buckets) || m.Features.Bits < 8 || m.Features.Bits > 26 {
+		return nil, fmt.Errorf("analyze: inconsistent model file")
+	}
+	return &m, nil
+}
+
+// classifier is the loaded, ready-to-score form of a model.
+type classifier struct {
+	m         *ModelFile
+	index     []int32 // hash bucket -> compact row, -1 if unseen
+	firstChar int32   // first compact row of the char block
+	pool      sync.Pool
+}
+
+type scratch struct {
+	toks  []string
+	feats []feat
+	buf   []byte
+	stamp []uint32
+	pos   []int32
+	gen   uint32
+}
+
+func newClassifier(m *ModelFile) *classifier {
+	c := &classifier{m: m, index: make([]int32, 1<<m.Features.Bits)}
+	for i := range c.index {
+		c.index[i] = -1
+	}
+	half := uint32(1) << (m.Features.Bits - 1)
+	c.firstChar = int32(len(m.Buckets))
+	for k, b := range m.Buckets {
+		c.index[b] = int32(k)
+		if b >= half && int32(k) < c.firstChar {
+			c.firstChar = int32(k)
+		}
+	}
+	c.pool.New = func() any { return &scratch{} }
+	return c
+}
+
+// margins returns the eight decision values of one raw sentence.
+func (c *classifier) margins(sentence string) [nLabels]float32 {
+	s := c.pool.Get().(*scratch)
+	defer c.pool.Put(s)
+	s.toks = appendTokens(s.toks[:0], sentence)
+	s.feats, s.buf = c.m.Features.extractRaw(s.feats[:0], s.toks, s.buf)
+	s.feats = c.m.Features.compact(s.feats, c.index, c.m.IDF, c.firstChar, s)
+	out := c.m.Bias
+	for _, f := range s.feats {
+		row := c.m.W[int(f.idx)*nLabels : int(f.idx)*nLabels+nLabels]
+		for j := range nLabels {
+			out[j] += row[j] * f.val
+		}
+	}
+	return out
+}
+
+func (c *classifier) confidence(j int, margin float32) float64 {
+	sc := c.m.Scale[j]
+	if sc == 0 {
+		sc = 4
+	}
+	p := 1 / (1 + math.Exp(-float64(sc*(margin-c.m.Thr[j]))))
+	return math.Round(p*100) / 100
+}
+
+//go:embed model/clauses.gob.gz
+var embeddedModel []byte
+
+var (
+	loadOnce   sync.Once
+	defaultClf *classifier
+	defaultErr error
+)
+
+func loadDefault() (*classifier, error) {
+	loadOnce.Do(func() {
+		if len(embeddedModel) == 0 {
+			defaultErr = fmt.Errorf("analyze: no embedded clause model (run make train)")
+			return
+		}
+		m, err := DecodeModel(bytes.NewReader(embeddedModel))
+		if err != nil {
+			defaultErr = fmt.Errorf("analyze: embedded clause model: %w", err)
+			return
+		}
+		defaultClf = newClassifier(m)
+	})
+	return defaultClf, defaultErr
+}
+
+// ModelInfo returns the training notes of the embedded model, or the load error.
+func ModelInfo() (string, error) {
+	c, err := loadDefault()
+	if err != nil {
+		return "", err
+	}
+	return c.m.Notes, nil
+}
+
+// Classify returns the unfair-clause labels of one raw sentence, in LexGLUE
+// label order. An empty result means the sentence looks fair.
+func Classify(sentence string) []string {
+	c, err := loadDefault()
+	if err != nil {
+		return nil
+	}
+	ms := c.margins(sentence)
+	var out []string
+	for j, m := range ms {
+		if m >= c.m.Thr[j] {
+			out = append(out, ClauseLabels[j])
+		}
+	}
+	return out
+}
+
+// ClassifyScores returns the eight margins (decision values minus the
+// per-category threshold; >= 0 means the label applies) for one raw sentence.
+func ClassifyScores(sentence string) [8]float64 {
+	var out [8]float64
+	c, err := loadDefault()
+	if err != nil {
+		for j := range out {
+			out[j] = -1
+		}
+		return out
+	}
+	ms := c.margins(sentence)
+	for j := range out {
+		out[j] = float64(ms[j] - c.m.Thr[j])
+	}
+	return out
+}

@@ -1,0 +1,145 @@
+package analyze
+
+import (
+	"regexp"
+	"strings"
+)
+
+// rule is one pattern of a privacy category. Rules of a category are tried in
+// order and the first that matches a sentence decides the finding.
+type rule struct {
+	sev  string
+	re   *regexp.Regexp
+	neg  bool // skip the match when a negation ("not", "never", "n't") shortly precedes it
+	conf float64
+}
+
+type privacyCat struct {
+	name  string
+	pre   []string // the sentence must contain one of these (cheap pre-filter)
+	need  *regexp.Regexp
+	rules []rule
+}
+
+func r(sev string, neg bool, conf float64, pat string) rule {
+	return rule{sev: sev, re: regexp.MustCompile(pat), neg: neg, conf: conf}
+}
+
+const (
+	data   = `(personal |your |user |customer |such |this |the )*(information|data|details)`
+	negGap = `(\w+\s+){0,3}`
+)
+
+var negationRe = regexp.MustCompile(`\b(not|never|no|nor|neither|cannot)\b|n't\b`)
+
+var privacyCats = []privacyCat{
+	{name: "data_sale", pre: []string{"sell", "sold", "rent", "sale", "trade"}, rules: []rule{
+		r(SeverityGood, false, 0.85, `\b(not|never)\s+`+negGap+`(sell|sold|rent|trade)\b|n't\s+`+negGap+`(sell|rent)\b|\bno\s+sale\b|\bwithout selling\b`),
+		r(SeverityBlocker, true, 0.8, `\b(sell|sells|sold|selling|rent|rents|renting|trade|trades)\b[^.;]{0,40}\b`+data+`|\b(sale|selling|renting) of (your |personal |user |customer )+(information|data)`),
+	}},
+	{name: "third_party_sharing", pre: []string{"shar", "disclos", "provid", "transfer", "available"}, rules: []rule{
+		r(SeverityGood, false, 0.8, `\b(not|never)\s+`+negGap+`(share|disclose|provide|transfer|rent)\w*\b[^.;]*\b(third|advertis|partner|outside|others)|n't\s+`+negGap+`(share|disclose)\b`),
+		r(SeverityBad, true, 0.75, `\b(share|shares|shared|sharing|disclose|discloses|disclosed|provide|provides|transfer|make\w* available)\b[^.;]*\b(advertis\w*|marketing|business partners|partners|sponsors|data brokers?)\b`),
+		r(SeverityNeutral, true, 0.6, `\b(share|shares|shared|sharing|disclose|discloses|disclosed|transfer)\b[^.;]*\b(third[- ]part(y|ies)|service providers|vendors|processors|affiliates|law enforcement|authorities|subsidiaries)`),
+	}},
+	{name: "data_collection", pre: []string{"collect", "gather", "obtain", "receive", "record", "access"}, rules: []rule{
+		r(SeverityGood, false, 0.7, `\b(not|never)\s+`+negGap+`(collect|gather|record)\b|n't\s+`+negGap+`collect\b|\bonly collect\b|\bminimum (amount of )?(personal )?(data|information)`),
+		r(SeverityBad, true, 0.7, `\b(collect|gather|obtain|receive|record|access)\w*\b[^.;]*\b(precise (geo)?location|gps|biometric|face ?prints?|facial (recognition|geometry)|fingerprints?|health|medical|address book|contact list|your contacts|social security|government[- ]issued|bank account|credit card|racial|ethnic|religio\w*|sexual|political|genetic|call logs?|text messages|voice recordings?)`),
+		r(SeverityNeutral, true, 0.6, `\b(we|us)\b[^.;]*\b(collect|gather|obtain|receive|record)\w*\b|\b(information|data) (we|that we|which we) (collect|gather|obtain|receive)`),
+	}},
+	{name: "retention", pre: []string{"retain", "retention", "keep", "kept", "store", "delet", "preserve", "erase"}, rules: []rule{
+		r(SeverityGood, false, 0.7, `\b(delete|deletes|deleted|erase|erased|anonymi[sz]e\w*|destroy\w*)\b[^.;]*\b(within|after) \d+ (days|weeks|months)|\bno longer than (\d+|one|two|three|six|twelve) |\b(retain|keep|store)\w*\b[^.;]*\b(for|up to) (\d+|one|two|three|six|twelve|thirty|ninety) (days|weeks|months|years)\b`),
+		r(SeverityBad, true, 0.75, `\bindefinitely\b|\bas long as we (want|wish|like|see fit|deem)|\beven after (you )?(have )?(delete|close|terminat|cancel|deactivat|stop)|\b(retain|keep|store|preserve)\w*\b[^.;]*\bafter (you )?(have )?(delete|close|terminat|deactivat|cancel)|\b(residual|backup) copies\b|\bpermanently (retain|store|keep)`),
+		r(SeverityNeutral, true, 0.6, `\b(retain|retention|keep|kept)\w*\b[^.;]*\b(information|data)|\bas long as (is |it is )?(reasonably )?(necessary|needed|required)`),
+	}},
+	{name: "tracking", pre: []string{"cookie", "beacon", "pixel", "track", "fingerprint", "advertis", "analytics", "sdk", "identifier", "similar technolog"}, rules: []rule{
+		r(SeverityBad, false, 0.75, `\b(do not|don't|does not|doesn't) (currently )?(respond|honou?r|recogni[sz]e)\w*\b[^.]{0,40}(do[- ]not[- ]track|dnt)`),
+		r(SeverityGood, false, 0.75, `\b(honou?r|respect|respond to|recogni[sz]e)\w*\b[^.]{0,40}(do[- ]not[- ]track|global privacy control|\bgpc\b)|\b(not|never)\s+`+negGap+`(track|use (third[- ]party )?(cookies|tracking))|\bonly (use )?(strictly )?(necessary|essential) cookies|\b(not|never)\s+(\w+\s+){0,2}(use|allow|permit|serve)\b[^.;]*\b(cookies|trackers|tracking|analytics|advertis\w*)`),
+		r(SeverityBad, true, 0.75, `\bthird[- ]party (cookies|advertis\w*|tracking|ad networks?|pixels?)|\b(targeted|interest[- ]based|behaviou?ral|personali[sz]ed|cross[- ]context) (advertis|ads)|\bacross (other |different )?(websites|sites|apps|devices|services)\b|\bcross[- ](site|device)\b|\badvertising (id|identifiers?)\b|\bweb beacons?|\btracking pixels?|\bpixel tags?|\bfingerprinting\b|\bdevice fingerprints?`),
+		r(SeverityNeutral, true, 0.6, `\bcookies?\b|\banalytics\b|\bsimilar technologies\b|\btracking technolog|\bsdks?\b`),
+	}},
+	{name: "children", pre: []string{"child", "minor", "under 1", "under the age", "parent", "coppa", "kids"},
+		need: regexp.MustCompile(`\b(child|children|minors?|kids|under (the age of )?1\d|coppa)\b`), rules: []rule{
+			r(SeverityGood, false, 0.75, `\b(not|never)\s+`+negGap+`(knowingly )?(collect|solicit|direct\w*|intend\w*|market\w*|designed|target\w*)\b|n't\s+`+negGap+`knowingly|\b(delete|remove|erase)\w*\b[^.;]*\b(child|minor|under)|\bparental consent\b`),
+			r(SeverityBad, true, 0.6, `\b(collect|gather|obtain)\w*\b[^.;]*\bfrom (children|minors|kids)\b`),
+			r(SeverityNeutral, true, 0.55, `.`),
+		}},
+	{name: "international_transfer", pre: []string{"transfer", "countr", "outside", "abroad", "international", "border", "united states", "jurisdiction"}, rules: []rule{
+		r(SeverityGood, false, 0.75, `\bstandard contractual clauses\b|\badequacy decisions?\b|\bbinding corporate rules\b|\bdata privacy framework\b|\bprivacy shield\b|\bappropriate safeguards\b`),
+		r(SeverityBad, false, 0.7, `\b(may not|do not|does not|might not)\s+(have|provide|offer|afford)\b[^.;]*\b(same|equivalent|adequate|similar|comparable)\b[^.]{0,20}\bprotection|\bless protective\b|\bnot (be )?as protective\b`),
+		r(SeverityNeutral, true, 0.6, `\b(transfer\w*|stor\w*|process\w*|hosted)\b[^.;]*\b(outside (of )?(your|the|its)|abroad|other countries|countries other|another country|different country|internationally|across (national )?borders|cross-border|in the united states|to the united states)`),
+	}},
+	{name: "user_rights", pre: []string{"right", "request", "delet", "access", "opt", "unsubscribe", "withdraw", "correct", "portab", "copy", "object", "restrict", "erase"}, rules: []rule{
+		r(SeverityBad, false, 0.7, `\b(cannot|can't|can not|unable to|not be able to|no way to)\s+`+negGap+`(delete|remove|access|correct|opt[- ]out|withdraw)\b`),
+		r(SeverityGood, true, 0.75, `\bright (to|of) (\w+ ){0,3}(access|delet\w*|erasure|rectif\w*|correct\w*|portab\w*|object|restrict\w*|opt[- ]out|withdraw|know|be forgotten|request)|\b(request|ask)\w* (\w+ ){0,3}(access to|deletion|delete|erase|erasure|a copy|correct|correction|export)|\b(delete|close|deactivate) your (account|data|information|personal)|\bopt[- ]?out\b[^.;]*\b(marketing|e-?mails?|communications|data|information|sharing|sale|advertis\w*|cookies|tracking|personali\w*|profiling|newsletters?)|\b(marketing|e-?mails?|communications|sharing|sale|advertis\w*|cookies|tracking|personali\w*|profiling|newsletters?)\b[^.;]*\bopt[- ]?out\b|\bunsubscribe\b|\bwithdraw (your )?consent\b|\bdata portability\b|\b(download|export)\w* (a copy of )?your (data|information|content)|\bdo not sell or share my`),
+	}},
+	{name: "security", pre: []string{"secur", "encrypt", "ssl", "tls", "safeguard", "breach", "protect", "two-factor", "multi-factor", "2fa", "hash", "unauthori", "hack"}, rules: []rule{
+		r(SeverityBad, false, 0.7, `\b(not|no)\s+(be )?(responsible|liable)\b[^.;]*\b(breach\w*|unauthori[sz]ed access|hack\w*|security|interception)`),
+		r(SeverityGood, true, 0.75, `\bencrypt\w*|\bssl\b|\btls\b|\b(technical|organi[sz]ational|administrative|physical|reasonable|appropriate|industry[- ]standard|commercially reasonable)\b[^.]{0,30}\b(security )?(measures|safeguards|controls|precautions)|\baccess controls\b|\b(two|multi)[- ]factor\b|\b2fa\b|\bpseudonymi[sz]\w*|\b(notify|inform)\w*\b[^.;]*\b(data breach|security (breach|incident))`),
+		r(SeverityNeutral, false, 0.6, `\b(cannot|can't|can not|not|unable to)\s+(fully |completely |absolutely )?(guarantee|ensure|warrant|promise)\b[^.;]*\bsecur|\bno (method|system|transmission|security)\b[^.;]*\bsecure\b|\bnot (100%|completely|perfectly|fully|absolutely|entirely) secure`),
+	}},
+	{name: "policy_change_notice", pre: []string{"chang", "updat", "modif", "amend", "revis"}, rules: []rule{
+		r(SeverityGood, false, 0.75, `\b(notify|notice|inform|email|e-mail|alert|tell)\w*\b[^.;]*\b(before|prior to|in advance|at least \d+ days)\b|\b(before|prior to)\b[^.;]*\b(take|takes|taking|become|becomes) effect\b[^.;]*\b(notify|notice|inform|email)|\b(material|significant|substantial)\b[^.]{0,40}\bchanges?\b[^.;]*\b(notify|notice|inform|email|prominent\w*)|\b(ask|obtain|seek|request)\w* (for )?your (express |explicit |prior )?consent`),
+		r(SeverityBad, false, 0.7, `\bwithout (prior |advance |further |any )?(notice|notification|notifying)|\b(effective|take effect|takes effect)\b[^.]{0,30}\b(immediately|upon|when|as soon as)\b[^.]{0,30}\b(post|publish)|\bcontinued (use|access)\b[^.;]*\b(constitut|mean|signif|deem|accept|agree)|\b(check|review|visit|consult) (this|these|the|our) (page|policy|terms|privacy)[^.]{0,40}\b(periodically|regularly|frequently|from time to time|often)|\bresponsibility to (review|check)`),
+		r(SeverityNeutral, false, 0.6, `\b(change|update|modif|amend|revis)\w*\b[^.]{0,40}\b(this|our|the) (privacy )?(policy|notice|statement)|\b(this|the) (privacy )?(policy|notice|statement)\b[^.]{0,40}\b(change|update|modif|amend|revis)`),
+	}},
+}
+
+// privacyHit is one category decided for one sentence.
+type privacyHit struct {
+	cat, sev string
+	conf     float64
+}
+
+// privacyHits runs the privacy lexicons on one sentence; at most one hit per
+// category. low is scratch for the lower-cased sentence.
+func privacyHits(sentence string, dst []privacyHit) []privacyHit {
+	low := strings.ToLower(strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u2010", "-", "\u2011", "-").Replace(sentence))
+	for _, pc := range privacyCats {
+		if !containsAny(low, pc.pre) {
+			continue
+		}
+		if pc.need != nil && !pc.need.MatchString(low) {
+			continue
+		}
+	rules:
+		for _, ru := range pc.rules {
+			for off, tries := 0, 0; off < len(low) && tries < 4; tries++ {
+				loc := ru.re.FindStringIndex(low[off:])
+				if loc == nil {
+					break
+				}
+				if ru.neg && negatedAt(low, off+loc[0]) {
+					off += max(loc[1], 1)
+					continue
+				}
+				dst = append(dst, privacyHit{pc.name, ru.sev, ru.conf})
+				break rules
+			}
+		}
+	}
+	return dst
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, p := range subs {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// negatedAt reports whether a negation word occurs within the few words
+// before position i (same clause).
+func negatedAt(low string, i int) bool {
+	j := i - 40
+	if j < 0 {
+		j = 0
+	}
+	w := low[j:i]
+	if k := strings.LastIndexAny(w, ",;:"); k >= 0 {
+		w = w[k+1:]
+	}
+	return negationRe.MatchString(w)
+}

@@ -1,0 +1,377 @@
+package analyze
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Example is one labelled sentence of the clause data (shared/data/clauses).
+type Example struct {
+	Doc    string   `json:"doc"`
+	Text   string   `json:"text"`
+	Labels []string `json:"labels"`
+}
+
+// ReadExamples reads a JSONL file of examples.
+func ReadExamples(path string) ([]Example, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []Example
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		var e Example
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+		}
+		out = append(out, e)
+	}
+	return out, sc.Err()
+}
+
+// TrainConfig holds the hyper-parameters of one training run.
+type TrainConfig struct {
+	Features  FeatureConfig
+	MinDF     int     // drop features seen in fewer training sentences
+	C         float64 // SVM regularisation (larger = less regularised)
+	PosWeight float64 // multiplies C for positive examples
+	Epochs    int     // max dual coordinate descent passes
+	Folds     int     // document-grouped folds for threshold selection
+	Seed      uint64
+}
+
+func (c TrainConfig) String() string {
+	f := c.Features
+	return fmt.Sprintf("bits=%d word<=%d char=%d-%d cw=%.2f mindf=%d C=%g pos=%g", f.Bits, f.WordNgrams, f.CharMin, f.CharMax, f.CharWeight, c.MinDF, c.C, c.PosWeight)
+}
+
+// csr is a compact sparse matrix.
+type csr struct {
+	ptr []int
+	idx []int32
+	val []float32
+}
+
+func (m *csr) row(i int) ([]int32, []float32) {
+	return m.idx[m.ptr[i]:m.ptr[i+1]], m.val[m.ptr[i]:m.ptr[i+1]]
+}
+
+// Train fits the one-vs-rest linear SVMs on the examples, choosing each
+// category's threshold by document-grouped cross-validation on the same
+// examples (never on validation data). It returns the model and the
+// out-of-fold predictions used for the thresholds.
+func Train(exs []Example, cfg TrainConfig) (*ModelFile, [][]string) {
+	fc := cfg.Features
+	raw := make([][]feat, len(exs))
+	var buf []byte
+	df := map[uint32]int{}
+	for i, e := range exs {
+		toks := Normalize(e.Text)
+		var fs []feat
+		fs, buf = fc.extract(nil, toks, buf)
+		raw[i] = fs
+		for _, f := range fs {
+			df[f.idx]++
+		}
+	}
+	var buckets []uint32
+	for b, n := range df {
+		if n >= cfg.MinDF {
+			buckets = append(buckets, b)
+		}
+	}
+	slices.Sort(buckets)
+	index := make([]int32, 1<<fc.Bits)
+	for i := range index {
+		index[i] = -1
+	}
+	idf := make([]float32, len(buckets))
+	N := float64(len(exs))
+	for k, b := range buckets {
+		index[b] = int32(k)
+		idf[k] = float32(math.Log((1+N)/(1+float64(df[b]))) + 1)
+	}
+	X := &csr{ptr: []int{0}}
+	for i := range raw {
+		fs := fc.weigh(raw[i], index, idf)
+		for _, f := range fs {
+			X.idx = append(X.idx, int32(f.idx))
+			X.val = append(X.val, f.val)
+		}
+		X.ptr = append(X.ptr, len(X.idx))
+	}
+	Y := make([][]float64, nLabels)
+	for j := range nLabels {
+		Y[j] = make([]float64, len(exs))
+		for i, e := range exs {
+			Y[j][i] = -1
+			if slices.Contains(e.Labels, ClauseLabels[j]) {
+				Y[j][i] = 1
+			}
+		}
+	}
+	// document-grouped folds
+	docFold := map[string]int{}
+	fold := make([]int, len(exs))
+	for i, e := range exs {
+		f, ok := docFold[e.Doc]
+		if !ok {
+			f = len(docFold) % cfg.Folds
+			docFold[e.Doc] = f
+		}
+		fold[i] = f
+	}
+	nf := len(buckets)
+	type result struct {
+		w   []float64
+		b   float64
+		oof []float64
+	}
+	res := make([]result, nLabels)
+	done := make(chan int)
+	for j := range nLabels {
+		go func(j int) {
+			oof := make([]float64, len(exs))
+			for k := range cfg.Folds {
+				var rows []int
+				for i := range exs {
+					if fold[i] != k {
+						rows = append(rows, i)
+					}
+				}
+				w, b := trainSVM(X, Y[j], rows, nf, cfg, uint64(j*100+k))
+				for i := range exs {
+					if fold[i] == k {
+						oof[i] = dot(X, i, w) + b
+					}
+				}
+			}
+			all := make([]int, len(exs))
+			for i := range all {
+				all[i] = i
+			}
+			w, b := trainSVM(X, Y[j], all, nf, cfg, uint64(j*100+99))
+			res[j] = result{w, b, oof}
+			done <- j
+		}(j)
+	}
+	for range nLabels {
+		<-done
+	}
+	m := &ModelFile{Version: 1, Labels: slices.Clone(ClauseLabels), Features: fc, Buckets: buckets, IDF: idf, W: make([]float32, nf*nLabels)}
+	oofPred := make([][]string, len(exs))
+	for j := range nLabels {
+		for k := range nf {
+			m.W[k*nLabels+j] = float32(res[j].w[k])
+		}
+		m.Bias[j] = float32(res[j].b)
+		m.Thr[j] = float32(bestThreshold(res[j].oof, Y[j]))
+		m.Scale[j] = 4
+		for i := range exs {
+			if res[j].oof[i] >= float64(m.Thr[j]) {
+				oofPred[i] = append(oofPred[i], ClauseLabels[j])
+			}
+		}
+	}
+	return m, oofPred
+}
+
+func dot(X *csr, i int, w []float64) float64 {
+	idx, val := X.row(i)
+	s := 0.0
+	for k, c := range idx {
+		s += w[c] * float64(val[k])
+	}
+	return s
+}
+
+// trainSVM fits an L2-regularised L2-loss linear SVM by dual coordinate
+// descent (Hsieh et al. 2008, as in liblinear -s 1) with a bias feature of 1.
+func trainSVM(X *csr, y []float64, rows []int, nf int, cfg TrainConfig, seed uint64) ([]float64, float64) {
+	w := make([]float64, nf)
+	b := 0.0
+	alpha := make([]float64, len(rows))
+	D := make([]float64, len(rows))
+	QD := make([]float64, len(rows))
+	for r, i := range rows {
+		c := cfg.C
+		if y[i] > 0 {
+			c *= cfg.PosWeight
+		}
+		D[r] = 1 / (2 * c)
+		_, val := X.row(i)
+		s := 1.0
+		for _, v := range val {
+			s += float64(v) * float64(v)
+		}
+		QD[r] = s + D[r]
+	}
+	rng := rand.New(rand.NewPCG(cfg.Seed, seed))
+	order := make([]int, len(rows))
+	for k := range order {
+		order[k] = k
+	}
+	for epoch := 0; epoch < cfg.Epochs; epoch++ {
+		rng.Shuffle(len(order), func(a, c int) { order[a], order[c] = order[c], order[a] })
+		maxPG, minPG := math.Inf(-1), math.Inf(1)
+		for _, r := range order {
+			i := rows[r]
+			yi := y[i]
+			G := yi*(dot(X, i, w)+b) - 1 + D[r]*alpha[r]
+			PG := G
+			if alpha[r] == 0 && G > 0 {
+				PG = 0
+			}
+			maxPG = max(maxPG, PG)
+			minPG = min(minPG, PG)
+			if math.Abs(PG) > 1e-12 {
+				old := alpha[r]
+				alpha[r] = math.Max(old-G/QD[r], 0)
+				d := (alpha[r] - old) * yi
+				idx, val := X.row(i)
+				for k, c := range idx {
+					w[c] += d * float64(val[k])
+				}
+				b += d
+			}
+		}
+		if maxPG-minPG < 0.01 {
+			break
+		}
+	}
+	return w, b
+}
+
+// bestThreshold returns the margin threshold that maximises F1 of the
+// positive class over the given scores (midpoint between neighbours).
+func bestThreshold(score, y []float64) float64 {
+	type sy struct{ s, y float64 }
+	v := make([]sy, len(score))
+	pos := 0
+	for i := range score {
+		v[i] = sy{score[i], y[i]}
+		if y[i] > 0 {
+			pos++
+		}
+	}
+	sort.SliceStable(v, func(a, b int) bool { return v[a].s > v[b].s })
+	best, thr := -1.0, 0.0
+	tp, fp := 0, 0
+	for k := range v {
+		if v[k].y > 0 {
+			tp++
+		} else {
+			fp++
+		}
+		if k+1 < len(v) && v[k+1].s == v[k].s {
+			continue
+		}
+		f1 := 2 * float64(tp) / float64(2*tp+fp+(pos-tp))
+		if f1 > best {
+			best = f1
+			if k+1 < len(v) {
+				thr = (v[k].s + v[k+1].s) / 2
+			} else {
+				thr = v[k].s - 1e-3
+			}
+		}
+	}
+	return thr
+}
+
+// PredictWith classifies the texts with a model that is not the embedded one.
+func PredictWith(m *ModelFile, texts []string) [][]string {
+	c := newClassifier(m)
+	out := make([][]string, len(texts))
+	for i, t := range texts {
+		ms := c.margins(t)
+		for j := range ms {
+			if ms[j] >= m.Thr[j] {
+				out[i] = append(out[i], ClauseLabels[j])
+			}
+		}
+	}
+	return out
+}
+
+// PRF is precision, recall and F1 of one column, in percent.
+type PRF struct {
+	Label      string
+	Support    int
+	P, R, F1   float64
+	TP, FP, FN int
+}
+
+// Metrics are LexGLUE UNFAIR-ToS scores, in percent.
+type Metrics struct {
+	Micro9, Macro9, Macro8 float64
+	Columns                []PRF // the eight labels then "none"
+}
+
+// Evaluate scores predictions against gold labels the way LexGLUE does:
+// a ninth "none" column for sentences without labels, sklearn micro/macro F1.
+func Evaluate(gold, pred [][]string) Metrics {
+	cols := append(slices.Clone(ClauseLabels), "none")
+	var m Metrics
+	var stp, sfp, sfn int
+	for _, lab := range cols {
+		c := PRF{Label: lab}
+		for i := range gold {
+			g := has(gold[i], lab)
+			p := has(pred[i], lab)
+			if g {
+				c.Support++
+			}
+			switch {
+			case g && p:
+				c.TP++
+			case p:
+				c.FP++
+			case g:
+				c.FN++
+			}
+		}
+		if c.TP+c.FP > 0 {
+			c.P = 100 * float64(c.TP) / float64(c.TP+c.FP)
+		}
+		if c.TP+c.FN > 0 {
+			c.R = 100 * float64(c.TP) / float64(c.TP+c.FN)
+		}
+		if 2*c.TP+c.FP+c.FN > 0 {
+			c.F1 = 100 * 2 * float64(c.TP) / float64(2*c.TP+c.FP+c.FN)
+		}
+		stp += c.TP
+		sfp += c.FP
+		sfn += c.FN
+		m.Columns = append(m.Columns, c)
+	}
+	for k, c := range m.Columns {
+		m.Macro9 += c.F1 / 9
+		if k < 8 {
+			m.Macro8 += c.F1 / 8
+		}
+	}
+	m.Micro9 = 100 * 2 * float64(stp) / float64(2*stp+sfp+sfn)
+	return m
+}
+
+func has(labels []string, lab string) bool {
+	if lab == "none" {
+		return len(labels) == 0
+	}
+	return slices.Contains(labels, lab)
+}
