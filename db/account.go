@@ -6,7 +6,7 @@ import (
 	"github.com/clausewatch/clausewatch/internal/app"
 )
 
-const accountColumns = `id, subject, email, tier, subscription_status, credits, customer_id, created_at, updated_at`
+const accountColumns = `id, subject, email, tier, subscription_status, credits, customer_id, subscription_id, subscription_event_at, created_at, updated_at`
 
 const findAccountSQL = `SELECT ` + accountColumns + ` FROM accounts WHERE id = ?`
 
@@ -30,11 +30,11 @@ func (s *Store) FindAccountBySubject(ctx context.Context, subject string) (*app.
 	return utcAccount(&a), nil
 }
 
-const createAccountSQL = `INSERT INTO accounts (` + accountColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+const createAccountSQL = `INSERT INTO accounts (` + accountColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 // CreateAccount implements app.Store.
 func (s *Store) CreateAccount(ctx context.Context, a *app.Account) error {
-	_, err := s.exec(ctx, createAccountSQL, a.ID, a.Subject, a.Email, a.Tier, a.SubscriptionStatus, a.Credits, a.CustomerID, a.CreatedAt.UTC(), a.UpdatedAt.UTC())
+	_, err := s.exec(ctx, createAccountSQL, a.ID, a.Subject, a.Email, a.Tier, a.SubscriptionStatus, a.Credits, a.CustomerID, a.SubscriptionID, a.SubscriptionEventAt, a.CreatedAt.UTC(), a.UpdatedAt.UTC())
 	return err
 }
 

@@ -22,6 +22,7 @@ const findActiveKeyByHashSQL = `
 SELECT k.id, k.account_id, k.name, k.key_prefix, k.key_hash, k.scopes, k.request_count, k.last_used_at, k.created_at, k.revoked_at,
        a.id AS "a.id", a.subject AS "a.subject", a.email AS "a.email", a.tier AS "a.tier",
        a.subscription_status AS "a.subscription_status", a.credits AS "a.credits", a.customer_id AS "a.customer_id",
+       a.subscription_id AS "a.subscription_id", a.subscription_event_at AS "a.subscription_event_at",
        a.created_at AS "a.created_at", a.updated_at AS "a.updated_at"
 FROM api_keys k JOIN accounts a ON a.id = k.account_id
 WHERE k.key_hash = ? AND k.revoked_at IS NULL`

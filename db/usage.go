@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -46,4 +47,51 @@ func (s *Store) SaveUsage(ctx context.Context, b app.UsageBatch) error {
 		}
 		return nil
 	})
+}
+
+const findDayCountsSQL = `SELECT account_id, day, total, errors FROM usage_daily WHERE account_id = ? AND day >= ? ORDER BY day`
+
+// FindDayCounts implements app.Store.
+func (s *Store) FindDayCounts(ctx context.Context, accountID, fromDay string) ([]app.DayCount, error) {
+	var rows []struct {
+		AccountID string `db:"account_id"`
+		Day       string `db:"day"`
+		Total     int64  `db:"total"`
+		Errors    int64  `db:"errors"`
+	}
+	if err := s.selectAll(ctx, &rows, findDayCountsSQL, accountID, fromDay); err != nil {
+		return nil, err
+	}
+	out := make([]app.DayCount, len(rows))
+	for i, r := range rows {
+		out[i] = app.DayCount{AccountID: r.AccountID, Day: r.Day, Total: r.Total, Errors: r.Errors}
+	}
+	return out, nil
+}
+
+const findRecentErrorsSQL = `SELECT at, key_prefix, method, path, status, error FROM request_log
+WHERE account_id = ? AND status >= 400 AND at >= ? ORDER BY at DESC, id DESC LIMIT ?`
+
+// FindRecentErrors implements app.Store.
+func (s *Store) FindRecentErrors(ctx context.Context, accountID string, from time.Time, limit int) ([]app.RecentError, error) {
+	out := []app.RecentError{}
+	if err := s.selectAll(ctx, &out, findRecentErrorsSQL, accountID, from.UTC(), limit); err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i].At = out[i].At.UTC()
+	}
+	return out, nil
+}
+
+const pruneRequestsSQL = `DELETE FROM request_log WHERE at < ?`
+
+// PruneRequests implements app.Store.
+func (s *Store) PruneRequests(ctx context.Context, before time.Time) (int64, error) {
+	r, err := s.exec(ctx, pruneRequestsSQL, before.UTC())
+	if err != nil {
+		return 0, err
+	}
+	n, err := r.RowsAffected()
+	return n, translate(err)
 }

@@ -9,14 +9,15 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/clausewatch/clausewatch/db"
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/fetch"
 	"github.com/clausewatch/clausewatch/internal/middleware"
 	"github.com/clausewatch/clausewatch/internal/session"
 	"github.com/clausewatch/clausewatch/rest"
@@ -29,9 +30,11 @@ var testSecret = []byte("test-secret-test-secret-test-secret-0123")
 // env is one running service (one "server process") over a real store.
 type env struct {
 	t     *testing.T
-	store *db.Store
+	store app.Store
 	svc   *app.Service
 	srv   *httptest.Server
+	docs  *httptest.Server // public documents, on loopback and allowlisted
+	clock atomic.Pointer[time.Time]
 }
 
 func newEnv(t *testing.T, d dbtest.Dialect) *env {
@@ -40,20 +43,41 @@ func newEnv(t *testing.T, d dbtest.Dialect) *env {
 }
 
 // newEnvOn starts a service on an existing store: two envs on one
-// PostgreSQL database behave as two server processes.
-func newEnvOn(t *testing.T, store *db.Store) *env {
+// PostgreSQL database behave as two server processes. opts adjust the
+// service's options (a failing store, an AI client, ...).
+func newEnvOn(t *testing.T, store app.Store, opts ...func(*app.Options)) *env {
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	svc := app.New(app.Options{Store: store, Sessions: session.NewHS256(testSecret, "", ""), Logger: log})
+	e := &env{t: t, docs: newDocServer(t)}
+	e.clock.Store(new(time.Time))
+	o := app.Options{
+		Store: store, Sessions: session.NewHS256(testSecret, "", ""), Logger: log,
+		WebhookSecret: testWebhookSecret,
+		Fetcher:       fetch.New(fetch.Options{AllowHosts: []string{e.docs.Listener.Addr().String()}, Timeout: 2 * time.Second}),
+		Now: func() time.Time {
+			if t := e.clock.Load(); !t.IsZero() {
+				return *t
+			}
+			return time.Now()
+		},
+	}
+	for _, f := range opts {
+		f(&o)
+	}
+	svc := app.New(o)
 	mux := http.NewServeMux()
-	rest.Register(mux, rest.Options{Service: svc, Logger: log, Ready: store.Ping})
+	rest.Register(mux, rest.Options{Service: svc, Logger: log, Ready: func(context.Context) error { return nil }})
 	srv := httptest.NewServer(middleware.Observe(log, middleware.NewMetrics(prometheus.NewRegistry()), mux))
 	t.Cleanup(func() {
 		srv.Close()
 		_ = svc.Close(context.Background())
 	})
-	return &env{t: t, store: store, svc: svc, srv: srv}
+	e.store, e.svc, e.srv = store, svc, srv
+	return e
 }
+
+// setClock fixes the service's clock (budget windows); zero restores time.Now.
+func (e *env) setClock(t time.Time) { e.clock.Store(&t) }
 
 // mustAccount signs in a new account and returns its session token.
 func (e *env) mustAccount(email string) (string, *app.Account) {
@@ -151,4 +175,36 @@ func forEachDialect(t *testing.T, f func(t *testing.T, d dbtest.Dialect)) {
 	for _, d := range dbtest.Dialects {
 		t.Run(string(d), func(t *testing.T) { f(t, d) })
 	}
+}
+
+const testWebhookSecret = "whsec_test_secret"
+
+const termsPage = `<!doctype html><html><head><title>Example Terms of Service</title></head><body>
+<nav><a href="/">Home</a> <a href="/pricing">Pricing</a></nav>
+<main><h1>Terms of Service</h1>
+<p>By using the service you agree to these terms.</p>
+<p>We may change these terms at any time without notice.</p>
+<p>We may terminate your account at any time for any reason.</p>
+<p>Any dispute shall be resolved by binding arbitration and you waive any class action.</p>
+<p>These terms are governed by the laws of the State of Delaware.</p>
+<p>In no event shall we be liable for any indirect or consequential damages.</p>
+</main><footer>© Example</footer></body></html>`
+
+// newDocServer serves the documents the tests fetch, on 127.0.0.1 only.
+func newDocServer(t *testing.T) *httptest.Server {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/terms", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, termsPage)
+	})
+	mux.HandleFunc("/broken", func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "boom", http.StatusInternalServerError)
+	})
+	mux.HandleFunc("/image", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/png")
+		w.Write([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
 }

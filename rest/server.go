@@ -9,10 +9,12 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"math"
 	"mime"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/middleware"
@@ -80,6 +82,7 @@ func Register(mux *http.ServeMux, o Options) {
 // route mounts an authenticated handler that needs scope ("" for none).
 func (s *server) route(mux *http.ServeMux, pattern, scope string, h handler) {
 	inner := s.wrap(func(w http.ResponseWriter, r *http.Request) error {
+		r = r.WithContext(app.WithRateLimitObserver(r.Context(), func(rl app.RateLimit) { setRateHeaders(w, rl) }))
 		if scope != "" {
 			if err := app.Require(r.Context(), scope); err != nil {
 				return err
@@ -128,6 +131,9 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if e.Code == app.CodeInternal {
 		s.log.Error("internal error", "request_id", middleware.InfoFrom(r.Context()).ID, "err", e)
 	}
+	if reset := w.Header().Get("RateLimit-Reset"); status == http.StatusTooManyRequests && reset != "" {
+		w.Header().Set("Retry-After", reset)
+	}
 	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="clausewatch"`)
 	}
@@ -141,6 +147,15 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	middleware.SetError(r.Context(), e.Message)
 	_ = writeJSON(w, status, body)
+}
+
+// setRateHeaders writes the IETF RateLimit fields of the pool a request drew on.
+func setRateHeaders(w http.ResponseWriter, rl app.RateLimit) {
+	reset := int64(math.Ceil(time.Until(rl.Reset).Seconds()))
+	h := w.Header()
+	h.Set("RateLimit-Limit", strconv.Itoa(rl.Limit))
+	h.Set("RateLimit-Remaining", strconv.Itoa(max(rl.Remaining, 0)))
+	h.Set("RateLimit-Reset", strconv.FormatInt(max(reset, 0), 10))
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) error {

@@ -24,6 +24,8 @@ import (
 	"github.com/clausewatch/clausewatch/graph"
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/config"
+	"github.com/clausewatch/clausewatch/internal/fetch"
+	"github.com/clausewatch/clausewatch/internal/llm"
 	"github.com/clausewatch/clausewatch/internal/middleware"
 	"github.com/clausewatch/clausewatch/internal/session"
 	"github.com/clausewatch/clausewatch/rest"
@@ -85,6 +87,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	log.Info("listening", "addr", ln.Addr().String(), "database", dialectName(cfg))
 
+	go pruneUsage(ctx, svc, cfg.UsageRetention, log)
+
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -131,7 +135,13 @@ func openStore(ctx context.Context, cfg config.Config) (*db.Store, error) {
 }
 
 func newService(cfg config.Config, store *db.Store, sessions app.SessionVerifier, log *slog.Logger) *app.Service {
-	return app.New(app.Options{Store: store, Sessions: sessions, Logger: log})
+	var ai *llm.Client
+	if cfg.LLMBaseURL != "" {
+		ai = llm.New(llm.Config{BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel})
+	}
+	return app.New(app.Options{Store: store, Sessions: sessions, Logger: log,
+		Fetcher: newFetcher(cfg), LLM: ai,
+		WebhookSecret: cfg.WebhookSecret, Prices: cfg.StripePrices})
 }
 
 // newSessions picks the session verifier: JWKS, a configured HS256 secret,
@@ -229,4 +239,27 @@ func dialectName(cfg config.Config) string {
 		return "postgres"
 	}
 	return "sqlite"
+}
+
+// pruneUsage drops raw request-log rows past retention, at start and hourly.
+// Several replicas may all do it: the DELETE is idempotent.
+func pruneUsage(ctx context.Context, svc *app.Service, retention time.Duration, log *slog.Logger) {
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		if n, err := svc.PruneUsage(ctx, retention); err != nil {
+			log.Warn("prune usage log", "err", err)
+		} else if n > 0 {
+			log.Info("pruned usage log", "rows", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func newFetcher(cfg config.Config) *fetch.Client {
+	return fetch.New(fetch.Options{AllowHosts: cfg.FetchAllowHosts, Timeout: cfg.FetchTimeout})
 }

@@ -2,7 +2,16 @@ package app
 
 import (
 	"context"
+	"encoding/base64"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
 	"time"
+
+	"github.com/clausewatch/clausewatch/internal/analyze"
+	"github.com/clausewatch/clausewatch/internal/extract"
+	"github.com/clausewatch/clausewatch/internal/llm"
 )
 
 // AnalyzeInput is the body of POST /api/analyze and one batch item: exactly
@@ -20,6 +29,9 @@ type BatchInput struct {
 	Items []AnalyzeInput `json:"items" validate:"required,min=1,max=5,dive"`
 }
 
+// MaxBatch is the most items one batch may hold (interface.md 8).
+const MaxBatch = 5
+
 // Source describes what was analyzed.
 type Source struct {
 	URL          string `json:"url,omitempty"`
@@ -30,31 +42,12 @@ type Source struct {
 	ContentHash  string `json:"contentHash"`
 }
 
-// Finding is one clause worth the reader's attention.
-type Finding struct {
-	Category    string  `json:"category"`
-	Severity    string  `json:"severity"`
-	Title       string  `json:"title"`
-	Explanation string  `json:"explanation"`
-	Guidance    string  `json:"guidance"`
-	Quote       string  `json:"quote"`
-	Start       int     `json:"start"`
-	End         int     `json:"end"`
-	Confidence  float64 `json:"confidence"`
-}
-
-// Readability scores the text's difficulty.
-type Readability struct {
-	FleschKincaidGrade float64 `json:"fleschKincaidGrade"`
-	ReadingMinutes     float64 `json:"readingMinutes"`
-}
-
-// AISummary is the optional language-model summary.
-type AISummary struct {
-	Summary string   `json:"summary"`
-	Model   string   `json:"model"`
-	Quotes  []string `json:"quotes"`
-}
+// The analysis engine's and the AI client's result types are the API's.
+type (
+	Finding     = analyze.Finding
+	Readability = analyze.Readability
+	AISummary   = llm.Summary
+)
 
 // Disclaimer goes with every analysis.
 const Disclaimer = "Informational only; not legal advice."
@@ -71,7 +64,7 @@ type Analysis struct {
 	AI          *AISummary  `json:"ai"`
 	AIError     string      `json:"aiError,omitempty"`
 	Disclaimer  string      `json:"disclaimer"`
-	CreatedAt   time.Time   `json:"createdAt"`
+	CreatedAt   Timestamp   `json:"createdAt"`
 }
 
 // BatchItem is one result of a batch, in request order.
@@ -85,7 +78,6 @@ type BatchItem struct {
 // ItemError says why one batch item failed.
 type ItemError struct {
 	Code    Code   `json:"code"`
-	Status  int    `json:"-"`
 	Message string `json:"message"`
 }
 
@@ -95,26 +87,168 @@ type BatchResult struct {
 }
 
 // Analyze analyzes a public URL or given text. It needs the analyze scope,
-// consumes one scan, and one AI unit with AI set.
+// takes one scan, and one AI unit with AI set; both come back if it fails.
 func (s *Service) Analyze(ctx context.Context, in AnalyzeInput) (*Analysis, error) {
 	if err := Require(ctx, ScopeAnalyze); err != nil {
 		return nil, err
 	}
-	if err := s.validate(in); err != nil {
+	if err := s.checkAnalyzeInput(in, ""); err != nil {
 		return nil, err
 	}
-	return nil, Errorf(CodeNotImplemented, "analysis is not available yet")
+	ai := 0
+	if in.AI {
+		ai = 1
+	}
+	c, err := s.chargeScans(ctx, 1, ai)
+	if err != nil {
+		return nil, err
+	}
+	a, err := s.analyzeOne(ctx, in, c)
+	if err != nil {
+		c.refund(ctx)
+		return nil, err
+	}
+	return a, nil
 }
 
-// AnalyzeBatch analyzes 1 to 5 items, admitted whole or not at all.
+// AnalyzeBatch analyzes 1 to 5 items. The batch is admitted whole or not at
+// all; items run concurrently and fail one by one, each giving back its scan.
 func (s *Service) AnalyzeBatch(ctx context.Context, in BatchInput) (*BatchResult, error) {
 	if err := Require(ctx, ScopeAnalyze); err != nil {
 		return nil, err
 	}
-	if err := s.validate(in); err != nil {
+	if len(in.Items) == 0 || len(in.Items) > MaxBatch {
+		return nil, &Error{Code: CodeInvalid, Message: "a batch holds 1 to 5 items",
+			Fields: []FieldError{{Field: "items", Message: "must have 1 to 5 items"}}}
+	}
+	ai := 0
+	for i, it := range in.Items {
+		if err := s.checkAnalyzeInput(it, "items["+strconv.Itoa(i)+"]."); err != nil {
+			return nil, err
+		}
+		if it.AI {
+			ai++
+		}
+	}
+	c, err := s.chargeScans(ctx, len(in.Items), ai)
+	if err != nil {
 		return nil, err
 	}
-	return nil, Errorf(CodeNotImplemented, "analysis is not available yet")
+	res := &BatchResult{Results: make([]BatchItem, len(in.Items))}
+	sem := make(chan struct{}, 3) // fetches are slow, analysis is CPU: a small bound serves both
+	var wg sync.WaitGroup
+	for i, it := range in.Items {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			a, err := s.analyzeOne(ctx, it, c)
+			if err != nil {
+				c.refundPart(ctx, 1, boolInt(it.AI))
+				e := AsError(err)
+				if e.Code == CodeInternal {
+					s.log.Error("batch item failed", "index", i, "err", err)
+				}
+				res.Results[i] = BatchItem{Index: i, Error: &ItemError{Code: e.Code, Message: e.Message}}
+				return
+			}
+			res.Results[i] = BatchItem{Index: i, OK: true, Analysis: a}
+		}()
+	}
+	wg.Wait()
+	return res, nil
+}
+
+// checkAnalyzeInput validates one request; prefix names batch items in details.
+func (s *Service) checkAnalyzeInput(in AnalyzeInput, prefix string) error {
+	if err := s.validate(in); err != nil {
+		if e := AsError(err); prefix != "" {
+			for i := range e.Fields {
+				e.Fields[i].Field = prefix + e.Fields[i].Field
+			}
+		}
+		return err
+	}
+	hasURL, hasText := in.URL != "", strings.TrimSpace(in.Text) != ""
+	if hasURL == hasText {
+		return &Error{Code: CodeInvalid, Message: "give exactly one of url and text",
+			Fields: []FieldError{{Field: prefix + "url", Message: "exactly one of url and text is required"}}}
+	}
+	if in.AI && s.llm == nil {
+		return Errorf(CodeUnavailable, "AI summaries are not configured on this server; retry without \"ai\": true")
+	}
+	return nil
+}
+
+// analyzeOne produces and stores one analysis. The charge is only used to
+// give back the AI unit when the summary fails (the analysis still stands).
+func (s *Service) analyzeOne(ctx context.Context, in AnalyzeInput, c *charge) (*Analysis, error) {
+	p, err := principalFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	src := Source{URL: in.URL, Title: strings.TrimSpace(in.Title)}
+	var text string
+	if in.URL != "" {
+		x, err := s.fetchDocument(ctx, in.URL)
+		if err != nil {
+			return nil, err
+		}
+		text, src.DocumentType, src.Language, src.WordCount, src.ContentHash = x.Text, x.DocumentType, x.Language, x.WordCount, x.ContentHash
+		if src.Title == "" {
+			src.Title = x.Title
+		}
+	} else {
+		text = in.Text
+		src.DocumentType = extract.DetectType(src.Title, text)
+		src.Language = extract.DetectLanguage(text)
+		src.WordCount = extract.WordCount(text)
+		src.ContentHash = extract.ContentHash(text)
+	}
+	if in.DocumentType != "" {
+		src.DocumentType = in.DocumentType
+	}
+	r := analyze.Analyze(text, analyze.Options{DocumentType: src.DocumentType})
+	a := &Analysis{
+		ID: newID(), Source: src, Grade: r.Grade, Score: r.Score, Findings: r.Findings, Guidance: r.Guidance,
+		Readability: r.Readability, Disclaimer: Disclaimer, CreatedAt: Timestamp{s.now().Truncate(time.Millisecond)},
+	}
+	if a.Findings == nil {
+		a.Findings = []Finding{}
+	}
+	if a.Guidance == nil {
+		a.Guidance = []string{}
+	}
+	if in.AI {
+		sum, err := s.llm.Summarize(ctx, llm.Input{Title: src.Title, DocumentType: src.DocumentType, Text: text, Findings: r.Findings})
+		if err != nil {
+			c.refundPart(ctx, 0, 1)
+			a.AIError = aiError(err)
+			s.log.Warn("AI summary failed", "err", err)
+		} else {
+			a.AI = &sum
+		}
+	}
+	var keyID *string
+	if p.Key != nil {
+		keyID = &p.Key.ID
+	}
+	if err := s.store.CreateAnalysis(ctx, p.Account.ID, keyID, a); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+func aiError(err error) string {
+	switch {
+	case errors.Is(err, llm.ErrTimeout):
+		return "the AI provider did not answer in time"
+	case errors.Is(err, llm.ErrMalformed):
+		return "the AI provider returned an answer that could not be used"
+	default:
+		return "the AI provider failed"
+	}
 }
 
 // FindAnalysis returns one of the caller's stored analyses.
@@ -122,7 +256,11 @@ func (s *Service) FindAnalysis(ctx context.Context, id string) (*Analysis, error
 	if err := Require(ctx, ScopeAnalyze); err != nil {
 		return nil, err
 	}
-	return nil, Errorf(CodeNotImplemented, "analysis is not available yet")
+	p, _ := PrincipalFrom(ctx)
+	if !validID(id) {
+		return nil, Errorf(CodeNotFound, "analysis not found")
+	}
+	return s.store.FindAnalysis(ctx, p.Account.ID, id)
 }
 
 // AnalysisPage is one page of the caller's analyses, newest first.
@@ -131,10 +269,62 @@ type AnalysisPage struct {
 	NextCursor *string    `json:"nextCursor"`
 }
 
-// FindAnalyses pages through the caller's analyses.
+// AnalysisCursor is where a page ends: the last row's time and id.
+type AnalysisCursor struct {
+	CreatedAt time.Time
+	ID        string
+}
+
+// FindAnalyses pages through the caller's analyses (limit 1 to 100, default 20).
 func (s *Service) FindAnalyses(ctx context.Context, limit int, cursor string) (*AnalysisPage, error) {
 	if err := Require(ctx, ScopeAnalyze); err != nil {
 		return nil, err
 	}
-	return nil, Errorf(CodeNotImplemented, "analysis is not available yet")
+	p, _ := PrincipalFrom(ctx)
+	if limit == 0 {
+		limit = 20
+	}
+	if limit < 1 || limit > 100 {
+		return nil, &Error{Code: CodeInvalid, Message: "invalid limit", Fields: []FieldError{{Field: "limit", Message: "must be from 1 to 100"}}}
+	}
+	var after *AnalysisCursor
+	if cursor != "" {
+		c, ok := decodeCursor(cursor)
+		if !ok {
+			return nil, &Error{Code: CodeInvalid, Message: "invalid cursor", Fields: []FieldError{{Field: "cursor", Message: "is not a cursor this API returned"}}}
+		}
+		after = &c
+	}
+	list, err := s.store.FindAnalyses(ctx, p.Account.ID, after, limit+1)
+	if err != nil {
+		return nil, err
+	}
+	page := &AnalysisPage{Analyses: list}
+	if len(list) > limit {
+		page.Analyses = list[:limit]
+		last := list[limit-1]
+		next := base64.RawURLEncoding.EncodeToString([]byte(last.CreatedAt.UTC().Format(time.RFC3339Nano) + "|" + last.ID))
+		page.NextCursor = &next
+	}
+	return page, nil
+}
+
+func decodeCursor(s string) (AnalysisCursor, bool) {
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return AnalysisCursor{}, false
+	}
+	ts, id, ok := strings.Cut(string(b), "|")
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if !ok || err != nil || !validID(id) {
+		return AnalysisCursor{}, false
+	}
+	return AnalysisCursor{CreatedAt: t, ID: id}, true
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -1,6 +1,33 @@
 package app
 
-import "context"
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// Plan limits (interface.md 8): per key, and the same for an account's own
+// (portal) pool. Unlimited is -1.
+type planLimits struct{ scans, ai, monitors int }
+
+var plans = map[Tier]planLimits{
+	TierFree:     {scans: 5, ai: 5, monitors: 3},
+	TierBase:     {scans: 25, ai: 30, monitors: 25},
+	TierAdvanced: {scans: 100, ai: -1, monitors: 200},
+}
+
+func limitsOf(t Tier) planLimits {
+	if l, ok := plans[t]; ok {
+		return l
+	}
+	return plans[TierFree]
+}
+
+// Budget kinds as stored.
+const (
+	kindScan = "scan"
+	kindAI   = "ai"
+)
 
 // Budget is one window of a pool (interface.md 2.4): limit -1 is unlimited.
 type Budget struct {
@@ -31,10 +58,203 @@ type KeyLimits struct {
 	Tier Tier       `json:"tier"`
 }
 
-// KeyLimits returns every active key's budgets, for polling before a limit is hit.
-func (s *Service) KeyLimits(ctx context.Context) (*KeyLimits, error) {
-	if _, err := principalFrom(ctx); err != nil {
+// RateLimit is the state of the pool a request drew on, for the
+// RateLimit-* response headers.
+type RateLimit struct {
+	Limit     int
+	Remaining int
+	Reset     time.Time
+}
+
+type rateObserverKey struct{}
+
+// WithRateLimitObserver lets a transport learn the budget state of the
+// request (to set headers) before it writes its response.
+func WithRateLimitObserver(ctx context.Context, f func(RateLimit)) context.Context {
+	return context.WithValue(ctx, rateObserverKey{}, f)
+}
+
+func observeRate(ctx context.Context, rl RateLimit) {
+	if f, ok := ctx.Value(rateObserverKey{}).(func(RateLimit)); ok {
+		f(rl)
+	}
+}
+
+// window is a budget period: its stored name and its end.
+type window struct {
+	period string
+	end    time.Time
+}
+
+func dayWindow(now time.Time) window {
+	d := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	return window{period: d.Format(time.DateOnly), end: d.AddDate(0, 0, 1)}
+}
+
+func monthWindow(now time.Time) window {
+	m := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+	return window{period: m.Format("2006-01"), end: m.AddDate(0, 1, 0)}
+}
+
+func budgetOf(limit, used int, w window) Budget {
+	b := Budget{Limit: limit, Remaining: max(limit-used, 0), ResetsAt: w.end.UnixMilli(), WindowEnd: w.end.UnixMilli()}
+	if limit < 0 {
+		b.Remaining = -1
+	}
+	b.Allowed = limit < 0 || b.Remaining > 0
+	return b
+}
+
+// charge is what one operation took from the caller's pools; refund gives
+// it back when the operation fails.
+type charge struct {
+	mu         sync.Mutex // batch items refund concurrently
+	owner      string
+	scanPeriod string
+	aiPeriod   string
+	scans, ai  int
+	credits    int // scans taken from the account's credits (portal only)
+	accountID  string
+	store      Store
+}
+
+// chargeScans takes scans (and ai units) from the caller's pools at once:
+// the key's pools for an API key, the account's own pool then its credits
+// for an account session. It is one conditional update per pool, exact under
+// any concurrency; nothing is taken when any part is refused.
+func (s *Service) chargeScans(ctx context.Context, scans, ai int) (*charge, error) {
+	p, err := principalFrom(ctx)
+	if err != nil {
 		return nil, err
 	}
-	return nil, Errorf(CodeNotImplemented, "budgets are not available yet")
+	// The tier is read fresh: after an upgrade the very next call uses it.
+	acct, err := s.store.FindAccount(ctx, p.Account.ID)
+	if err != nil {
+		return nil, err
+	}
+	lim := limitsOf(acct.Tier)
+	now := s.now()
+	day, month := dayWindow(now), monthWindow(now)
+	c := &charge{owner: acct.ID, scanPeriod: day.period, aiPeriod: month.period, accountID: acct.ID, store: s.store}
+	if p.Key != nil {
+		c.owner = p.Key.ID
+	}
+
+	if scans > 0 {
+		used, ok, err := s.store.ConsumeBudget(ctx, c.owner, kindScan, day.period, scans, lim.scans)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case ok:
+			c.scans = scans
+			observeRate(ctx, RateLimit{Limit: lim.scans, Remaining: lim.scans - used, Reset: day.end})
+		case p.Key == nil:
+			// The portal pool is spent: the account's purchased credits take over.
+			if ok, err := s.store.ConsumeCredits(ctx, acct.ID, scans); err != nil {
+				return nil, err
+			} else if !ok {
+				return nil, scanLimitError(ctx, "Daily scan limit reached for this account", lim.scans, day.end)
+			}
+			c.credits = scans
+		default:
+			return nil, scanLimitError(ctx, "Daily scan limit reached for this API key", lim.scans, day.end)
+		}
+	}
+	if ai > 0 {
+		if _, ok, err := s.store.ConsumeBudget(ctx, c.owner, kindAI, month.period, ai, lim.ai); err != nil || !ok {
+			c.refund(ctx)
+			if err != nil {
+				return nil, err
+			}
+			observeRate(ctx, RateLimit{Limit: lim.ai, Remaining: 0, Reset: month.end})
+			msg := "Monthly AI limit reached for this API key"
+			if p.Key == nil {
+				msg = "Monthly AI limit reached for this account"
+			}
+			return nil, &Error{Code: CodeRateLimited, Message: msg, Data: map[string]any{
+				"aiRemaining": 0, "aiLimit": lim.ai, "aiResetsAt": month.end.UnixMilli(),
+			}}
+		}
+		c.ai = ai
+	}
+	return c, nil
+}
+
+func scanLimitError(ctx context.Context, msg string, limit int, end time.Time) error {
+	observeRate(ctx, RateLimit{Limit: limit, Remaining: 0, Reset: end})
+	return &Error{Code: CodeRateLimited, Message: msg, Data: map[string]any{
+		"scansRemaining": 0, "scansLimit": limit, "scansResetsAt": end.UnixMilli(),
+	}}
+}
+
+// refund gives back everything still held. Errors are logged by the
+// caller's store only: a lost refund costs the customer one scan, never more.
+func (c *charge) refund(ctx context.Context) {
+	c.refundPart(ctx, c.scans+c.credits, c.ai)
+}
+
+// refundPart gives back scans (credits first) and ai units.
+func (c *charge) refundPart(ctx context.Context, scans, ai int) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ctx = context.WithoutCancel(ctx) // a cancelled request still gets its scan back
+	if n := min(scans, c.credits); n > 0 {
+		if c.store.AddCredits(ctx, c.accountID, n) == nil {
+			c.credits -= n
+			scans -= n
+		}
+	}
+	if n := min(scans, c.scans); n > 0 {
+		if c.store.RefundBudget(ctx, c.owner, kindScan, c.scanPeriod, n) == nil {
+			c.scans -= n
+		}
+	}
+	if n := min(ai, c.ai); n > 0 {
+		if c.store.RefundBudget(ctx, c.owner, kindAI, c.aiPeriod, n) == nil {
+			c.ai -= n
+		}
+	}
+}
+
+// KeyLimits returns every active key's budgets, for polling before a limit is hit.
+func (s *Service) KeyLimits(ctx context.Context) (*KeyLimits, error) {
+	p, err := principalFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	acct, err := s.store.FindAccount(ctx, p.Account.ID)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := s.store.FindKeys(ctx, KeyFilter{AccountID: acct.ID})
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(keys))
+	for i, k := range keys {
+		ids[i] = k.ID
+	}
+	now := s.now()
+	day, month := dayWindow(now), monthWindow(now)
+	scans, err := s.store.BudgetUsed(ctx, ids, kindScan, day.period)
+	if err != nil {
+		return nil, err
+	}
+	ai, err := s.store.BudgetUsed(ctx, ids, kindAI, month.period)
+	if err != nil {
+		return nil, err
+	}
+	lim := limitsOf(acct.Tier)
+	out := &KeyLimits{Tier: acct.Tier, Keys: make([]KeyLimit, len(keys))}
+	for i, k := range keys {
+		out.Keys[i] = KeyLimit{KeyID: k.ID, KeyPrefix: k.Prefix, Scopes: k.Scopes, Status: KeyStatus{
+			Scans: budgetOf(lim.scans, scans[k.ID], day),
+			AI:    budgetOf(lim.ai, ai[k.ID], month),
+		}}
+	}
+	return out, nil
 }

@@ -2,7 +2,10 @@ package app
 
 import (
 	"context"
-	"time"
+	"errors"
+
+	"github.com/clausewatch/clausewatch/internal/extract"
+	"github.com/clausewatch/clausewatch/internal/fetch"
 )
 
 // ExtractInput is the body of POST /api/extract.
@@ -21,11 +24,12 @@ type Extraction struct {
 	Markdown     string    `json:"markdown"`
 	WordCount    int       `json:"wordCount"`
 	ContentHash  string    `json:"contentHash"`
-	FetchedAt    time.Time `json:"fetchedAt"`
+	FetchedAt    Timestamp `json:"fetchedAt"`
 }
 
 // Extract fetches a public URL and returns its readable text. It needs the
-// extract scope and consumes one scan.
+// extract scope and consumes one scan, given back if the fetch or the
+// extraction fails.
 func (s *Service) Extract(ctx context.Context, in ExtractInput) (*Extraction, error) {
 	if err := Require(ctx, ScopeExtract); err != nil {
 		return nil, err
@@ -33,5 +37,69 @@ func (s *Service) Extract(ctx context.Context, in ExtractInput) (*Extraction, er
 	if err := s.validate(in); err != nil {
 		return nil, err
 	}
-	return nil, Errorf(CodeNotImplemented, "extraction is not available yet")
+	c, err := s.chargeScans(ctx, 1, 0)
+	if err != nil {
+		return nil, err
+	}
+	x, err := s.fetchDocument(ctx, in.URL)
+	if err != nil {
+		c.refund(ctx)
+		return nil, err
+	}
+	return x, nil
+}
+
+// fetchDocument fetches and extracts one URL; the one path every URL takes.
+func (s *Service) fetchDocument(ctx context.Context, url string) (*Extraction, error) {
+	res, err := s.fetcher.Fetch(ctx, fetch.Request{URL: url})
+	if err != nil {
+		return nil, fetchError(err)
+	}
+	doc, err := extract.Extract(res.Body, res.ContentType, res.FinalURL)
+	if err != nil {
+		return nil, extractError(err)
+	}
+	return &Extraction{
+		URL: url, FinalURL: res.FinalURL, Title: doc.Title, DocumentType: doc.DocumentType, Language: doc.Language,
+		Text: doc.Text, Markdown: doc.Markdown, WordCount: doc.WordCount, ContentHash: doc.ContentHash,
+		FetchedAt: Timestamp{res.FetchedAt.UTC()},
+	}, nil
+}
+
+// fetchError maps a fetch failure to the statuses decisions.md fixes: not
+// allowed 400, upstream 502, timeout 504, unreadable 422.
+func fetchError(err error) error {
+	var fe *fetch.Error
+	if !errors.As(err, &fe) {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return &Error{Code: CodeTimeout, Message: "the document's server did not answer in time", Err: err}
+		}
+		return Internal(err)
+	}
+	code := map[fetch.Kind]Code{
+		fetch.KindInvalid:    CodeInvalid,
+		fetch.KindUpstream:   CodeUpstream,
+		fetch.KindTimeout:    CodeTimeout,
+		fetch.KindUnreadable: CodeUnreadable,
+		fetch.KindTooLarge:   CodeUnreadable,
+	}[fe.Kind]
+	if code == "" {
+		code = CodeUpstream
+	}
+	e := &Error{Code: code, Message: fe.Msg, Err: err}
+	if code == CodeInvalid {
+		e.Fields = []FieldError{{Field: "url", Message: fe.Msg}}
+	}
+	return e
+}
+
+func extractError(err error) error {
+	switch {
+	case errors.Is(err, extract.ErrNoText):
+		return &Error{Code: CodeUnreadable, Message: "no extractable text", Err: err}
+	case errors.Is(err, extract.ErrUnsupported):
+		return &Error{Code: CodeUnreadable, Message: "not a document we can read (HTML, PDF or plain text)", Err: err}
+	default:
+		return Internal(err)
+	}
 }

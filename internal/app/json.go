@@ -36,3 +36,20 @@ func (k Key) MarshalJSON() ([]byte, error) {
 		RevokedAt    *string  `json:"revokedAt"`
 	}{k.ID, k.Name, k.Prefix, scopes, k.RequestCount, formatTimePtr(k.LastUsedAt), FormatTime(k.CreatedAt), formatTimePtr(k.RevokedAt)})
 }
+
+// Timestamp is a time that reads and writes as TimeFormat in JSON.
+type Timestamp struct{ time.Time }
+
+// MarshalJSON implements json.Marshaler.
+func (t Timestamp) MarshalJSON() ([]byte, error) { return json.Marshal(FormatTime(t.Time)) }
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (t *Timestamp) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	v, err := time.Parse(time.RFC3339Nano, s)
+	t.Time = v.UTC()
+	return err
+}

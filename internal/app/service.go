@@ -13,6 +13,9 @@ import (
 
 	"github.com/go-playground/validator/v10"
 	"github.com/google/uuid"
+
+	"github.com/clausewatch/clausewatch/internal/fetch"
+	"github.com/clausewatch/clausewatch/internal/llm"
 )
 
 // Options configures a Service.
@@ -21,6 +24,14 @@ type Options struct {
 	Sessions SessionVerifier // nil: account sessions are refused
 	Logger   *slog.Logger
 	Now      func() time.Time // nil: time.Now; tests inject a clock
+	// WebhookSecret is the payment provider's signing secret (whsec_...).
+	WebhookSecret string
+	// Fetcher reaches public documents (SSRF-guarded); nil uses defaults.
+	Fetcher *fetch.Client
+	// LLM writes optional AI summaries; nil: "ai": true answers 503.
+	LLM *llm.Client
+	// Prices maps provider price ids to tiers, besides a price's own metadata.
+	Prices map[string]string
 }
 
 // Service is the application. Its methods read the caller from ctx
@@ -32,11 +43,21 @@ type Service struct {
 	clock    func() time.Time
 	valid    *validator.Validate
 	usage    *recorder
+
+	fetcher *fetch.Client
+	llm     *llm.Client
+
+	webhookSecret string
+	prices        map[string]string
 }
 
 // New builds a Service. Call Close to flush pending usage records.
 func New(o Options) *Service {
-	s := &Service{store: o.Store, sessions: o.Sessions, log: o.Logger, clock: o.Now}
+	s := &Service{store: o.Store, sessions: o.Sessions, log: o.Logger, clock: o.Now,
+		webhookSecret: o.WebhookSecret, prices: o.Prices, fetcher: o.Fetcher, llm: o.LLM}
+	if s.fetcher == nil {
+		s.fetcher = fetch.New(fetch.Options{})
+	}
 	if s.log == nil {
 		s.log = slog.Default()
 	}

@@ -26,4 +26,41 @@ type Store interface {
 	// SaveUsage applies a batch of request records: key counters, raw log
 	// rows and per-day counts, in one transaction.
 	SaveUsage(ctx context.Context, b UsageBatch) error
+	// FindDayCounts returns an account's per-day counts from day on.
+	FindDayCounts(ctx context.Context, accountID, fromDay string) ([]DayCount, error)
+	// FindRecentErrors returns the newest failed requests since from.
+	FindRecentErrors(ctx context.Context, accountID string, from time.Time, limit int) ([]RecentError, error)
+	// PruneRequests deletes raw request-log rows before t.
+	PruneRequests(ctx context.Context, before time.Time) (int64, error)
+
+	budgetStore
+	billingStore
+
+	CreateAnalysis(ctx context.Context, accountID string, keyID *string, a *Analysis) error
+	FindAnalysis(ctx context.Context, accountID, id string) (*Analysis, error)
+	// FindAnalyses returns up to limit analyses after the cursor, newest first.
+	FindAnalyses(ctx context.Context, accountID string, after *AnalysisCursor, limit int) ([]Analysis, error)
+}
+
+// Payment-event methods, run inside InTx.
+type billingStore interface {
+	// RecordPaymentEvent is CodeConflict when the id was recorded before.
+	RecordPaymentEvent(ctx context.Context, id, typ string, livemode bool, at time.Time) error
+	FindAccountByCustomer(ctx context.Context, customerID string) (*Account, error)
+	UpdateBilling(ctx context.Context, accountID string, u BillingUpdate) error
+	SaveInvoice(ctx context.Context, inv *Invoice) error
+}
+
+// Budget and credit methods: each is one atomic statement.
+type budgetStore interface {
+	// ConsumeBudget adds n to a pool's window if the total stays within
+	// limit (limit < 0: no limit) and returns the new total; ok is false,
+	// and nothing changes, when it would not.
+	ConsumeBudget(ctx context.Context, owner, kind, period string, n, limit int) (used int, ok bool, err error)
+	RefundBudget(ctx context.Context, owner, kind, period string, n int) error
+	// BudgetUsed returns the used amount per owner (absent: 0).
+	BudgetUsed(ctx context.Context, owners []string, kind, period string) (map[string]int, error)
+	// ConsumeCredits takes n credits if the account has them.
+	ConsumeCredits(ctx context.Context, accountID string, n int) (bool, error)
+	AddCredits(ctx context.Context, accountID string, n int) error
 }

@@ -2,7 +2,9 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
+	"math"
 	"sync"
 	"time"
 )
@@ -192,10 +194,61 @@ type UsageStats struct {
 	RecentErrors  []RecentError   `json:"recentErrors"`
 }
 
-// Usage aggregates the caller's account over the last days UTC days (1 to 90).
+// Usage aggregates the caller's account over the last days UTC days (1 to
+// 90), today included: per-day counts zero-filled, oldest first.
 func (s *Service) Usage(ctx context.Context, days int) (*UsageStats, error) {
-	if _, err := principalFrom(ctx); err != nil {
+	p, err := principalFrom(ctx)
+	if err != nil {
 		return nil, err
 	}
-	return nil, Errorf(CodeNotImplemented, "usage statistics are not available yet")
+	if days < 1 || days > 90 {
+		return nil, &Error{Code: CodeInvalid, Message: "invalid query parameter",
+			Fields: []FieldError{{Field: "days", Message: "must be a whole number from 1 to 90"}}}
+	}
+	today := dayWindow(s.now())
+	from := today.end.AddDate(0, 0, -days)
+	counts, err := s.store.FindDayCounts(ctx, p.Account.ID, from.Format(time.DateOnly))
+	if err != nil {
+		return nil, err
+	}
+	st := &UsageStats{DailyRequests: make([]DailyRequests, 0, days)}
+	byDay := map[string]DayCount{}
+	for _, c := range counts {
+		byDay[c.Day] = c
+	}
+	for d := from; d.Before(today.end); d = d.AddDate(0, 0, 1) {
+		c := byDay[d.Format(time.DateOnly)]
+		st.DailyRequests = append(st.DailyRequests, DailyRequests{Date: d.Format(time.DateOnly), Count: c.Total})
+		st.TotalRequests += c.Total
+		st.ErrorCount += c.Errors
+	}
+	st.SuccessCount = st.TotalRequests - st.ErrorCount
+	if st.TotalRequests > 0 {
+		st.SuccessRate = percent(st.SuccessCount, st.TotalRequests)
+		st.ErrorRate = percent(st.ErrorCount, st.TotalRequests)
+	}
+	if st.RecentErrors, err = s.store.FindRecentErrors(ctx, p.Account.ID, from, 20); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// percent rounds to two decimals, as a dashboard shows it.
+func percent(n, of int64) float64 {
+	return math.Round(float64(n)*10000/float64(of)) / 100
+}
+
+// MarshalJSON writes the time in the contract's format.
+func (e RecentError) MarshalJSON() ([]byte, error) {
+	type plain RecentError
+	return json.Marshal(struct {
+		plain
+		At string `json:"at"`
+	}{plain(e), FormatTime(e.At)})
+}
+
+// PruneUsage deletes raw request-log rows older than retention; per-day
+// counts are kept.
+func (s *Service) PruneUsage(ctx context.Context, retention time.Duration) (int64, error) {
+	return s.store.PruneRequests(ctx, s.now().Add(-retention))
 }

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/clausewatch/clausewatch/internal/analyze"
+	"github.com/clausewatch/clausewatch/internal/config"
+	"github.com/clausewatch/clausewatch/internal/extract"
+	"github.com/clausewatch/clausewatch/internal/fetch"
+)
+
+// readDocument extracts a FILE (HTML, PDF or text, sniffed; no network), a
+// URL (fetched through the SSRF guard) or - (standard input).
+func readDocument(ctx context.Context, arg, pageURL string, getenv func(string) string, stdin io.Reader) (*extract.Document, error) {
+	var raw []byte
+	contentType := ""
+	switch {
+	case arg == "-":
+		b, err := io.ReadAll(io.LimitReader(stdin, 10<<20))
+		if err != nil {
+			return nil, err
+		}
+		raw = b
+	case strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://"):
+		cfg, err := config.Load(getenv)
+		if err != nil {
+			return nil, fmt.Errorf("configuration:\n%w", err)
+		}
+		res, err := newFetcher(cfg).Fetch(ctx, fetch.Request{URL: arg})
+		if err != nil {
+			var fe *fetch.Error
+			if errors.As(err, &fe) {
+				return nil, errors.New(fe.Msg)
+			}
+			return nil, err
+		}
+		raw, contentType, pageURL = res.Body, res.ContentType, res.FinalURL
+	default:
+		b, err := os.ReadFile(arg)
+		if err != nil {
+			return nil, err
+		}
+		raw = b
+	}
+	return extract.Extract(raw, contentType, pageURL)
+}
+
+func runExtract(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("extract", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	file := fs.String("file", "", "HTML, PDF or text file to extract (no network)")
+	pageURL := fs.String("url", "", "the page's URL, for resolving links")
+	markdown := fs.Bool("markdown", false, "print Markdown instead of plain text")
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	src := *file
+	if src == "" && fs.NArg() == 1 {
+		src = fs.Arg(0)
+	}
+	if src == "" {
+		fmt.Fprintln(stderr, "usage: clausewatch extract --file FILE [--url URL] [--markdown] | clausewatch extract URL")
+		return errUsage
+	}
+	doc, err := readDocument(ctx, src, *pageURL, getenv, os.Stdin)
+	if err != nil {
+		return err
+	}
+	out := doc.Text
+	if *markdown {
+		out = doc.Markdown
+	}
+	_, err = fmt.Fprintln(stdout, strings.TrimRight(out, "\n"))
+	return err
+}
+
+func runAnalyze(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the analysis as JSON")
+	pageURL := fs.String("url", "", "the document's URL, for resolving links")
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "usage: clausewatch analyze [--json] [--url URL] FILE|URL|-")
+		return errUsage
+	}
+	doc, err := readDocument(ctx, fs.Arg(0), *pageURL, getenv, stdin)
+	if err != nil {
+		return err
+	}
+	r := analyze.Analyze(doc.Text, analyze.Options{DocumentType: doc.DocumentType})
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	return printAnalysis(stdout, doc, r)
+}
+
+// printAnalysis is the terminal view: grade first, then each finding with
+// its quote, why it matters and what to check.
+func printAnalysis(w io.Writer, doc *extract.Document, r analyze.Result) error {
+	bw := bufio.NewWriter(w)
+	title := doc.Title
+	if title == "" {
+		title = "(untitled)"
+	}
+	fmt.Fprintf(bw, "%s\n%s, %s, %d words, about %.0f min to read (grade level %.1f)\n\n",
+		title, r.DocumentType, doc.Language, doc.WordCount, r.Readability.ReadingMinutes, r.Readability.FleschKincaidGrade)
+	fmt.Fprintf(bw, "Grade %s  (score %d/100)\n\n", r.Grade, r.Score)
+	if len(r.Findings) == 0 {
+		fmt.Fprintln(bw, "No clauses stood out.")
+	}
+	for i, f := range r.Findings {
+		fmt.Fprintf(bw, "%d. [%s] %s  (%s)\n", i+1, strings.ToUpper(f.Severity), f.Title, f.Category)
+		fmt.Fprintf(bw, "   \"%s\"\n", shorten(f.Quote, 300))
+		fmt.Fprintf(bw, "   Why it matters: %s\n", f.Explanation)
+		fmt.Fprintf(bw, "   What to check:  %s\n\n", f.Guidance)
+	}
+	if len(r.Guidance) > 0 {
+		fmt.Fprintln(bw, "Review checklist:")
+		for _, g := range r.Guidance {
+			fmt.Fprintf(bw, "  - %s\n", g)
+		}
+	}
+	fmt.Fprintln(bw, "\nInformational only; not legal advice.")
+	return bw.Flush()
+}
+
+func shorten(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// runClassify reads {"text": ...} lines and writes {"labels": [...]} lines
+// in the same order: the benchmarks drive the classifier through it.
+func runClassify(stdin io.Reader, stdout io.Writer) error {
+	sc := bufio.NewScanner(stdin)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	bw := bufio.NewWriter(stdout)
+	enc := json.NewEncoder(bw)
+	for line := 1; sc.Scan(); line++ {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var in struct {
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &in); err != nil {
+			return fmt.Errorf("line %d: not a JSON object with a text field: %w", line, err)
+		}
+		labels := analyze.Classify(in.Text)
+		if labels == nil {
+			labels = []string{}
+		}
+		if err := enc.Encode(map[string][]string{"labels": labels}); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
