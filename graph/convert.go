@@ -1,0 +1,48 @@
+package graph
+
+import (
+	"context"
+	"time"
+
+	"github.com/clausewatch/clausewatch/internal/app"
+)
+
+// deref returns *p, or the zero value for an absent argument (app applies
+// its defaults to zero values).
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
+// pointers maps a slice of values to pointers into it, as gqlgen's lists want.
+func pointers[T any](in []T) []*T {
+	out := make([]*T, len(in))
+	for i := range in {
+		out[i] = &in[i]
+	}
+	return out
+}
+
+// stamp renders a time in the contract's format (ISO 8601 UTC, milliseconds).
+// It takes time.Time and anything embedding it (app.Timestamp).
+func stamp(t interface{ UTC() time.Time }) string { return app.FormatTime(t.UTC()) }
+
+func formatTimePtr(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := app.FormatTime(*t)
+	return &s
+}
+
+// monitorsNotYet stands in for the monitor operations until app has them:
+// the scope check is app's, so keys without monitor already get FORBIDDEN.
+func monitorsNotYet(ctx context.Context) error {
+	if err := app.Require(ctx, app.ScopeMonitor); err != nil {
+		return err
+	}
+	return app.Errorf(app.CodeNotImplemented, "monitoring is not available yet")
+}

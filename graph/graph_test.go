@@ -1,0 +1,541 @@
+package graph_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/clausewatch/clausewatch/db/dbtest"
+	"github.com/clausewatch/clausewatch/graph"
+	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/session"
+)
+
+func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
+
+var secret = []byte("graph-test-secret-0123456789abcdef")
+
+// env is one service on a real store with the GraphQL handler in front.
+type env struct {
+	svc *app.Service
+	h   http.Handler
+	log *syncBuffer
+}
+
+type options struct {
+	introspection bool
+	wrap          func(app.Store) app.Store
+}
+
+func newEnv(t *testing.T, d dbtest.Dialect, o options) *env {
+	t.Helper()
+	var store app.Store = dbtest.Open(t, d)
+	if o.wrap != nil {
+		store = o.wrap(store)
+	}
+	svc := app.New(app.Options{Store: store, Sessions: session.NewHS256(secret, "", ""), Logger: slog.New(slog.DiscardHandler)})
+	t.Cleanup(func() { _ = svc.Close(context.Background()) })
+	buf := &syncBuffer{}
+	h := graph.NewHandler(graph.Options{Service: svc, Logger: slog.New(slog.NewTextHandler(buf, nil)), Introspection: o.introspection})
+	return &env{svc: svc, h: h, log: buf}
+}
+
+// mustSession makes a new account and returns a session token for it.
+func (e *env) mustSession(t *testing.T) (string, *app.Account) {
+	t.Helper()
+	sub := "test|" + randomHex(8)
+	email := sub[5:] + "@example.com"
+	acct, err := e.svc.EnsureAccount(context.Background(), app.Identity{Subject: sub, Email: email})
+	if err != nil {
+		t.Fatalf("EnsureAccount: %v", err)
+	}
+	tok, err := session.MintHS256(secret, sub, email, "", "", time.Hour)
+	if err != nil {
+		t.Fatalf("MintHS256: %v", err)
+	}
+	return tok, acct
+}
+
+// mustKey creates a key with scopes for acct and returns its raw value.
+func (e *env) mustKey(t *testing.T, acct *app.Account, scopes ...string) (string, *app.Key) {
+	t.Helper()
+	ctx := app.WithPrincipal(context.Background(), &app.Principal{Account: *acct})
+	ck, err := e.svc.CreateKey(ctx, app.KeyCreate{Name: "test", Scopes: scopes})
+	if err != nil {
+		t.Fatalf("CreateKey(%v): %v", scopes, err)
+	}
+	return ck.RawKey, ck.Key
+}
+
+type gqlError struct {
+	Message    string         `json:"message"`
+	Path       []any          `json:"path"`
+	Extensions map[string]any `json:"extensions"`
+}
+
+type response struct {
+	status int
+	header http.Header
+	body   string
+	Data   json.RawMessage `json:"data"`
+	Errors []gqlError      `json:"errors"`
+}
+
+func (r *response) code() string {
+	if len(r.Errors) == 0 {
+		return ""
+	}
+	c, _ := r.Errors[0].Extensions["code"].(string)
+	return c
+}
+
+// do POSTs one operation with bearer ("" for none).
+func (e *env) do(t *testing.T, bearer, query string, vars map[string]any) *response {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+	req := httptest.NewRequest(http.MethodPost, "/graphql", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+bearer)
+	}
+	rec := httptest.NewRecorder()
+	e.h.ServeHTTP(rec, req)
+	r := &response{status: rec.Code, header: rec.Header(), body: rec.Body.String()}
+	if err := json.Unmarshal(rec.Body.Bytes(), r); err != nil {
+		t.Fatalf("response is not JSON (%d): %q", rec.Code, rec.Body.String())
+	}
+	return r
+}
+
+// mustData runs an operation that must succeed and decodes its data into v.
+func (e *env) mustData(t *testing.T, bearer, query string, vars map[string]any, v any) {
+	t.Helper()
+	r := e.do(t, bearer, query, vars)
+	if r.status != http.StatusOK || len(r.Errors) > 0 {
+		t.Fatalf("%s: status %d, body %s", query, r.status, r.body)
+	}
+	if err := json.Unmarshal(r.Data, v); err != nil {
+		t.Fatalf("decode data: %v (%s)", err, r.Data)
+	}
+}
+
+func eachDialect(t *testing.T, f func(t *testing.T, d dbtest.Dialect)) {
+	for _, d := range dbtest.Dialects {
+		t.Run(string(d), func(t *testing.T) {
+			t.Parallel()
+			f(t, d)
+		})
+	}
+}
+
+type apiKey struct {
+	ID           string   `json:"id"`
+	Name         string   `json:"name"`
+	KeyPrefix    string   `json:"keyPrefix"`
+	Scopes       []string `json:"scopes"`
+	RequestCount int64    `json:"requestCount"`
+	LastUsedAt   *string  `json:"lastUsedAt"`
+	CreatedAt    string   `json:"createdAt"`
+	RevokedAt    *string  `json:"revokedAt"`
+}
+
+const keyFields = `id name keyPrefix scopes requestCount lastUsedAt createdAt revokedAt`
+
+func TestViewerAndKeys(t *testing.T) {
+	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d, options{})
+		tok, acct := e.mustSession(t)
+		raw, key := e.mustKey(t, acct, app.ScopeMonitor)
+
+		for _, c := range []struct{ name, bearer string }{{"session", tok}, {"key", raw}} {
+			t.Run(c.name, func(t *testing.T) {
+				var got struct {
+					Viewer struct {
+						ID                 string `json:"id"`
+						Email              string `json:"email"`
+						Tier               string `json:"tier"`
+						SubscriptionStatus string `json:"subscriptionStatus"`
+						Credits            int    `json:"credits"`
+					} `json:"viewer"`
+					APIKeys []apiKey `json:"apiKeys"`
+				}
+				e.mustData(t, c.bearer, `{ viewer { id email tier subscriptionStatus credits } apiKeys { `+keyFields+` } }`, nil, &got)
+				if got.Viewer.ID != acct.ID || got.Viewer.Email != acct.Email || got.Viewer.Tier != "free" || got.Viewer.Credits != 0 {
+					t.Errorf("viewer = %+v, want account %s %s free 0", got.Viewer, acct.ID, acct.Email)
+				}
+				if len(got.APIKeys) != 1 {
+					t.Fatalf("apiKeys = %+v, want the one key", got.APIKeys)
+				}
+				k := got.APIKeys[0]
+				if k.ID != key.ID || k.Name != "test" || k.KeyPrefix != raw[:12] || strings.Join(k.Scopes, ",") != "monitor" || k.RevokedAt != nil {
+					t.Errorf("apiKeys[0] = %+v, want key %s", k, key.ID)
+				}
+				if _, err := time.Parse(app.TimeFormat, k.CreatedAt); err != nil || !strings.HasSuffix(k.CreatedAt, "Z") || len(k.CreatedAt) != 24 {
+					t.Errorf("createdAt %q is not ISO 8601 UTC with milliseconds", k.CreatedAt)
+				}
+			})
+		}
+	})
+}
+
+func TestCreateApiKey(t *testing.T) {
+	const create = `mutation($name: String!, $scopes: [String!]) { createApiKey(name: $name, scopes: $scopes) { rawKey key { ` + keyFields + ` } } }`
+	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d, options{})
+		tok, acct := e.mustSession(t)
+
+		t.Run("session", func(t *testing.T) {
+			var got struct {
+				CreateAPIKey struct {
+					RawKey string `json:"rawKey"`
+					Key    apiKey `json:"key"`
+				} `json:"createApiKey"`
+			}
+			e.mustData(t, tok, create, map[string]any{"name": "ci"}, &got)
+			c := got.CreateAPIKey
+			if len(c.RawKey) != app.KeyLength || !strings.HasPrefix(c.RawKey, app.KeyPrefix) || !app.WellFormedKey(c.RawKey) {
+				t.Errorf("rawKey %q is not a well-formed key", c.RawKey)
+			}
+			if c.Key.KeyPrefix != c.RawKey[:12] || c.Key.Name != "ci" || strings.Join(c.Key.Scopes, ",") != "extract,analyze" {
+				t.Errorf("key = %+v, want prefix %q, name ci, default scopes", c.Key, c.RawKey[:12])
+			}
+			// The new key authenticates at once.
+			var v struct {
+				Viewer struct{ ID string } `json:"viewer"`
+			}
+			e.mustData(t, c.RawKey, `{ viewer { id } }`, nil, &v)
+			if v.Viewer.ID != acct.ID {
+				t.Errorf("new key's viewer = %q, want %q", v.Viewer.ID, acct.ID)
+			}
+		})
+
+		t.Run("key cannot mint keys", func(t *testing.T) {
+			raw, _ := e.mustKey(t, acct, app.ScopeExtract, app.ScopeAnalyze, app.ScopeMonitor)
+			r := e.do(t, raw, create, map[string]any{"name": "nope"})
+			if r.code() != "FORBIDDEN" || string(r.Data) != "null" {
+				t.Errorf("createApiKey with a key: %s, want FORBIDDEN and no data", r.body)
+			}
+		})
+
+		t.Run("invalid scope", func(t *testing.T) {
+			r := e.do(t, tok, create, map[string]any{"name": "x", "scopes": []string{"admin"}})
+			if r.code() != "INVALID" {
+				t.Fatalf("bad scope: %s, want INVALID", r.body)
+			}
+			details, _ := r.Errors[0].Extensions["details"].([]any)
+			if len(details) == 0 {
+				t.Errorf("INVALID without details: %s", r.body)
+			}
+		})
+	})
+}
+
+func TestRevokeApiKey(t *testing.T) {
+	const revoke = `mutation($id: ID!) { revokeApiKey(id: $id) { id revokedAt } }`
+	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d, options{})
+		tok, acct := e.mustSession(t)
+		raw, key := e.mustKey(t, acct)
+		_, other := e.mustSession(t)
+		_, otherKey := e.mustKey(t, other)
+
+		for _, c := range []struct{ name, id string }{
+			{"another account's key", otherKey.ID},
+			{"unknown id", "00000000-0000-4000-8000-000000000000"},
+			{"not a uuid", "nope"},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				if r := e.do(t, tok, revoke, map[string]any{"id": c.id}); r.code() != "NOT_FOUND" {
+					t.Errorf("revoke %s: %s, want NOT_FOUND", c.id, r.body)
+				}
+			})
+		}
+
+		var got struct {
+			RevokeAPIKey struct {
+				ID        string  `json:"id"`
+				RevokedAt *string `json:"revokedAt"`
+			} `json:"revokeApiKey"`
+		}
+		e.mustData(t, tok, revoke, map[string]any{"id": key.ID}, &got)
+		if got.RevokeAPIKey.ID != key.ID || got.RevokeAPIKey.RevokedAt == nil {
+			t.Fatalf("revoke = %+v, want %s with revokedAt", got.RevokeAPIKey, key.ID)
+		}
+		if r := e.do(t, raw, `{ viewer { id } }`, nil); r.status != http.StatusUnauthorized {
+			t.Errorf("revoked key: status %d, want 401", r.status)
+		}
+		var list struct {
+			Active []apiKey `json:"active"`
+			All    []apiKey `json:"all"`
+		}
+		e.mustData(t, tok, `{ active: apiKeys { id } all: apiKeys(includeRevoked: true) { id revokedAt } }`, nil, &list)
+		if len(list.Active) != 0 || len(list.All) != 1 || list.All[0].RevokedAt == nil {
+			t.Errorf("after revoke: active %+v, all %+v; want none and the revoked one", list.Active, list.All)
+		}
+	})
+}
+
+// scopedOps are every operation a key needs a scope for. Inputs point at
+// loopback, which app refuses before fetching, so nothing leaves the machine.
+var scopedOps = []struct {
+	name, scope, query string
+}{
+	{"extract", app.ScopeExtract, `mutation { extract(url: "http://127.0.0.1:1/terms") { url } }`},
+	{"analyze", app.ScopeAnalyze, `mutation { analyze(input: {url: "http://127.0.0.1:1/terms"}) { id } }`},
+	{"analyzeBatch", app.ScopeAnalyze, `mutation { analyzeBatch(items: [{url: "http://127.0.0.1:1/terms"}]) { results { index ok } } }`},
+	{"analysis", app.ScopeAnalyze, `{ analysis(id: "00000000-0000-4000-8000-000000000000") { id } }`},
+	{"analyses", app.ScopeAnalyze, `{ analyses(limit: 5) { analyses { id } nextCursor } }`},
+	{"monitors", app.ScopeMonitor, `{ monitors { id } }`},
+	{"alerts", app.ScopeMonitor, `{ alerts(unread: true) { alerts { id } nextCursor } }`},
+	{"createMonitor", app.ScopeMonitor, `mutation { createMonitor(input: {url: "http://127.0.0.1:1/terms"}) { id } }`},
+	{"deleteMonitor", app.ScopeMonitor, `mutation { deleteMonitor(id: "00000000-0000-4000-8000-000000000000") { deleted } }`},
+	{"checkMonitor", app.ScopeMonitor, `mutation { checkMonitor(id: "00000000-0000-4000-8000-000000000000") { id } }`},
+	{"updateAlerts", app.ScopeMonitor, `mutation { updateAlerts(ids: ["00000000-0000-4000-8000-000000000000"], read: true) { updated } }`},
+}
+
+var scopeSets = [][]string{
+	{app.ScopeExtract},
+	{app.ScopeAnalyze},
+	{app.ScopeMonitor},
+	{app.ScopeExtract, app.ScopeAnalyze},
+	{app.ScopeExtract, app.ScopeMonitor},
+	{app.ScopeAnalyze, app.ScopeMonitor},
+	{app.ScopeExtract, app.ScopeAnalyze, app.ScopeMonitor},
+}
+
+func TestScopes(t *testing.T) {
+	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d, options{})
+		tok, acct := e.mustSession(t)
+		for _, scopes := range scopeSets {
+			raw, _ := e.mustKey(t, acct, scopes...)
+			for _, op := range scopedOps {
+				t.Run(strings.Join(scopes, "+")+"/"+op.name, func(t *testing.T) {
+					r := e.do(t, raw, op.query, nil)
+					if r.status != http.StatusOK {
+						t.Fatalf("status %d, want 200: %s", r.status, r.body)
+					}
+					has := strings.Contains(","+strings.Join(scopes, ",")+",", ","+op.scope+",")
+					if has {
+						if r.code() == "FORBIDDEN" {
+							t.Errorf("key with %v got FORBIDDEN for %s: %s", scopes, op.name, r.body)
+						}
+						return
+					}
+					if len(r.Errors) != 1 || r.code() != "FORBIDDEN" {
+						t.Fatalf("key with %v on %s: %s, want one FORBIDDEN error", scopes, op.name, r.body)
+					}
+					want := "API key missing required scope: " + op.scope
+					if r.Errors[0].Message != want || r.Errors[0].Extensions["requiredScope"] != op.scope {
+						t.Errorf("error = %+v, want message %q and requiredScope %q", r.Errors[0], want, op.scope)
+					}
+				})
+			}
+		}
+		for _, op := range scopedOps {
+			t.Run("session/"+op.name, func(t *testing.T) {
+				r := e.do(t, tok, op.query, nil)
+				if r.status != http.StatusOK || r.code() == "FORBIDDEN" || r.code() == "INTERNAL" {
+					t.Errorf("session on %s: %d %s, want neither FORBIDDEN nor INTERNAL; log: %s", op.name, r.status, r.body, e.log.String())
+				}
+			})
+		}
+		// Account operations need no scope.
+		raw, _ := e.mustKey(t, acct, app.ScopeMonitor)
+		for _, q := range []string{`{ viewer { id } }`, `{ apiKeys { id } }`, `{ usage(days: 7) { totalRequests } }`, `{ keyLimits { tier keys { keyId status { scans { limit resetsAt } } } } }`} {
+			for _, bearer := range []string{tok, raw} {
+				if r := e.do(t, bearer, q, nil); r.code() == "FORBIDDEN" || r.code() == "INTERNAL" {
+					t.Errorf("%s: %s, want neither FORBIDDEN nor INTERNAL", q, r.body)
+				}
+			}
+		}
+	})
+}
+
+func TestUnauthenticated(t *testing.T) {
+	const wantBody = `{"errors":[{"message":"missing or invalid credentials","extensions":{"code":"UNAUTHENTICATED"}}]}`
+	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d, options{})
+		_, acct := e.mustSession(t)
+		revoked, key := e.mustKey(t, acct)
+		ctx := app.WithPrincipal(context.Background(), &app.Principal{Account: *acct})
+		if _, err := e.svc.RevokeKey(ctx, key.ID); err != nil {
+			t.Fatal(err)
+		}
+		good := app.NewRawKey()
+		flip := "A"
+		if good[len(good)-1] == 'A' {
+			flip = "B"
+		}
+		badChecksum := good[:len(good)-1] + flip
+		foreignToken, _ := session.MintHS256([]byte("another-secret-another-secret-00"), "x", "x@example.com", "", "", time.Hour)
+		expired, _ := session.MintHS256(secret, "x", "x@example.com", "", "", -time.Hour)
+
+		for _, c := range []struct{ name, header string }{
+			{"missing", ""},
+			{"garbage", "Bearer garbage"},
+			{"not bearer", "Basic dXNlcjpwYXNz"},
+			{"bad checksum", "Bearer " + badChecksum},
+			{"unknown key", "Bearer " + good},
+			{"revoked key", "Bearer " + revoked},
+			{"foreign session", "Bearer " + foreignToken},
+			{"expired session", "Bearer " + expired},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				req := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(`{"query":"{ viewer { id } }"}`))
+				req.Header.Set("Content-Type", "application/json")
+				if c.header != "" {
+					req.Header.Set("Authorization", c.header)
+				}
+				rec := httptest.NewRecorder()
+				e.h.ServeHTTP(rec, req)
+				if rec.Code != http.StatusUnauthorized {
+					t.Errorf("status %d, want 401", rec.Code)
+				}
+				if got := rec.Header().Get("WWW-Authenticate"); got != `Bearer realm="clausewatch"` {
+					t.Errorf("WWW-Authenticate = %q", got)
+				}
+				if got := strings.TrimSpace(rec.Body.String()); got != wantBody {
+					t.Errorf("body = %s, want %s", got, wantBody)
+				}
+			})
+		}
+	})
+}
+
+func TestComplexityLimit(t *testing.T) {
+	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d, options{})
+		tok, _ := e.mustSession(t)
+		var q strings.Builder
+		q.WriteString("{")
+		for i := range 500 {
+			fmt.Fprintf(&q, " a%d: viewer { id }", i)
+		}
+		q.WriteString(" }")
+		r := e.do(t, tok, q.String(), nil)
+		if len(r.Errors) == 0 || r.code() != "COMPLEXITY_LIMIT_EXCEEDED" || (len(r.Data) > 0 && string(r.Data) != "null") {
+			t.Errorf("500 aliased fields: status %d, %.300s; want refused with COMPLEXITY_LIMIT_EXCEEDED", r.status, r.body)
+		}
+		// A reasonable operation passes.
+		var ok struct {
+			Viewer struct{ ID string } `json:"viewer"`
+		}
+		e.mustData(t, tok, `{ viewer { id email } apiKeys { id name scopes } }`, nil, &ok)
+		if graph.ComplexityLimitForTest > 300 {
+			t.Errorf("complexity limit %d is too generous", graph.ComplexityLimitForTest)
+		}
+	})
+}
+
+func TestIntrospection(t *testing.T) {
+	const schemaQuery = `{ __schema { queryType { name } } }`
+	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		for _, on := range []bool{false, true} {
+			t.Run(fmt.Sprint("introspection=", on), func(t *testing.T) {
+				e := newEnv(t, d, options{introspection: on})
+				tok, _ := e.mustSession(t)
+				r := e.do(t, tok, schemaQuery, nil)
+				if on && (len(r.Errors) > 0 || !strings.Contains(string(r.Data), `"Query"`)) {
+					t.Errorf("introspection on: %s", r.body)
+				}
+				if !on && len(r.Errors) == 0 {
+					t.Errorf("introspection off, __schema answered: %s", r.body)
+				}
+
+				rec := httptest.NewRecorder()
+				e.h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/graphql", nil))
+				switch {
+				case on && (rec.Code != http.StatusOK || !strings.Contains(rec.Header().Get("Content-Type"), "text/html")):
+					t.Errorf("explorer: %d %s", rec.Code, rec.Header().Get("Content-Type"))
+				case !on && (rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), `"NOT_FOUND"`) || rec.Header().Get("Content-Type") != "application/json"):
+					t.Errorf("GET /graphql with introspection off: %d %s, want 404 JSON", rec.Code, rec.Body.String())
+				}
+
+				rec = httptest.NewRecorder()
+				e.h.ServeHTTP(rec, httptest.NewRequest(http.MethodPut, "/graphql", nil))
+				if rec.Code != http.StatusMethodNotAllowed {
+					t.Errorf("PUT /graphql: %d, want 405", rec.Code)
+				}
+			})
+		}
+	})
+}
+
+// leakyStore fails the way a broken database does, with text that must
+// never reach a caller.
+type leakyStore struct{ app.Store }
+
+const leak = "pq: password authentication failed for user hunter2 at 10.1.2.3"
+
+func (leakyStore) FindAccount(context.Context, string) (*app.Account, error) {
+	return nil, errors.New(leak)
+}
+
+func (leakyStore) FindKeys(context.Context, app.KeyFilter) ([]app.Key, error) {
+	panic(leak)
+}
+
+func TestErrorPresenter(t *testing.T) {
+	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d, options{wrap: func(s app.Store) app.Store { return leakyStore{s} }})
+		tok, _ := e.mustSession(t)
+		for _, c := range []struct{ name, query string }{
+			{"store error", `{ viewer { id } }`},
+			{"panic", `{ apiKeys { id } }`},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				before := strings.Count(e.log.String(), "graphql: internal error")
+				r := e.do(t, tok, c.query, nil)
+				if strings.Contains(r.body, "hunter2") || strings.Contains(r.body, "pq:") || strings.Contains(r.body, "panic") {
+					t.Fatalf("internal error text leaked: %s", r.body)
+				}
+				if len(r.Errors) != 1 || r.Errors[0].Message != "internal error" || r.code() != "INTERNAL" {
+					t.Errorf("errors = %s, want one INTERNAL \"internal error\"", r.body)
+				}
+				logs := e.log.String()
+				if n := strings.Count(logs, "graphql: internal error") - before; n != 1 {
+					t.Errorf("internal error logged %d times, want once", n)
+				}
+				if !strings.Contains(logs, "hunter2") {
+					t.Errorf("the cause is not in the log: %s", logs)
+				}
+			})
+		}
+	})
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,216 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/99designs/gqlgen/graphql/playground"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/clausewatch/clausewatch/graph/generated"
+	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/middleware"
+)
+
+// ComplexityLimit bounds one operation's cost (each field 1 plus its
+// children), so a query of hundreds of aliased fields is refused before any
+// resolver runs.
+const ComplexityLimit = 200
+
+// maxBody is the largest request body accepted, as on REST (2 MiB).
+const maxBody = 2 << 20
+
+// Options configures the GraphQL handler.
+type Options struct {
+	Service *app.Service
+	Logger  *slog.Logger
+	// Introspection enables __schema/__type queries and the explorer page at
+	// GET /graphql. Off, GET /graphql answers 404.
+	Introspection bool
+}
+
+// NewHandler serves GraphQL: POST /graphql runs operations for a bearer
+// credential (API key or account session); GET /graphql is the explorer page
+// when introspection is on. Mount it at /graphql.
+func NewHandler(o Options) http.Handler {
+	log := o.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	p := &presenter{log: log}
+
+	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: &Resolver{Service: o.Service}}))
+	srv.AddTransport(transport.POST{})
+	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	if o.Introspection {
+		srv.Use(extension.Introspection{})
+	}
+	srv.Use(extension.FixedComplexityLimit(ComplexityLimit))
+	srv.SetErrorPresenter(p.present)
+	srv.SetRecoverFunc(recoverPanic)
+	srv.AroundResponses(noteError)
+
+	api := middleware.Authenticate(o.Service, p.unauthenticated, limitBody(srv))
+	explorer := http.Handler(http.HandlerFunc(notFound))
+	if o.Introspection {
+		explorer = playground.Handler("clausewatch GraphQL", "/graphql")
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodPost:
+			api.ServeHTTP(w, r)
+		case http.MethodGet:
+			explorer.ServeHTTP(w, r)
+		default:
+			w.Header().Set("Allow", "GET, POST")
+			writeErrors(w, http.StatusMethodNotAllowed, "method not allowed", "METHOD_NOT_ALLOWED")
+		}
+	})
+}
+
+// codes is the one table from app codes to extensions.code. Codes missing
+// here (added to app later) become their upper-case form.
+var codes = map[app.Code]string{
+	app.CodeInvalid:         "INVALID",
+	app.CodeUnauthenticated: "UNAUTHENTICATED",
+	app.CodeForbidden:       "FORBIDDEN",
+	app.CodeNotFound:        "NOT_FOUND",
+	app.CodeConflict:        "CONFLICT",
+	app.CodeRateLimited:     "RATE_LIMITED",
+	app.CodeUnreadable:      "UNREADABLE",
+	app.CodeUpstream:        "UPSTREAM",
+	app.CodeTimeout:         "TIMEOUT",
+	app.CodeUnavailable:     "UNAVAILABLE",
+	app.CodeNotImplemented:  "NOT_IMPLEMENTED",
+	app.CodeTooLarge:        "TOO_LARGE",
+	app.CodeUnsupportedType: "UNSUPPORTED_TYPE",
+	app.CodeInternal:        "INTERNAL",
+}
+
+func errorCode(c app.Code) string {
+	if s, ok := codes[c]; ok {
+		return s
+	}
+	return strings.ToUpper(string(c))
+}
+
+// presenter turns resolver errors into GraphQL errors. An app.Error shows its
+// safe Message with extensions {code, details?, ...Data}; anything else is
+// logged once and shown as "internal error", so no raw error text leaks.
+type presenter struct {
+	log *slog.Logger
+}
+
+func (p *presenter) present(ctx context.Context, err error) *gqlerror.Error {
+	var ae *app.Error
+	if errors.As(err, &ae) && ae.Code != app.CodeInternal {
+		out := located(ctx, err)
+		out.Message = ae.Message
+		out.Extensions = make(map[string]any, len(ae.Data)+2)
+		for k, v := range ae.Data {
+			out.Extensions[k] = v
+		}
+		out.Extensions["code"] = errorCode(ae.Code)
+		if len(ae.Fields) > 0 {
+			out.Extensions["details"] = ae.Fields
+		}
+		return out
+	}
+	var ge *gqlerror.Error
+	if ae == nil && errors.As(err, &ge) && ge.Err == nil {
+		// gqlgen's own: syntax, validation, complexity. Safe to show.
+		return ge
+	}
+	cause := err
+	if ae != nil && ae.Err != nil {
+		cause = ae.Err
+	}
+	out := located(ctx, err)
+	p.log.ErrorContext(ctx, "graphql: internal error",
+		slog.String("request_id", middleware.InfoFrom(ctx).ID),
+		slog.String("path", out.Path.String()),
+		slog.Any("err", cause))
+	out.Message = "internal error"
+	out.Extensions = map[string]any{"code": errorCode(app.CodeInternal)}
+	return out
+}
+
+// located returns a fresh error carrying err's path and locations, never its text.
+func located(ctx context.Context, err error) *gqlerror.Error {
+	var ge *gqlerror.Error
+	if errors.As(err, &ge) {
+		return &gqlerror.Error{Path: ge.Path, Locations: ge.Locations}
+	}
+	return &gqlerror.Error{Path: graphql.GetPath(ctx)}
+}
+
+// recoverPanic turns a resolver panic into an internal error; the presenter
+// logs it with the stack.
+func recoverPanic(_ context.Context, v any) error {
+	return app.Internal(fmt.Errorf("panic: %v\n%s", v, debug.Stack()))
+}
+
+// noteError hands the first error message to the usage log. It runs on the
+// request's goroutine once the response is complete.
+func noteError(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+	resp := next(ctx)
+	if resp != nil && len(resp.Errors) > 0 {
+		middleware.SetError(ctx, resp.Errors[0].Message)
+	}
+	return resp
+}
+
+// unauthenticated answers a request whose credential did not resolve.
+func (p *presenter) unauthenticated(w http.ResponseWriter, r *http.Request, err error) {
+	if app.ErrorCode(err) != app.CodeUnauthenticated {
+		p.log.ErrorContext(r.Context(), "graphql: authentication failed",
+			slog.String("request_id", middleware.InfoFrom(r.Context()).ID), slog.Any("err", err))
+		writeErrors(w, http.StatusInternalServerError, "internal error", errorCode(app.CodeInternal))
+		return
+	}
+	w.Header().Set("WWW-Authenticate", `Bearer realm="clausewatch"`)
+	writeErrors(w, http.StatusUnauthorized, app.ErrUnauthenticated().Message, errorCode(app.CodeUnauthenticated))
+}
+
+// limitBody refuses bodies over maxBody: 413 when the length is declared,
+// a decoding error from gqlgen when it is not.
+func limitBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > maxBody {
+			writeErrors(w, http.StatusRequestEntityTooLarge, "request body too large", errorCode(app.CodeTooLarge))
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+		next.ServeHTTP(w, r)
+	})
+}
+
+func notFound(w http.ResponseWriter, _ *http.Request) {
+	writeErrors(w, http.StatusNotFound, "not found", errorCode(app.CodeNotFound))
+}
+
+// writeErrors writes a GraphQL-shaped error body outside of an operation.
+func writeErrors(w http.ResponseWriter, status int, msg, code string) {
+	type gqlErr struct {
+		Message    string            `json:"message"`
+		Extensions map[string]string `json:"extensions"`
+	}
+	body, _ := json.Marshal(struct {
+		Errors []gqlErr `json:"errors"`
+	}{[]gqlErr{{msg, map[string]string{"code": code}}}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
