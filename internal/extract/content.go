@@ -83,10 +83,8 @@ func classWords(s string) bool {
 	if s == "" {
 		return false
 	}
-	for _, w := range strongWords {
-		if strings.Contains(s, w) {
-			return true
-		}
+	if containsStrong(s) {
+		return true
 	}
 	start := -1
 	for i := 0; i <= len(s); i++ {
@@ -230,7 +228,9 @@ func (s *selection) dropDuplicates(body int32) {
 	seen := map[uint64]int32{}
 	for i := body + 1; i < int32(len(n)); i++ {
 		nd := &n[i]
-		if nd.isText || s.drop[i] || nd.textLen < 300 {
+		// Only sections (with a heading) or long runs of text count: a
+		// paragraph may well repeat on purpose.
+		if nd.isText || s.drop[i] || nd.textLen < 300 || nd.flags&flHeadingDesc == 0 && nd.textLen < 3000 {
 			continue
 		}
 		j, ok := seen[nd.hash]
@@ -298,14 +298,38 @@ func (s *selection) isBoilerplate(i int32) bool {
 	return false
 }
 
+// strongByFirst indexes strongWords by their first byte so that one pass
+// over a class string finds them all.
+var strongByFirst = func() (idx [256][]string) {
+	for _, w := range strongWords {
+		idx[w[0]] = append(idx[w[0]], w)
+	}
+	return idx
+}()
+
+func containsStrong(s string) bool {
+	for i := 0; i < len(s); i++ {
+		for _, w := range strongByFirst[s[i]] {
+			if strings.HasPrefix(s[i:], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// strongMatch reports the words of consent and cookie tooling, which mark
+// boilerplate however much text the element holds.
 func strongMatch(s string) bool {
-	for _, w := range strongWords[:14] {
+	for _, w := range consentWords {
 		if strings.Contains(s, w) {
 			return true
 		}
 	}
 	return false
 }
+
+var consentWords = []string{"cookie", "consent", "gdpr", "onetrust", "cookiebot", "didomi", "usercentrics", "truste", "osano", "qc-cmp", "iubenda", "cc-banner", "cc-window"}
 
 func (s *selection) insideContent(i int32) bool {
 	n := s.t.n

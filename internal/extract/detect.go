@@ -33,14 +33,23 @@ var typePhrases = map[string][]string{
 	},
 }
 
+// bodyPhrases are counted in the text: the vocabulary of each type.
+var bodyPhrases = map[string][]string{
+	"privacy": {"privacy", "personal data", "personal information", "datenschutz", "personenbezogen",
+		"données personnelles", "datos personales", "dati personali", "persoonsgegevens", "dados pessoais", "dane osobowe"},
+	"terms": {"terms of", "agreement", "liability", "warrant", "indemnif", "arbitration", "governing law",
+		"nutzungsbedingungen", "haftung", "conditions générales", "responsabilité", "términos", "responsabilidad",
+		"termini", "responsabilità", "voorwaarden", "aansprakelijkheid", "termos", "responsabilidade", "regulamin", "odpowiedzialność"},
+}
+
 // DetectType classifies a document as "terms", "privacy" or "other" from
 // its title and the vocabulary of its text.
 func DetectType(title, text string) string {
 	t := strings.ToLower(title)
-	body := strings.ToLower(text)
-	if len(body) > 200000 {
-		body = body[:200000]
+	if len(text) > 12000 {
+		text = text[:12000]
 	}
+	body := strings.ToLower(text)
 	score := map[string]float64{}
 	for typ, phrases := range typePhrases {
 		for k, p := range phrases {
@@ -51,8 +60,10 @@ func DetectType(title, text string) string {
 			if strings.Contains(t, p) {
 				score[typ] += 20 * w
 			}
+		}
+		for _, p := range bodyPhrases[typ] {
 			if c := strings.Count(body, p); c > 0 {
-				score[typ] += w * float64(min(c, 30))
+				score[typ] += float64(min(c, 30))
 			}
 		}
 	}
@@ -107,8 +118,8 @@ var stopIndex = func() map[string][]string {
 // de, fr, es, it, nl, pt, pl, sv, da, and ja/zh/ko/ru/el by script), or ""
 // when unsure.
 func DetectLanguage(text string) string {
-	if len(text) > 60000 {
-		text = text[:60000]
+	if len(text) > 12000 {
+		text = text[:12000]
 	}
 	counts := map[string]int{}
 	words, letters := 0, 0
@@ -118,6 +129,7 @@ func DetectLanguage(text string) string {
 		if unicode.IsLetter(r) {
 			letters++
 			switch {
+			case r < 0x370:
 			case unicode.Is(unicode.Hiragana, r), unicode.Is(unicode.Katakana, r):
 				scripts["ja"]++
 			case unicode.Is(unicode.Han, r):

@@ -5,7 +5,10 @@ import (
 	"encoding/hex"
 	"net/url"
 	"regexp"
+	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -22,8 +25,6 @@ func ContentHash(text string) string {
 }
 
 var (
-	urlRe = regexp.MustCompile(`(?i)\bhttps?://[^\s<>"')\]]+`)
-
 	// A date or time in the usual spellings: 2024-05-01, 01/05/2024,
 	// 1 May 2024, May 1st, 2024, 10:42:07 AM UTC, Monday, ...
 	dateRe = `(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s*)?` +
@@ -59,16 +60,174 @@ func isTrackingParam(k string) bool {
 // for callers that diff documents).
 func NormalizeForHash(text string) string {
 	text = norm.NFKC.String(text)
-	text = urlRe.ReplaceAllStringFunc(text, stripTracking)
-	text = noiseRe.ReplaceAllStringFunc(text, func(m string) string {
-		// keep the label, drop the date
-		loc := dateStartRe.FindStringIndex(m)
-		if loc == nil {
-			return m
+	text = replaceURLs(text)
+	// The noise pattern is costly to run everywhere: it is tried only just
+	// before the key words that start it.
+	lower := strings.ToLower(text)
+	if len(lower) == len(text) && hasNoiseWord(lower) {
+		var sb strings.Builder
+		last := 0
+		for _, wa := range noiseWordsAt(lower) {
+			k, w := wa.at, wa.w
+			if k < last {
+				continue
+			}
+			// back up to the start of the phrase ("last visited", "page printed")
+			from := max(last, k-12)
+			for from < k && lower[from] != ' ' && lower[from] != '\n' && from > last {
+				from++
+			}
+			end := min(len(text), k+len(w)+90)
+			if loc := noiseRe.FindStringIndex(text[from:end]); loc != nil {
+				m := text[from+loc[0] : from+loc[1]]
+				sb.WriteString(text[last : from+loc[0]])
+				sb.WriteString(dropDate(m))
+				last = from + loc[1]
+			}
 		}
-		return strings.TrimSpace(m[:loc[0]])
-	})
-	return strings.Join(strings.Fields(text), " ")
+		if last > 0 {
+			sb.WriteString(text[last:])
+			text = sb.String()
+		}
+	}
+	return collapseSpaceASCII(text)
+}
+
+// collapseSpaceASCII trims text and replaces each run of white space with
+// one space.
+func collapseSpaceASCII(s string) string {
+	var sb strings.Builder
+	sb.Grow(len(s))
+	pending := false
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			if c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v' {
+				pending = true
+				continue
+			}
+			if pending && sb.Len() > 0 {
+				sb.WriteByte(' ')
+			}
+			pending = false
+			sb.WriteByte(c)
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		if unicode.IsSpace(r) || r == 0x200b {
+			pending = true
+			continue
+		}
+		if pending && sb.Len() > 0 {
+			sb.WriteByte(' ')
+		}
+		pending = false
+		sb.WriteString(s[i-size : i])
+	}
+	return sb.String()
+}
+
+// noiseWords are the key words of noiseRe, lower-cased.
+var noiseWords = []string{
+	"visited", "accessed", "viewed", "retrieved", "checked", "crawled", "fetched", "printed",
+	"generated", "downloaded", "rendered", "exported", "today", "current date", "current time",
+	"besucht", "abgerufen", "gedruckt", "consulté", "imprimé", "généré",
+}
+
+// noiseWordsAt lists the positions of all key words in lower, in order.
+func noiseWordsAt(lower string) []wordAt {
+	var out []wordAt
+	for _, w := range noiseWords {
+		for pos := 0; ; {
+			i := strings.Index(lower[pos:], w)
+			if i < 0 {
+				break
+			}
+			out = append(out, wordAt{pos + i, w})
+			pos += i + len(w)
+		}
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].at < out[b].at })
+	return out
+}
+
+type wordAt struct {
+	at int
+	w  string
+}
+
+// replaceURLs strips tracking parameters from every http(s) URL in text.
+func replaceURLs(text string) string {
+	var sb strings.Builder
+	last := 0
+	for pos := 0; pos < len(text); {
+		i := indexFold(text[pos:], "http")
+		if i < 0 {
+			break
+		}
+		i += pos
+		rest := text[i:]
+		if i > 0 && isWordByte(text[i-1]) || !(hasPrefixFold(rest, "http://") || hasPrefixFold(rest, "https://")) {
+			pos = i + 4
+			continue
+		}
+		end := i
+		for end < len(text) && !strings.ContainsRune(" \t\r\n\f<>\"')]", rune(text[end])) {
+			end++
+		}
+		sb.WriteString(text[last:i])
+		sb.WriteString(stripTracking(text[i:end]))
+		last, pos = end, end
+	}
+	if last == 0 {
+		return text
+	}
+	sb.WriteString(text[last:])
+	return sb.String()
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// indexFold finds an ASCII lower-case needle in s, ignoring case.
+func indexFold(s, needle string) int {
+	for i := 0; i+len(needle) <= len(s); {
+		j := strings.IndexAny(s[i:], needle[:1]+strings.ToUpper(needle[:1]))
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if hasPrefixFold(s[i:], needle) {
+			return i
+		}
+		i++
+	}
+	return -1
+}
+
+func hasNoiseWord(lower string) bool {
+	for _, w := range noiseWords {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// dropDate keeps the label of a "printed on <date>" note and drops the date.
+func dropDate(m string) string {
+	loc := dateStartRe.FindStringIndex(m)
+	if loc == nil {
+		return m
+	}
+	return strings.TrimSpace(m[:loc[0]])
 }
 
 func stripTracking(raw string) string {

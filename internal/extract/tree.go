@@ -19,13 +19,13 @@ import (
 const maxDepth = 512 // deeper elements are flattened into their ancestor at this depth
 
 const (
-	flHidden     uint16 = 1 << iota // hidden attribute, display:none, visibility:hidden, type=hidden
-	flAriaHidden                    // aria-hidden="true"
-	flOpen                          // open attribute (details, dialog)
-	flExpander                      // aria-expanded / aria-controls: an accordion or tab trigger
-	flBlockDesc                     // has a block-level descendant (computed)
-	flCustom                        // custom element (name with a dash) or unknown tag
-	flHeadingDesc                   // is or contains a heading (computed)
+	flHidden      uint16 = 1 << iota // hidden attribute, display:none, visibility:hidden, type=hidden
+	flAriaHidden                     // aria-hidden="true"
+	flOpen                           // open attribute (details, dialog)
+	flExpander                       // aria-expanded / aria-controls: an accordion or tab trigger
+	flBlockDesc                      // has a block-level descendant (computed)
+	flCustom                         // custom element (name with a dash) or unknown tag
+	flHeadingDesc                    // is or contains a heading (computed)
 )
 
 type node struct {
@@ -40,10 +40,10 @@ type node struct {
 	href                      string
 	span                      int32 // colspan
 	// computed bottom-up
-	textLen int32 // visible non-space characters in the subtree
-	linkLen int32 // of those, inside links
-	links   int32 // number of links in the subtree
-	end     int32 // index of the last node of the subtree
+	textLen int32  // visible non-space characters in the subtree
+	linkLen int32  // of those, inside links
+	links   int32  // number of links in the subtree
+	end     int32  // index of the last node of the subtree
 	hash    uint64 // polynomial hash of the subtree's non-space text
 	pow     uint64 // hashBase^(number of hashed bytes)
 }
@@ -52,7 +52,7 @@ type tree struct {
 	n     []node // n[0] is the document
 	title string
 	lang  string
-	body int32
+	body  int32
 }
 
 // skipSubtree are elements whose content is never text we show.
@@ -102,7 +102,7 @@ type builder struct {
 }
 
 func parseTree(src []byte) *tree {
-	t := &tree{n: make([]node, 1, len(src)/40+16), body: -1}
+	t := &tree{n: make([]node, 1, bytes.Count(src, []byte("</"))+16), body: -1}
 	t.n[0] = node{parent: -1, first: -1, last: -1, next: -1}
 	b := &builder{t: t, stack: []int32{0}, open: map[atom.Atom]int32{}, openCus: map[string]int32{}, cusName: map[int32]string{}}
 	z := html.NewTokenizer(bytes.NewReader(src))

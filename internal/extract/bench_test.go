@@ -1,0 +1,82 @@
+package extract
+
+import (
+	"bytes"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"codeberg.org/readeck/go-readability/v2"
+)
+
+// sharedData is the dev set beside the repository (../shared from the
+// repository root).
+var sharedData = filepath.Join("..", "..", "..", "shared", "data", "extract")
+
+type page struct {
+	id, url string
+	raw     []byte
+}
+
+func loadHTMLPages(tb testing.TB) []page {
+	tb.Helper()
+	files, err := filepath.Glob(filepath.Join(sharedData, "*.html"))
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("no pages in %s: %v", sharedData, err)
+	}
+	var pages []page
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		pages = append(pages, page{id: strings.TrimSuffix(filepath.Base(f), ".html"), raw: raw})
+	}
+	return pages
+}
+
+func totalBytes(pages []page) int64 {
+	var n int64
+	for _, p := range pages {
+		n += int64(len(p.raw))
+	}
+	return n
+}
+
+// BenchmarkExtract measures our extractor over the shared HTML pages, in
+// MB/s of HTML.
+func BenchmarkExtract(b *testing.B) {
+	pages := loadHTMLPages(b)
+	b.SetBytes(totalBytes(pages))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, p := range pages {
+			if _, err := Extract(p.raw, "text/html", "https://example.com/legal"); err != nil {
+				b.Fatal(p.id, err)
+			}
+		}
+	}
+}
+
+// BenchmarkReadability runs go-readability over the same pages, for
+// comparison in the same run.
+func BenchmarkReadability(b *testing.B) {
+	pages := loadHTMLPages(b)
+	u, _ := url.Parse("https://example.com/legal")
+	b.SetBytes(totalBytes(pages))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, p := range pages {
+			art, err := readability.FromReader(bytes.NewReader(p.raw), u)
+			if err != nil {
+				b.Fatal(p.id, err)
+			}
+			var sb strings.Builder
+			if err := art.RenderText(&sb); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

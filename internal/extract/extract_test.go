@@ -1,0 +1,483 @@
+package extract
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+// TestGolden pins the extracted text of every shared dev-set page.
+// Refresh with: go test ./internal/extract -run TestGolden -update
+func TestGolden(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(sharedData, "[0-9]*.*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, ".md") {
+			continue
+		}
+		id := strings.SplitN(filepath.Base(f), ".", 2)[0]
+		n++
+		t.Run(id, func(t *testing.T) {
+			raw, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := Extract(raw, "", "https://example.com/legal/"+id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", "golden", id+".txt")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, []byte(doc.Text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if doc.Text != string(want) {
+				t.Errorf("text differs from %s (run with -update if the change is intended):\n%s", golden, firstDiff(string(want), doc.Text))
+			}
+			if doc.Title == "" || doc.Language != "en" || doc.WordCount < 100 || len(doc.ContentHash) != 64 {
+				t.Errorf("metadata: title %q language %q words %d hash %q", doc.Title, doc.Language, doc.WordCount, doc.ContentHash)
+			}
+			if doc.DocumentType == "other" {
+				t.Errorf("document type %q for a legal page titled %q", doc.DocumentType, doc.Title)
+			}
+		})
+	}
+	if n < 20 {
+		t.Fatalf("only %d shared pages found in %s", n, sharedData)
+	}
+}
+
+func firstDiff(a, b string) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	from := max(0, i-80)
+	return fmt.Sprintf("at byte %d\nwant: %q\ngot:  %q", i, a[from:min(len(a), i+120)], b[from:min(len(b), i+120)])
+}
+
+func mustExtract(t *testing.T, html string) *Document {
+	t.Helper()
+	doc, err := Extract([]byte(html), "text/html; charset=utf-8", "https://example.com/legal/terms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+func wantContains(t *testing.T, got string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(got, w) {
+			t.Errorf("missing %q in:\n%s", w, got)
+		}
+	}
+}
+
+func wantNotContains(t *testing.T, got string, bad ...string) {
+	t.Helper()
+	for _, w := range bad {
+		if strings.Contains(got, w) {
+			t.Errorf("unexpected %q in:\n%s", w, got)
+		}
+	}
+}
+
+const prose = "These terms govern your use of the service and describe the rights and obligations of both parties in detail. "
+
+func TestBoilerplateRemoved(t *testing.T) {
+	doc := mustExtract(t, `<!doctype html><html><head><title>Terms of Service - Example</title>
+<style>.x{color:red}</style><script>var tracking = "SCRIPTTEXT";</script></head>
+<body>
+<header class="site-header"><a href="/">Home</a><nav><ul><li><a href="/a">Products</a></li><li><a href="/b">Pricing</a></li></ul></nav></header>
+<div id="onetrust-consent-sdk"><div class="banner"><p>We use cookies to improve your experience. Accept all cookies?</p><button>Accept</button></div></div>
+<div class="layout">
+ <aside class="sidebar"><ul><li><a href="#s1">Jump to section one</a></li></ul></aside>
+ <main>
+  <h1>Terms of Service</h1>
+  <p>`+strings.Repeat(prose, 5)+`</p>
+  <h2>1. Accounts</h2>
+  <p>`+strings.Repeat(prose, 5)+`</p>
+  <form action="/subscribe"><label>Email</label><input name="email"><button>Subscribe to newsletter</button></form>
+  <div style="display: none">HIDDENMENU</div>
+  <noscript>NOSCRIPTTEXT</noscript>
+  <template><p>TEMPLATETEXT</p></template>
+  <svg><text>SVGTEXT</text></svg>
+ </main>
+</div>
+<footer><p>© 2026 Example Inc.</p><a href="/privacy">Privacy</a></footer>
+<div role="dialog" aria-modal="true" class="modal"><p>Sign up for our newsletter</p></div>
+</body></html>`)
+	wantContains(t, doc.Text, "Terms of Service", "1. Accounts", "These terms govern")
+	wantNotContains(t, doc.Text, "Products", "Pricing", "cookies", "Accept", "Jump to", "Subscribe", "HIDDENMENU",
+		"NOSCRIPTTEXT", "TEMPLATETEXT", "SVGTEXT", "SCRIPTTEXT", "© 2026", "Sign up", ".x{")
+	if doc.Title != "Terms of Service - Example" || doc.DocumentType != "terms" || doc.Language != "en" {
+		t.Errorf("title %q type %q lang %q", doc.Title, doc.DocumentType, doc.Language)
+	}
+	if !strings.HasPrefix(doc.Markdown, "# Terms of Service\n\n") || !strings.Contains(doc.Markdown, "\n## 1. Accounts\n") {
+		t.Errorf("markdown headings:\n%s", doc.Markdown)
+	}
+}
+
+func TestStructureKept(t *testing.T) {
+	doc := mustExtract(t, `<html><body><article>
+<h1>Privacy Policy</h1>
+<p>We process personal data as described here.<br>Line two of the same paragraph.</p>
+<h2>2. What we collect</h2>
+<ol><li>Account data</li><li>Usage data<ul><li>Logs</li><li>Cookies you accept</li></ul></li></ol>
+<dl><dt>Controller</dt><dd>Example Inc., 1 Main St.</dd><dt>Processor</dt><dd>Our hosting provider.</dd></dl>
+<table><thead><tr><th>Purpose</th><th>Legal basis</th></tr></thead>
+<tbody><tr><td>Providing the service</td><td>Contract</td></tr><tr><td>Security</td><td>Legitimate interest</td></tr></tbody></table>
+<p>Read the <a href="/terms?utm_source=x">terms</a> and <strong>important</strong> <em>notes</em>.</p>
+<div>Block one</div><div>Block two</div><span>inline</span><section>Section text</section>
+<p>word<span>glued</span> and <b>bold</b>text</p>
+</article></body></html>`)
+	text, md := doc.Text, doc.Markdown
+	wantContains(t, text,
+		"Privacy Policy\n\nWe process personal data as described here.\nLine two of the same paragraph.\n\n2. What we collect",
+		"- Account data\n- Usage data\n- Logs\n- Cookies you accept",
+		"Controller\n\nExample Inc., 1 Main St.",
+		"Purpose | Legal basis\nProviding the service | Contract\nSecurity | Legitimate interest",
+		"Read the terms and important notes.",
+		"Block one\n\nBlock two\n\ninline\n\nSection text",
+		"wordglued and boldtext",
+	)
+	wantContains(t, md,
+		"# Privacy Policy",
+		"## 2. What we collect",
+		"1. Account data\n2. Usage data\n   - Logs\n   - Cookies you accept",
+		"**Controller**",
+		"| Purpose | Legal basis |\n| --- | --- |\n| Providing the service | Contract |",
+		"[terms](https://example.com/terms?utm_source=x)",
+		"**important** _notes_",
+	)
+	if doc.DocumentType != "privacy" {
+		t.Errorf("type %q", doc.DocumentType)
+	}
+}
+
+// Words in adjacent blocks are never glued together, whatever the markup.
+func TestNoGluedWords(t *testing.T) {
+	doc := mustExtract(t, `<body><main>
+<div><span>Alpha</span></div><div><span>Beta</span></div>
+<p>Gamma</p><p>Delta</p>
+<ul><li>Epsilon</li><li>Zeta</li></ul>
+<h3>Eta</h3><h4>Theta</h4>
+<table><tr><td>Iota</td><td>Kappa</td></tr></table>
+<custom-block>Lambda</custom-block><custom-block>Mu</custom-block>
+<td>Nu</td><td>Xi</td>
+<p>Omicron<br>Pi</p>
+<dl><dt>Rho</dt><dd>Sigma</dd></dl>
+<div>Tau<div>Upsilon</div>Phi</div>
+</main></body>`)
+	for _, w := range []string{"Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta", "Eta", "Theta", "Iota", "Kappa", "Lambda", "Mu", "Nu", "Xi", "Omicron", "Pi", "Rho", "Sigma", "Tau", "Upsilon", "Phi"} {
+		found := false
+		for _, f := range strings.FieldsFunc(doc.Text, func(r rune) bool { return r == ' ' || r == '\n' || r == '|' || r == '-' }) {
+			if f == w {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("word %q not separated in %q", w, doc.Text)
+		}
+	}
+}
+
+// Sections split across tabs or accordions are all kept, even those that
+// are hidden until clicked.
+func TestTabsAndAccordionsKept(t *testing.T) {
+	doc := mustExtract(t, `<body><main><h1>Terms</h1>
+<div role="tablist"><button role="tab" aria-controls="p1">Users</button><button role="tab" aria-controls="p2">Sellers</button></div>
+<div role="tabpanel" id="p1"><h2>Terms for users</h2><p>`+strings.Repeat("Users must follow these rules at all times. ", 12)+`</p></div>
+<div role="tabpanel" id="p2" hidden><h2>Terms for sellers</h2><p>`+strings.Repeat("Sellers must ship goods promptly and honestly. ", 12)+`</p></div>
+<details><summary>Section 3: Liability</summary><p>Our liability is limited to the amount you paid.</p></details>
+<h3><button aria-expanded="false" aria-controls="acc4">Section 4: Termination</button></h3>
+<div id="acc4" class="accordion-panel" style="display:none"><p>`+strings.Repeat("Either party may terminate this agreement with notice. ", 10)+`</p></div>
+</main></body>`)
+	wantContains(t, doc.Text, "Terms for users", "Terms for sellers", "Sellers must ship", "Section 3: Liability",
+		"Our liability is limited", "Section 4: Termination", "Either party may terminate")
+}
+
+// An open dialog leaves aria-hidden="true" on the page wrapper: the page
+// text must survive, while the dialog (a consent prompt) goes.
+func TestAriaHiddenWrapper(t *testing.T) {
+	doc := mustExtract(t, `<body>
+<div id="app" aria-hidden="true"><main><h1>Privacy Notice</h1>`+
+		strings.Repeat("<p>We collect personal data only where we have a legal basis for doing so.</p>", 15)+
+		`</main></div>
+<div role="dialog" aria-modal="true" class="consent-dialog"><p>Do you accept our cookies?</p><button>Yes</button></div>
+<span aria-hidden="true">★</span>
+</body>`)
+	wantContains(t, doc.Text, "Privacy Notice", "We collect personal data")
+	wantNotContains(t, doc.Text, "Do you accept", "★")
+}
+
+// A page that repeats its whole document for a mobile layout yields it once.
+func TestDuplicateLayoutCopyDropped(t *testing.T) {
+	body := "<h1>Terms</h1>" + strings.Repeat("<p>"+prose+"</p>", 6)
+	doc := mustExtract(t, `<body><main class="hidden lg:block">`+body+`</main><main class="lg:hidden">`+body+`</main></body>`)
+	if n := strings.Count(doc.Text, prose[:40]); n != 6 {
+		t.Errorf("paragraph appears %d times, want 6", n)
+	}
+}
+
+func TestCharsets(t *testing.T) {
+	tests := []struct {
+		name, ct string
+		raw      []byte
+		want     string
+	}{
+		{"windows-1252 header", "text/html; charset=windows-1252",
+			[]byte("<p>Caf\xe9 \x93quoted\x94 \x96 na\xefve</p>"), "Café “quoted” – naïve"},
+		{"windows-1252 meta", "text/html",
+			[]byte("<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=windows-1252\"></head><body><p>Caf\xe9 \x80 5</p></body></html>"), "Café € 5"},
+		{"iso-8859-1 meta charset", "",
+			[]byte("<html><head><meta charset=\"iso-8859-1\"></head><body><p>Gr\xfc\xdfe aus K\xf6ln</p></body></html>"), "Grüße aus Köln"},
+		{"shift_jis meta", "text/html",
+			[]byte("<html><head><meta charset=\"Shift_JIS\"></head><body><p>\x97\x98\x97\x70\x8b\x4b\x96\xf1</p></body></html>"), "利用規約"},
+		{"shift_jis header", "text/html; charset=shift_jis",
+			[]byte("<p>\x83\x76\x83\x89\x83\x43\x83\x6f\x83\x56\x81\x5b\x83\x7c\x83\x8a\x83\x56\x81\x5b</p>"), "プライバシーポリシー"},
+		{"utf-8 BOM", "",
+			[]byte("\xef\xbb\xbf<p>Datenschutzerkl\xc3\xa4rung</p>"), "Datenschutzerklärung"},
+		{"utf-16le BOM", "",
+			[]byte("\xff\xfe<\x00p\x00>\x00\xe9\x00t\x00\xe9\x00<\x00/\x00p\x00>\x00"), "été"},
+		{"utf-8 mislabelled latin-1", "text/html; charset=iso-8859-1",
+			[]byte("<p>Conditions g\xc3\xa9n\xc3\xa9rales</p>"), "Conditions générales"},
+		{"undeclared utf-8", "",
+			[]byte("<p>Política de privacidad</p>"), "Política de privacidad"},
+		{"plain text windows-1252", "text/plain; charset=windows-1252",
+			[]byte("Nutzungsbedingungen f\xfcr Kunden"), "Nutzungsbedingungen für Kunden"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := Extract(tt.raw, tt.ct, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(doc.Text, tt.want) {
+				t.Errorf("text %q, want %q", doc.Text, tt.want)
+			}
+		})
+	}
+}
+
+func TestPlainText(t *testing.T) {
+	doc, err := Extract([]byte("Terms of Use\r\n\r\n\r\n1. You agree.   \r\n2. We agree.\r\n"), "text/plain", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Text != "Terms of Use\n\n1. You agree.\n2. We agree." {
+		t.Errorf("text %q", doc.Text)
+	}
+	if doc.Title != "Terms of Use" || doc.DocumentType != "terms" {
+		t.Errorf("title %q type %q", doc.Title, doc.DocumentType)
+	}
+}
+
+func TestPDF(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(sharedData, "020.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The bytes decide, whatever the declared type.
+	doc, err := Extract(raw, "application/octet-stream", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantContains(t, doc.Text, "Master Services Agreement", "This master services agreement")
+	if doc.DocumentType != "terms" || doc.Language != "en" {
+		t.Errorf("type %q lang %q", doc.DocumentType, doc.Language)
+	}
+
+	doc, err = Extract(makePDF("BT /F1 12 Tf 72 720 Td (Terms of Use) Tj 0 -20 Td (You must be 18 or older.) Tj ET"), "application/pdf", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantContains(t, doc.Text, "Terms of Use", "You must be 18 or older.")
+}
+
+func TestErrors(t *testing.T) {
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89")
+	tests := []struct {
+		name string
+		raw  []byte
+		ct   string
+		want error
+	}{
+		{"png", png, "image/png", ErrUnsupported},
+		{"png as html", png, "text/html", ErrUnsupported},
+		{"jpeg", []byte("\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01"), "", ErrUnsupported},
+		{"gzip", []byte("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03"), "", ErrUnsupported},
+		{"binary", bytes.Repeat([]byte{0, 1, 2, 3, 0xfe}, 100), "application/octet-stream", ErrUnsupported},
+		{"image-only pdf", makePDF("q 100 0 0 100 0 0 cm /Im1 Do Q"), "application/pdf", ErrNoText},
+		{"broken pdf", []byte("%PDF-1.4\ngarbage"), "application/pdf", ErrUnsupported},
+		{"empty html", []byte("<html><body><script>x()</script></body></html>"), "text/html", ErrNoText},
+		{"empty", nil, "", ErrNoText},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Extract(tt.raw, tt.ct, "")
+			if !errors.Is(err, tt.want) {
+				t.Errorf("err = %v, want %v", err, tt.want)
+			}
+		})
+	}
+}
+
+// makePDF builds a one-page PDF whose content stream is content.
+func makePDF(content string) []byte {
+	objs := []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+	}
+	var b bytes.Buffer
+	b.WriteString("%PDF-1.4\n")
+	offsets := make([]int, len(objs))
+	for i, o := range objs {
+		offsets[i] = b.Len()
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
+	}
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
+	for _, off := range offsets {
+		fmt.Fprintf(&b, "%010d 00000 n \n", off)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
+	return b.Bytes()
+}
+
+// Hostile markup stays linear and never panics.
+func TestHostileHTML(t *testing.T) {
+	deep := strings.Repeat("<div>", 100000) + "deep text" + strings.Repeat("</div>", 100000)
+	many := "<body><main>" + strings.Repeat("<p>para <b>x</b></p>", 100000) + "</main></body>"
+	unclosed := strings.Repeat("<li><b><i><a href=x>", 30000) + "end"
+	stray := strings.Repeat("</div></p></li></table>", 50000) + "<p>after</p>"
+	inlineDeep := "<p>" + strings.Repeat("<b><i><a href=/x>", 30000) + "inline text"
+	for name, html := range map[string]string{"deep": deep, "many": many, "unclosed": unclosed, "stray": stray, "inlineDeep": inlineDeep} {
+		doc, err := Extract([]byte(html), "text/html", "")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if doc.WordCount == 0 {
+			t.Errorf("%s: no text", name)
+		}
+	}
+}
+
+func TestContentHashStable(t *testing.T) {
+	base := "Terms of Service\n\nLast updated: March 3, 2025\n\nVisit https://example.com/help?topic=billing for help.\n\nPage printed on 12/04/2025 at 10:42 AM."
+	same := []string{
+		"Terms   of Service\n\n\n\nLast updated: March 3, 2025\nVisit https://example.com/help?topic=billing for help.\n\nPage printed on 12/04/2025 at 10:42 AM.",
+		"Terms of Service\n\nLast updated: March 3, 2025\n\nVisit https://example.com/help?topic=billing&utm_source=newsletter&utm_medium=email&fbclid=abc for help.\n\nPage printed on 12/04/2025 at 10:42 AM.",
+		"Terms of Service\n\nLast updated: March 3, 2025\n\nVisit https://example.com/help?gclid=xyz&topic=billing for help.\n\nPage printed on 12/04/2025 at 10:42 AM.",
+		"Terms of Service\n\nLast updated: March 3, 2025\n\nVisit https://example.com/help?topic=billing for help.\n\nPage printed on 1/5/2026 at 9:01 PM.",
+		"Terms of Service\n\nLast updated: March 3, 2025\n\nVisit https://example.com/help?topic=billing for help.\n\nPage printed on Monday, January 5, 2026 at 9:01 PM UTC.",
+		"Terms\u00a0of Service\n\nLast updated: March 3, 2025\n\nVisit https://example.com/help?topic=billing for help.\n\nPage printed on 2026-01-05T09:01:00Z.",
+	}
+	h := ContentHash(base)
+	if len(h) != 64 {
+		t.Fatalf("hash %q", h)
+	}
+	for _, s := range same {
+		if got := ContentHash(s); got != h {
+			t.Errorf("hash changed for %q\nnormalised: %q\nbase:       %q", s, NormalizeForHash(s), NormalizeForHash(base))
+		}
+	}
+	for _, pair := range [][2]string{
+		{"Last visited on 3 May 2024. We may share data.", "Last visited on 4 June 2025. We may share data."},
+		{"Generated at 2025-01-01 10:00:00 UTC. Fees apply.", "Generated at 2025-06-01 11:30:00 UTC. Fees apply."},
+		{"Retrieved on May 3, 2024 from the archive.", "Retrieved on May 9, 2025 from the archive."},
+		{"Zuletzt abgerufen am 03.05.2024. Text.", "Zuletzt abgerufen am 04.06.2025. Text."},
+	} {
+		if ContentHash(pair[0]) != ContentHash(pair[1]) {
+			t.Errorf("hash differs:\n%q\n%q", NormalizeForHash(pair[0]), NormalizeForHash(pair[1]))
+		}
+	}
+	differ := []string{
+		strings.Replace(base, "March 3, 2025", "April 1, 2025", 1), // a new version
+		strings.Replace(base, "billing", "refunds", 1),
+		strings.Replace(base, "Terms of Service", "Terms of Sale", 1),
+	}
+	for _, s := range differ {
+		if ContentHash(s) == h {
+			t.Errorf("hash unchanged for a real change: %q", s)
+		}
+	}
+}
+
+func TestDetectType(t *testing.T) {
+	tests := []struct{ title, text, want string }{
+		{"Privacy Policy | Example", "We collect personal data.", "privacy"},
+		{"Terms of Service", "By using the service you agree to these terms.", "terms"},
+		{"", "This Privacy Notice explains how we process your personal information and personal data.", "privacy"},
+		{"", "These Terms of Use govern your access. Limitation of liability. Governing law.", "terms"},
+		{"Datenschutzerklärung", "Wir verarbeiten personenbezogene Daten.", "privacy"},
+		{"Allgemeine Geschäftsbedingungen", "Diese AGB gelten für alle Verträge.", "terms"},
+		{"Politique de confidentialité", "Nous traitons vos données personnelles.", "privacy"},
+		{"Condiciones de uso", "Estos términos y condiciones regulan el uso.", "terms"},
+		{"Polityka prywatności", "Przetwarzamy dane osobowe.", "privacy"},
+		{"Our team", "We are a small team of bakers who love bread.", "other"},
+	}
+	for _, tt := range tests {
+		if got := DetectType(tt.title, tt.text); got != tt.want {
+			t.Errorf("DetectType(%q, %q) = %q, want %q", tt.title, tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestDetectLanguage(t *testing.T) {
+	tests := map[string]string{
+		"en": "These terms apply to your use of the service and you agree that we may change them at any time.",
+		"de": "Diese Bedingungen gelten für die Nutzung des Dienstes und Sie stimmen zu, dass wir sie jederzeit ändern können, wenn es nicht anders vereinbart ist.",
+		"fr": "Les présentes conditions s'appliquent à votre utilisation du service et vous acceptez que nous puissions les modifier à tout moment pour des raisons qui sont les nôtres.",
+		"es": "Estos términos se aplican a su uso del servicio y usted acepta que podemos cambiarlos en cualquier momento por las razones que se indican en la política de la empresa.",
+		"it": "Questi termini si applicano all'uso del servizio e l'utente accetta che possiamo modificarli in qualsiasi momento per le ragioni che sono indicate nella politica della società.",
+		"nl": "Deze voorwaarden zijn van toepassing op het gebruik van de dienst en u gaat ermee akkoord dat wij deze op elk moment kunnen wijzigen voor redenen die niet bij u bekend zijn.",
+		"pt": "Estes termos aplicam-se ao uso do serviço e você concorda que podemos alterá-los a qualquer momento pelas razões que são indicadas na política da empresa para os dados dos usuários.",
+		"pl": "Niniejszy regulamin dotyczy korzystania z usługi i zgadzasz się, że możemy go zmienić w każdej chwili, jeżeli jest to konieczne dla ochrony danych oraz bezpieczeństwa, które są ważne.",
+		"ja": "本規約は、当社が提供するサービスの利用条件を定めるものです。",
+		"":   "12345 67890 !!!",
+	}
+	for want, text := range tests {
+		if got := DetectLanguage(text); got != want {
+			t.Errorf("DetectLanguage(%.40q...) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+func TestWordCount(t *testing.T) {
+	for text, want := range map[string]int{
+		"":                          0,
+		"one":                       1,
+		"Hello, world! 2 words":     4,
+		"don't stop—ever":           4,
+		"  spaced \n\n out\ttext  ": 3,
+		"Grüße aus Köln":            3,
+	} {
+		if got := WordCount(text); got != want {
+			t.Errorf("WordCount(%q) = %d, want %d", text, got, want)
+		}
+	}
+}
