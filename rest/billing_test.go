@@ -1,0 +1,235 @@
+package rest_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stripe/stripe-go/v76/webhook"
+
+	"github.com/clausewatch/clausewatch/db/dbtest"
+	"github.com/clausewatch/clausewatch/internal/app"
+)
+
+// event builds a provider event of typ around object.
+func event(id, typ string, created int64, object map[string]any) []byte {
+	b, _ := json.Marshal(map[string]any{
+		"id": id, "object": "event", "type": typ, "created": created, "livemode": false,
+		"api_version": "2020-08-27", "data": map[string]any{"object": object},
+	})
+	return b
+}
+
+func sign(payload []byte, secret string, at time.Time) string {
+	return webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: secret, Timestamp: at}).Header
+}
+
+func (e *env) deliver(payload []byte) response {
+	e.t.Helper()
+	return e.do("POST", "/api/webhooks/payment", "", payload, "payment-signature", sign(payload, testWebhookSecret, time.Now()))
+}
+
+func (e *env) account(id string) *app.Account {
+	e.t.Helper()
+	a, err := e.store.FindAccount(context.Background(), id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return a
+}
+
+func subscription(customer, status, tier string) map[string]any {
+	return map[string]any{"id": "sub_1", "object": "subscription", "customer": customer, "status": status,
+		"items": map[string]any{"object": "list", "data": []any{map[string]any{"id": "si_1", "price": map[string]any{"id": "price_x", "lookup_key": tier}}}}}
+}
+
+func TestWebhookSignature(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite)
+	payload := event("evt_sig", "invoice.paid", time.Now().Unix(), map[string]any{"id": "in_1", "object": "invoice"})
+	cases := []struct {
+		name   string
+		body   []byte
+		header string
+		want   string
+	}{
+		{"missing header", payload, "", "Missing payment-signature header"},
+		{"wrong secret", payload, sign(payload, "whsec_other", time.Now()), "Invalid signature"},
+		{"stale timestamp", payload, sign(payload, testWebhookSecret, time.Now().Add(-6*time.Minute)), "Invalid signature"},
+		{"body altered by one byte", append(bytes.Clone(payload[:len(payload)-1]), ' '), sign(payload, testWebhookSecret, time.Now()), "Invalid signature"},
+		{"garbage header", payload, "t=1,v1=zz", "Invalid signature"},
+	}
+	for _, c := range cases {
+		var hdr []string
+		if c.header != "" {
+			hdr = []string{"payment-signature", c.header}
+		}
+		res := e.do("POST", "/api/webhooks/payment", "", c.body, hdr...)
+		if res.status != http.StatusBadRequest || res.json(t)["error"] != c.want {
+			t.Errorf("%s: %d %s, want 400 %q", c.name, res.status, res.body, c.want)
+		}
+	}
+	// Nothing was recorded: a correctly signed delivery of the same id still applies.
+	if res := e.deliver(payload); res.status != http.StatusOK {
+		t.Fatalf("valid delivery: %d %s", res.status, res.body)
+	}
+}
+
+func TestWebhookSecretNotConfigured(t *testing.T) {
+	e := newEnvOn(t, dbtest.Open(t, dbtest.SQLite), func(o *app.Options) { o.WebhookSecret = "" })
+	payload := event("evt_x", "invoice.paid", time.Now().Unix(), map[string]any{"id": "in_1"})
+	res := e.deliver(payload)
+	if res.status != http.StatusInternalServerError || res.json(t)["error"] != "Webhook secret not configured" {
+		t.Fatalf("%d %s", res.status, res.body)
+	}
+}
+
+func TestWebhookEvents(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d)
+		tok, acct := e.mustAccount("pay@example.com")
+		k := e.mustKey(tok)
+		cus := "cus_" + acct.ID[:8]
+		now := time.Now().Unix()
+
+		// checkout links the customer and sets the tier from metadata.
+		res := e.deliver(event("evt_co_"+string(d), "checkout.session.completed", now, map[string]any{
+			"id": "cs_1", "object": "checkout.session", "mode": "subscription", "customer": cus,
+			"client_reference_id": acct.ID, "subscription": "sub_1", "metadata": map[string]any{"tier": "base"},
+		}))
+		if res.status != http.StatusOK {
+			t.Fatalf("checkout: %d %s", res.status, res.body)
+		}
+		a := e.account(acct.ID)
+		if a.Tier != app.TierBase || a.CustomerID == nil || *a.CustomerID != cus {
+			t.Fatalf("after checkout: tier %s customer %v", a.Tier, a.CustomerID)
+		}
+		// The very next call uses the new tier.
+		snap := e.do("GET", "/api/developer/usage/per-key", k.RawKey, nil).json(t)
+		if snap["tier"] != "base" || snap["keys"].([]any)[0].(map[string]any)["status"].(map[string]any)["scans"].(map[string]any)["limit"] != 25.0 {
+			t.Errorf("per-key after upgrade: %v", snap)
+		}
+
+		steps := []struct {
+			id, typ    string
+			created    int64
+			object     map[string]any
+			wantTier   app.Tier
+			wantStatus string
+		}{
+			{"evt_s1", "customer.subscription.created", now + 1, subscription(cus, "active", "advanced"), app.TierAdvanced, "active"},
+			{"evt_s2", "customer.subscription.updated", now + 3, subscription(cus, "active", "base"), app.TierBase, "active"},
+			// Older than the last applied: recorded, changes nothing.
+			{"evt_s_old", "customer.subscription.updated", now + 2, subscription(cus, "active", "advanced"), app.TierBase, "active"},
+			{"evt_fail", "invoice.payment_failed", now + 4, map[string]any{"id": "in_2", "object": "invoice", "customer": cus}, app.TierBase, "past_due"},
+			{"evt_paid", "invoice.paid", now + 5, map[string]any{"id": "in_3", "object": "invoice", "customer": cus, "amount_paid": 900, "currency": "usd", "status": "paid", "created": now}, app.TierBase, "past_due"},
+			{"evt_del", "customer.subscription.deleted", now + 6, subscription(cus, "canceled", "base"), app.TierFree, "canceled"},
+			{"evt_unknown", "customer.tax_id.created", now + 7, map[string]any{"id": "txi_1"}, app.TierFree, "canceled"},
+		}
+		for _, s := range steps {
+			if res := e.deliver(event(s.id+"_"+string(d), s.typ, s.created, s.object)); res.status != http.StatusOK {
+				t.Fatalf("%s: %d %s", s.id, res.status, res.body)
+			}
+			a := e.account(acct.ID)
+			if a.Tier != s.wantTier || a.SubscriptionStatus != s.wantStatus {
+				t.Errorf("after %s: tier %s status %q, want %s %q", s.id, a.Tier, a.SubscriptionStatus, s.wantTier, s.wantStatus)
+			}
+		}
+
+		// Credit packs: a payment checkout adds credits, once.
+		credits := event("evt_credits_"+string(d), "checkout.session.completed", now, map[string]any{
+			"id": "cs_2", "object": "checkout.session", "mode": "payment", "customer": cus,
+			"metadata": map[string]any{"accountId": acct.ID, "credits": "50"},
+		})
+		for range 3 {
+			if res := e.deliver(credits); res.status != http.StatusOK {
+				t.Fatalf("credits: %d %s", res.status, res.body)
+			}
+		}
+		if got := e.account(acct.ID).Credits; got != 50 {
+			t.Errorf("credits after three deliveries: %d, want 50", got)
+		}
+	})
+}
+
+func TestWebhookConcurrentDuplicatesApplyOnce(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d)
+		_, acct := e.mustAccount("dup@example.com")
+		payload := event("evt_dup_"+string(d), "checkout.session.completed", time.Now().Unix(), map[string]any{
+			"id": "cs_d", "object": "checkout.session", "mode": "payment",
+			"metadata": map[string]any{"accountId": acct.ID, "credits": "10"},
+		})
+		var wg sync.WaitGroup
+		var ok atomic.Int32
+		for range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if res := e.deliver(payload); res.status == http.StatusOK {
+					ok.Add(1)
+				} else {
+					t.Errorf("delivery: %d %s", res.status, res.body)
+				}
+			}()
+		}
+		wg.Wait()
+		if ok.Load() != 8 {
+			t.Errorf("%d of 8 deliveries answered 200", ok.Load())
+		}
+		if got := e.account(acct.ID).Credits; got != 10 {
+			t.Fatalf("credits after 8 concurrent deliveries: %d, want 10", got)
+		}
+	})
+}
+
+// failingStore makes UpdateBilling fail while fail is set, also inside transactions.
+type failingStore struct {
+	app.Store
+	fail *atomic.Bool
+}
+
+func (f failingStore) InTx(ctx context.Context, fn func(app.Store) error) error {
+	return f.Store.InTx(ctx, func(tx app.Store) error { return fn(failingStore{Store: tx, fail: f.fail}) })
+}
+
+func (f failingStore) UpdateBilling(ctx context.Context, id string, u app.BillingUpdate) error {
+	if f.fail.Load() {
+		return errors.New("disk on fire")
+	}
+	return f.Store.UpdateBilling(ctx, id, u)
+}
+
+func TestWebhookFailureRollsBackAndRetryApplies(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		fail := &atomic.Bool{}
+		fail.Store(true)
+		e := newEnvOn(t, failingStore{Store: dbtest.Open(t, d), fail: fail})
+		_, acct := e.mustAccount("fail@example.com")
+		payload := event("evt_rollback_"+string(d), "checkout.session.completed", time.Now().Unix(), map[string]any{
+			"id": "cs_f", "object": "checkout.session", "mode": "payment", "customer": "cus_fail_" + string(d),
+			"client_reference_id": acct.ID, "metadata": map[string]any{"credits": "7"},
+		})
+		res := e.deliver(payload)
+		if res.status != http.StatusInternalServerError || res.json(t)["error"] != "Webhook handler failed" {
+			t.Fatalf("failing delivery: %d %s", res.status, res.body)
+		}
+		if got := e.account(acct.ID).Credits; got != 0 {
+			t.Fatalf("failed delivery left %d credits", got)
+		}
+		fail.Store(false)
+		for range 2 {
+			if res := e.deliver(payload); res.status != http.StatusOK {
+				t.Fatalf("retry: %d %s", res.status, res.body)
+			}
+		}
+		if got := e.account(acct.ID).Credits; got != 7 {
+			t.Fatalf("after retry and duplicate: %d credits, want 7", got)
+		}
+	})
+}
