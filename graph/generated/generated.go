@@ -14,7 +14,9 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/clausewatch/clausewatch/graph/model"
+	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/llm"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -2483,7 +2485,7 @@ func (ec *executionContext) field___Type_fields_args(ctx context.Context, rawArg
 
 // region    **************************** field.gotpl *****************************
 
-func (ec *executionContext) _AISummary_summary(ctx context.Context, field graphql.CollectedField, obj *app.AISummary) (ret graphql.Marshaler) {
+func (ec *executionContext) _AISummary_summary(ctx context.Context, field graphql.CollectedField, obj *llm.Summary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2506,7 +2508,7 @@ func (ec *executionContext) fieldContext_AISummary_summary(_ context.Context, fi
 	return graphql.NewScalarFieldContext("AISummary", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _AISummary_model(ctx context.Context, field graphql.CollectedField, obj *app.AISummary) (ret graphql.Marshaler) {
+func (ec *executionContext) _AISummary_model(ctx context.Context, field graphql.CollectedField, obj *llm.Summary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2529,7 +2531,7 @@ func (ec *executionContext) fieldContext_AISummary_model(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("AISummary", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _AISummary_quotes(ctx context.Context, field graphql.CollectedField, obj *app.AISummary) (ret graphql.Marshaler) {
+func (ec *executionContext) _AISummary_quotes(ctx context.Context, field graphql.CollectedField, obj *llm.Summary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2771,8 +2773,8 @@ func (ec *executionContext) _Alert_findingsAdded(ctx context.Context, field grap
 			return obj.FindingsAdded, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*app.Finding) graphql.Marshaler {
-			return ec.marshalNFinding2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFindingᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []*analyze.Finding) graphql.Marshaler {
+			return ec.marshalNFinding2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋanalyzeᚐFindingᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -2803,8 +2805,8 @@ func (ec *executionContext) _Alert_findingsRemoved(ctx context.Context, field gr
 			return obj.FindingsRemoved, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*app.Finding) graphql.Marshaler {
-			return ec.marshalNFinding2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFindingᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []*analyze.Finding) graphql.Marshaler {
+			return ec.marshalNFinding2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋanalyzeᚐFindingᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -2992,7 +2994,7 @@ func (ec *executionContext) _Analysis_findings(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []app.Finding) graphql.Marshaler {
-			return ec.marshalNFinding2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFindingᚄ(ctx, selections, v)
+			return ec.marshalNFinding2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋanalyzeᚐFindingᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3046,8 +3048,8 @@ func (ec *executionContext) _Analysis_readability(ctx context.Context, field gra
 			return obj.Readability, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v app.Readability) graphql.Marshaler {
-			return ec.marshalNReadability2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐReadability(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v analyze.Readability) graphql.Marshaler {
+			return ec.marshalNReadability2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋanalyzeᚐReadability(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3078,8 +3080,8 @@ func (ec *executionContext) _Analysis_ai(ctx context.Context, field graphql.Coll
 			return obj.AI, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *app.AISummary) graphql.Marshaler {
-			return ec.marshalOAISummary2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAISummary(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *llm.Summary) graphql.Marshaler {
+			return ec.marshalOAISummary2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋllmᚐSummary(ctx, selections, v)
 		},
 		true,
 		false,
@@ -4017,7 +4019,7 @@ func (ec *executionContext) fieldContext_Extraction_fetchedAt(_ context.Context,
 	return graphql.NewScalarFieldContext("Extraction", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Finding_category(ctx context.Context, field graphql.CollectedField, obj *app.Finding) (ret graphql.Marshaler) {
+func (ec *executionContext) _Finding_category(ctx context.Context, field graphql.CollectedField, obj *analyze.Finding) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4040,7 +4042,7 @@ func (ec *executionContext) fieldContext_Finding_category(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Finding", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Finding_severity(ctx context.Context, field graphql.CollectedField, obj *app.Finding) (ret graphql.Marshaler) {
+func (ec *executionContext) _Finding_severity(ctx context.Context, field graphql.CollectedField, obj *analyze.Finding) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4063,7 +4065,7 @@ func (ec *executionContext) fieldContext_Finding_severity(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Finding", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Finding_title(ctx context.Context, field graphql.CollectedField, obj *app.Finding) (ret graphql.Marshaler) {
+func (ec *executionContext) _Finding_title(ctx context.Context, field graphql.CollectedField, obj *analyze.Finding) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4086,7 +4088,7 @@ func (ec *executionContext) fieldContext_Finding_title(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Finding", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Finding_explanation(ctx context.Context, field graphql.CollectedField, obj *app.Finding) (ret graphql.Marshaler) {
+func (ec *executionContext) _Finding_explanation(ctx context.Context, field graphql.CollectedField, obj *analyze.Finding) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4109,7 +4111,7 @@ func (ec *executionContext) fieldContext_Finding_explanation(_ context.Context, 
 	return graphql.NewScalarFieldContext("Finding", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Finding_guidance(ctx context.Context, field graphql.CollectedField, obj *app.Finding) (ret graphql.Marshaler) {
+func (ec *executionContext) _Finding_guidance(ctx context.Context, field graphql.CollectedField, obj *analyze.Finding) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4132,7 +4134,7 @@ func (ec *executionContext) fieldContext_Finding_guidance(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Finding", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Finding_quote(ctx context.Context, field graphql.CollectedField, obj *app.Finding) (ret graphql.Marshaler) {
+func (ec *executionContext) _Finding_quote(ctx context.Context, field graphql.CollectedField, obj *analyze.Finding) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4155,7 +4157,7 @@ func (ec *executionContext) fieldContext_Finding_quote(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Finding", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Finding_start(ctx context.Context, field graphql.CollectedField, obj *app.Finding) (ret graphql.Marshaler) {
+func (ec *executionContext) _Finding_start(ctx context.Context, field graphql.CollectedField, obj *analyze.Finding) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4178,7 +4180,7 @@ func (ec *executionContext) fieldContext_Finding_start(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Finding", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _Finding_end(ctx context.Context, field graphql.CollectedField, obj *app.Finding) (ret graphql.Marshaler) {
+func (ec *executionContext) _Finding_end(ctx context.Context, field graphql.CollectedField, obj *analyze.Finding) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4201,7 +4203,7 @@ func (ec *executionContext) fieldContext_Finding_end(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("Finding", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _Finding_confidence(ctx context.Context, field graphql.CollectedField, obj *app.Finding) (ret graphql.Marshaler) {
+func (ec *executionContext) _Finding_confidence(ctx context.Context, field graphql.CollectedField, obj *analyze.Finding) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5462,7 +5464,7 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 	return fc, nil
 }
 
-func (ec *executionContext) _Readability_fleschKincaidGrade(ctx context.Context, field graphql.CollectedField, obj *app.Readability) (ret graphql.Marshaler) {
+func (ec *executionContext) _Readability_fleschKincaidGrade(ctx context.Context, field graphql.CollectedField, obj *analyze.Readability) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5485,7 +5487,7 @@ func (ec *executionContext) fieldContext_Readability_fleschKincaidGrade(_ contex
 	return graphql.NewScalarFieldContext("Readability", field, false, false, errors.New("field of type Float does not have child fields"))
 }
 
-func (ec *executionContext) _Readability_readingMinutes(ctx context.Context, field graphql.CollectedField, obj *app.Readability) (ret graphql.Marshaler) {
+func (ec *executionContext) _Readability_readingMinutes(ctx context.Context, field graphql.CollectedField, obj *analyze.Readability) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7276,7 +7278,7 @@ func (ec *executionContext) unmarshalInputCreateMonitorInput(ctx context.Context
 
 var aISummaryImplementors = []string{"AISummary"}
 
-func (ec *executionContext) _AISummary(ctx context.Context, sel ast.SelectionSet, obj *app.AISummary) graphql.Marshaler {
+func (ec *executionContext) _AISummary(ctx context.Context, sel ast.SelectionSet, obj *llm.Summary) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, aISummaryImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -8246,7 +8248,7 @@ func (ec *executionContext) _Extraction(ctx context.Context, sel ast.SelectionSe
 
 var findingImplementors = []string{"Finding"}
 
-func (ec *executionContext) _Finding(ctx context.Context, sel ast.SelectionSet, obj *app.Finding) graphql.Marshaler {
+func (ec *executionContext) _Finding(ctx context.Context, sel ast.SelectionSet, obj *analyze.Finding) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, findingImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -8980,7 +8982,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 
 var readabilityImplementors = []string{"Readability"}
 
-func (ec *executionContext) _Readability(ctx context.Context, sel ast.SelectionSet, obj *app.Readability) graphql.Marshaler {
+func (ec *executionContext) _Readability(ctx context.Context, sel ast.SelectionSet, obj *analyze.Readability) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, readabilityImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -10000,15 +10002,15 @@ func (ec *executionContext) marshalNExtraction2ᚖgithubᚗcomᚋclausewatchᚋc
 	return ec._Extraction(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNFinding2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFinding(ctx context.Context, sel ast.SelectionSet, v app.Finding) graphql.Marshaler {
+func (ec *executionContext) marshalNFinding2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋanalyzeᚐFinding(ctx context.Context, sel ast.SelectionSet, v app.Finding) graphql.Marshaler {
 	return ec._Finding(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNFinding2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFindingᚄ(ctx context.Context, sel ast.SelectionSet, v []app.Finding) graphql.Marshaler {
+func (ec *executionContext) marshalNFinding2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋanalyzeᚐFindingᚄ(ctx context.Context, sel ast.SelectionSet, v []app.Finding) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNFinding2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFinding(ctx, sel, v[i])
+		return ec.marshalNFinding2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋanalyzeᚐFinding(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -10020,11 +10022,11 @@ func (ec *executionContext) marshalNFinding2ᚕgithubᚗcomᚋclausewatchᚋclau
 	return ret
 }
 
-func (ec *executionContext) marshalNFinding2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFindingᚄ(ctx context.Context, sel ast.SelectionSet, v []*app.Finding) graphql.Marshaler {
+func (ec *executionContext) marshalNFinding2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋanalyzeᚐFindingᚄ(ctx context.Context, sel ast.SelectionSet, v []*analyze.Finding) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNFinding2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFinding(ctx, sel, v[i])
+		return ec.marshalNFinding2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋanalyzeᚐFinding(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -10036,7 +10038,7 @@ func (ec *executionContext) marshalNFinding2ᚕᚖgithubᚗcomᚋclausewatchᚋc
 	return ret
 }
 
-func (ec *executionContext) marshalNFinding2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFinding(ctx context.Context, sel ast.SelectionSet, v *app.Finding) graphql.Marshaler {
+func (ec *executionContext) marshalNFinding2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋanalyzeᚐFinding(ctx context.Context, sel ast.SelectionSet, v *analyze.Finding) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -10199,7 +10201,7 @@ func (ec *executionContext) marshalNMonitor2ᚖgithubᚗcomᚋclausewatchᚋclau
 	return ec._Monitor(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNReadability2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐReadability(ctx context.Context, sel ast.SelectionSet, v app.Readability) graphql.Marshaler {
+func (ec *executionContext) marshalNReadability2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋanalyzeᚐReadability(ctx context.Context, sel ast.SelectionSet, v analyze.Readability) graphql.Marshaler {
 	return ec._Readability(ctx, sel, &v)
 }
 
@@ -10472,7 +10474,7 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 	return res
 }
 
-func (ec *executionContext) marshalOAISummary2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAISummary(ctx context.Context, sel ast.SelectionSet, v *app.AISummary) graphql.Marshaler {
+func (ec *executionContext) marshalOAISummary2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋllmᚐSummary(ctx context.Context, sel ast.SelectionSet, v *llm.Summary) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}

@@ -3,7 +3,7 @@
 package model
 
 import (
-	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/analyze"
 )
 
 // A change detected on a monitored document.
@@ -21,9 +21,9 @@ type Alert struct {
 	// Lines removed.
 	Removed int `json:"removed"`
 	// Findings that appeared.
-	FindingsAdded []*app.Finding `json:"findingsAdded"`
+	FindingsAdded []*analyze.Finding `json:"findingsAdded"`
 	// Findings that went away.
-	FindingsRemoved []*app.Finding `json:"findingsRemoved"`
+	FindingsRemoved []*analyze.Finding `json:"findingsRemoved"`
 }
 
 type AlertPage struct {
