@@ -139,7 +139,7 @@ func (t *tree) computeStats() {
 		if !nd.isText && !inlineTags[nd.tag] || nd.flags&flBlockDesc != 0 {
 			p.flags |= flBlockDesc
 		}
-		p.flags |= nd.flags & flHeadingDesc
+		p.flags |= nd.flags & (flHeadingDesc | flInteractive)
 		p.textLen += nd.textLen
 		if p.tag != atom.A {
 			p.linkLen += nd.linkLen
@@ -182,9 +182,10 @@ func countVisible(s string) int {
 
 // dropped marks nodes excluded from the text (the whole subtree).
 type selection struct {
-	t    *tree
-	drop []bool
-	root int32
+	t         *tree
+	drop      []bool
+	inContent []bool // the node is, or is inside, a content landmark
+	root      int32
 }
 
 func (t *tree) selectContent() *selection {
@@ -195,11 +196,12 @@ func (t *tree) selectContent() *selection {
 		body = 0
 	}
 	total := n[body].textLen
-	s := &selection{t: t, drop: make([]bool, len(n)), root: body}
+	s := &selection{t: t, drop: make([]bool, len(n)), inContent: make([]bool, len(n)), root: body}
 	// Small: a rule never drops more than this share of the page text.
 	limit := func(i int32) bool { return n[i].textLen*100 <= total*40 }
 	for i := int32(1); i < int32(len(n)); i++ {
 		nd := &n[i]
+		s.inContent[i] = s.inContent[nd.parent] || isContentLandmark(nd)
 		if s.drop[nd.parent] {
 			s.drop[i] = true
 			continue
@@ -212,6 +214,10 @@ func (t *tree) selectContent() *selection {
 			continue
 		}
 		if s.isBoilerplate(i) && limit(i) {
+			s.drop[i] = true
+			continue
+		}
+		if s.linkBlock(i) && n[i].textLen*100 <= total*15 {
 			s.drop[i] = true
 		}
 	}
@@ -250,6 +256,18 @@ func (s *selection) dropDuplicates(body int32) {
 	}
 }
 
+// linkBlock reports a block that is a list of links (a menu or a link
+// farm) outside the document's own landmarks.
+func (s *selection) linkBlock(i int32) bool {
+	nd := &s.t.n[i]
+	switch nd.tag {
+	case atom.Div, atom.Ul, atom.Ol, atom.Section, atom.Table:
+	default:
+		return false
+	}
+	return nd.links >= 3 && nd.linkLen*10 >= nd.textLen*7 && !s.insideContent(i)
+}
+
 // isBoilerplate applies the element-level rules.
 func (s *selection) isBoilerplate(i int32) bool {
 	n := s.t.n
@@ -286,6 +304,22 @@ func (s *selection) isBoilerplate(i int32) bool {
 			return false
 		}
 		return true
+	}
+	if strongMatch(nd.attrs) || strongMatch(nd.label) {
+		// Cookie and consent prompts: but a cookie policy's own tables and
+		// sections, inside the document and without controls, are text.
+		return nd.flags&flInteractive != 0 || !s.insideContent(i)
+	}
+	if nd.flags&flInteractive != 0 && nd.textLen < 200 && nd.flags&flHeadingDesc == 0 && !s.insideContent(i) {
+		switch nd.tag {
+		case atom.Div, atom.Section, atom.Aside, atom.Span, atom.Ul, atom.Ol, atom.Li, atom.Nav, atom.Footer, atom.Header:
+			return true // a widget: rating, share, language or search box
+		case 0:
+			return true
+		}
+		if nd.flags&flCustom != 0 {
+			return true
+		}
 	}
 	if classWords(nd.attrs) || nd.label != "" && classWords(nd.label) {
 		// A wrapper named after a header or dialog that holds long prose is a
@@ -331,18 +365,16 @@ func strongMatch(s string) bool {
 
 var consentWords = []string{"cookie", "consent", "gdpr", "onetrust", "cookiebot", "didomi", "usercentrics", "truste", "osano", "qc-cmp", "iubenda", "cc-banner", "cc-window"}
 
-func (s *selection) insideContent(i int32) bool {
-	n := s.t.n
-	for p := n[i].parent; p > 0; p = n[p].parent {
-		switch n[p].tag {
-		case atom.Main, atom.Article, atom.Section:
-			return true
-		}
-		if n[p].role == "main" || n[p].role == "article" {
-			return true
-		}
+// insideContent reports whether an ancestor of i is a content landmark
+// (main, article, section).
+func (s *selection) insideContent(i int32) bool { return s.inContent[s.t.n[i].parent] }
+
+func isContentLandmark(nd *node) bool {
+	switch nd.tag {
+	case atom.Main, atom.Article, atom.Section:
+		return true
 	}
-	return false
+	return nd.role == "main" || nd.role == "article"
 }
 
 func (s *selection) inHeading(i int32) bool {
@@ -405,6 +437,23 @@ func (s *selection) chooseRoot(body int32) int32 {
 	root := body
 	if best >= 0 {
 		root = best
+	}
+	// An <article> holding nearly all of it is the document; what sits
+	// beside it is widgets: ratings, related links, contact boxes.
+	art := int32(-1)
+	for i := root + 1; i <= n[root].end; i++ {
+		if s.drop[i] {
+			i = n[i].end
+			continue
+		}
+		if n[i].tag == atom.Article || n[i].role == "article" {
+			if prose(i)*100 >= prose(root)*85 && (art < 0 || prose(i) > prose(art)) {
+				art = i
+			}
+		}
+	}
+	if art >= 0 {
+		root = art
 	}
 	// Descend while one child holds nearly all the prose and everything
 	// beside it looks like navigation: link lists, no headings.

@@ -481,3 +481,29 @@ func TestWordCount(t *testing.T) {
 		}
 	}
 }
+
+// A cookie policy's own cookie tables are the document; the consent
+// prompt beside it is not.
+func TestCookiePolicyKeepsItsTables(t *testing.T) {
+	doc := mustExtract(t, `<body>
+<div id="cookie-banner" class="cookie-consent"><p>We use cookies. Manage your preferences.</p><button>Accept all</button><button>Reject all</button></div>
+<main><h1>Cookie Policy</h1><p>`+strings.Repeat("This policy explains which cookies we set and why we set them on your device. ", 6)+`</p>
+<div id="ot-sdk-cookie-policy"><table class="cookie-table"><tr><th>Cookie name</th><th>Purpose</th></tr>
+<tr><td>session_id</td><td>Keeps you signed in during a visit to the site</td></tr>
+<tr><td>_analytics</td><td>Counts visits so that we can measure and improve performance</td></tr></table></div>
+</main></body>`)
+	wantContains(t, doc.Text, "Cookie Policy", "session_id", "Counts visits")
+	wantNotContains(t, doc.Text, "Accept all", "Manage your preferences")
+}
+
+// Help-centre pages put rating, contact and related-article widgets beside
+// the article.
+func TestWidgetsBesideArticleDropped(t *testing.T) {
+	doc := mustExtract(t, `<body><div class="top"><a href="/">Help Center</a> <a href="/contact">Contact</a></div>
+<div class="wrap"><article><h1>Terms of Use</h1>`+strings.Repeat("<p>"+prose+"</p>", 8)+`</article>
+<div class="articleRatings"><span>Did this answer your question?</span><button>Yes</button><button>No</button></div>
+<section class="related"><h3>Related Articles</h3><ul><li><a href="/a">Refund policy</a></li><li><a href="/b">Safety tips</a></li><li><a href="/c">Community rules</a></li></ul></section>
+</div><div class="bottom"><p>Powered by a help desk</p></div></body>`)
+	wantContains(t, doc.Text, "Terms of Use", "These terms govern")
+	wantNotContains(t, doc.Text, "Did this answer", "Related Articles", "Refund policy", "Powered by", "Help Center")
+}

@@ -26,6 +26,7 @@ const (
 	flBlockDesc                      // has a block-level descendant (computed)
 	flCustom                         // custom element (name with a dash) or unknown tag
 	flHeadingDesc                    // is or contains a heading (computed)
+	flInteractive                    // is or contains a form control or a plain button (computed)
 )
 
 type node struct {
@@ -140,6 +141,9 @@ func parseTree(src []byte) *tree {
 				}
 				if tt == html.SelfClosingTagToken && !rawText[a] {
 					continue // <svg/>: no content; raw-text tags stay raw even when "self-closed"
+				}
+				if a == atom.Select || a == atom.Textarea {
+					b.t.n[b.cur()].flags |= flInteractive
 				}
 				skip, skipDepth = a, 1
 				continue
@@ -329,6 +333,16 @@ func (b *builder) start(z *html.Tokenizer, a atom.Atom, name []byte, hasAttr, se
 			nd.attrs = strings.ToLower(cls + " " + id)
 		}
 	}
+	switch a {
+	case atom.Input:
+		if nd.flags&flHidden == 0 {
+			nd.flags |= flInteractive
+		}
+	case atom.Button:
+		if nd.flags&flExpander == 0 && !b.inHeading() {
+			nd.flags |= flInteractive
+		}
+	}
 	p := b.cur()
 	id := b.appendChild(p, nd)
 	if a == atom.Body {
@@ -348,6 +362,17 @@ func (b *builder) start(z *html.Tokenizer, a atom.Atom, name []byte, hasAttr, se
 		b.cusName[id] = nm
 		b.openCus[nm]++
 	}
+}
+
+// inHeading reports an open heading, summary or term close above.
+func (b *builder) inHeading() bool {
+	for i, k := len(b.stack)-1, 0; i > 0 && k < 4; i, k = i-1, k+1 {
+		tg := b.t.n[b.stack[i]].tag
+		if isHeading(tg) || tg == atom.Summary || tg == atom.Dt {
+			return true
+		}
+	}
+	return false
 }
 
 func hasTag(t *tree, a atom.Atom) bool {
