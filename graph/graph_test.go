@@ -539,3 +539,29 @@ func randomHex(n int) string {
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
 }
+
+// TestBudgetErrorExtensions checks that an app error's extra members (the
+// 429 body of REST) reach extensions unchanged.
+func TestBudgetErrorExtensions(t *testing.T) {
+	const analyze = `mutation { analyze(input: {text: "We may terminate your account at any time without notice.", title: "Terms"}) { id grade createdAt } }`
+	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d, options{})
+		_, acct := e.mustSession(t)
+		raw, _ := e.mustKey(t, acct, app.ScopeAnalyze)
+		var last *response
+		for range 10 {
+			last = e.do(t, raw, analyze, nil)
+			if last.code() != "" {
+				break
+			}
+		}
+		if last.code() != "RATE_LIMITED" {
+			t.Fatalf("after repeated analyses: %s, want RATE_LIMITED", last.body)
+		}
+		ext := last.Errors[0].Extensions
+		if last.Errors[0].Message != "Daily scan limit reached for this API key" || ext["scansRemaining"] != float64(0) ||
+			ext["scansLimit"] == nil || ext["scansResetsAt"] == nil {
+			t.Errorf("rate-limited error = %+v, want the contract's message and scansRemaining/scansLimit/scansResetsAt", last.Errors[0])
+		}
+	})
+}
