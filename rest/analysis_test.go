@@ -1,0 +1,142 @@
+package rest_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clausewatch/clausewatch/db/dbtest"
+	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/llm"
+)
+
+func TestExtractLoopbackPage(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite)
+	tok, _ := e.mustAccount("x@example.com")
+	k := e.mustKey(tok)
+	res := e.do("POST", "/api/extract", k.RawKey, map[string]string{"url": e.docs.URL + "/terms"})
+	if res.status != http.StatusOK {
+		t.Fatalf("%d %s", res.status, res.body)
+	}
+	m := res.json(t)
+	for _, f := range []string{"url", "finalUrl", "title", "documentType", "language", "text", "markdown", "wordCount", "contentHash", "fetchedAt"} {
+		if _, ok := m[f]; !ok {
+			t.Errorf("extraction lacks %q", f)
+		}
+	}
+	text := m["text"].(string)
+	if !strings.Contains(text, "binding arbitration") || strings.Contains(text, "Pricing") {
+		t.Errorf("text kept navigation or lost content: %q", text)
+	}
+	if m["documentType"] != "terms" || m["language"] != "en" {
+		t.Errorf("documentType %v language %v", m["documentType"], m["language"])
+	}
+}
+
+func TestAnalyzeQuotesHighlightExactly(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d)
+		tok, _ := e.mustAccount("q@example.com")
+		k := e.mustKey(tok)
+		text := "Bienvenue 👋 — Ünïcödé terms.\n\nWe may terminate your account at any time without notice. 🚀\n\nAny dispute shall be resolved by binding arbitration in Zürich."
+		res := e.do("POST", "/api/analyze", k.RawKey, map[string]any{"text": text, "title": "Terms"})
+		if res.status != http.StatusOK {
+			t.Fatalf("%d %s", res.status, res.body)
+		}
+		var a app.Analysis
+		res.decode(t, &a)
+		if len(a.Findings) == 0 || a.Grade == "" || a.Disclaimer != app.Disclaimer || a.ID == "" {
+			t.Fatalf("analysis %s", res.body)
+		}
+		runes := []rune(text)
+		for _, f := range a.Findings {
+			if string(runes[f.Start:f.End]) != f.Quote {
+				t.Errorf("finding %s: text[%d:%d] = %q, quote %q", f.Category, f.Start, f.End, string(runes[f.Start:f.End]), f.Quote)
+			}
+		}
+		// Stored per account: the same id reads back.
+		got, err := e.svc.FindAnalysis(app.WithPrincipal(t.Context(), &app.Principal{Account: *e.account(mustAccountID(t, e, tok))}), a.ID)
+		if err != nil || got.ID != a.ID {
+			t.Errorf("stored analysis: %v %v", got, err)
+		}
+		// URL input goes through fetch and extract.
+		res = e.do("POST", "/api/analyze", k.RawKey, map[string]any{"url": e.docs.URL + "/terms"})
+		if res.status != http.StatusOK || !strings.Contains(string(res.body), `"url":"`+e.docs.URL+`/terms"`) {
+			t.Errorf("url analysis: %d %s", res.status, res.body)
+		}
+	})
+}
+
+func mustAccountID(t *testing.T, e *env, tok string) string {
+	t.Helper()
+	p, err := e.svc.Authenticate(t.Context(), tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Account.ID
+}
+
+// fakeLLM is an OpenAI-compatible chat-completions server on loopback.
+func fakeLLM(t *testing.T, content string) *llm.Client {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{
+			"id": "c1", "object": "chat.completion", "created": time.Now().Unix(), "model": "test-model",
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": content}}},
+		})
+	}))
+	t.Cleanup(srv.Close)
+	return llm.New(llm.Config{BaseURL: srv.URL, Model: "test-model", Timeout: 2 * time.Second})
+}
+
+func TestAnalyzeWithAI(t *testing.T) {
+	good := `{"summary":"You can lose your account at any time.","quotes":["We may terminate your account at any time.","made up"]}`
+	e := newEnvOn(t, dbtest.Open(t, dbtest.SQLite), func(o *app.Options) { o.LLM = fakeLLM(t, good) })
+	e.setClock(time.Date(2026, 11, 10, 12, 0, 0, 0, time.UTC))
+	tok, _ := e.mustAccount("ai@example.com")
+	k := e.mustKey(tok)
+	body := map[string]any{"text": "We may terminate your account at any time.", "ai": true}
+	for i := 1; i <= 5; i++ {
+		res := e.do("POST", "/api/analyze", k.RawKey, body)
+		if res.status != http.StatusOK {
+			t.Fatalf("ai %d: %d %s", i, res.status, res.body)
+		}
+		ai := res.json(t)["ai"].(map[string]any)
+		if ai["summary"] == "" || ai["model"] != "test-model" {
+			t.Errorf("ai %v", ai)
+		}
+		if qs, _ := ai["quotes"].([]any); len(qs) != 1 {
+			t.Errorf("a quote not in the text was kept: %v", qs)
+		}
+	}
+	// A free key's five AI units are spent (its five scans too): the scan limit answers first.
+	e.setClock(time.Date(2026, 11, 11, 12, 0, 0, 0, time.UTC))
+	res := e.do("POST", "/api/analyze", k.RawKey, body)
+	m := res.json(t)
+	if res.status != http.StatusTooManyRequests || m["error"] != "Monthly AI limit reached for this API key" || m["aiRemaining"] != 0.0 || m["aiLimit"] != 5.0 || m["aiResetsAt"] == nil {
+		t.Fatalf("sixth AI call next day: %d %s", res.status, res.body)
+	}
+	// The refused AI call gave its scan back.
+	if got := scansRemaining(t, e, tok, k.Key.ID); got != 5 {
+		t.Errorf("scans after refused AI call: %v, want 5", got)
+	}
+}
+
+func TestAnalyzeAIGarbageStillAnswers(t *testing.T) {
+	e := newEnvOn(t, dbtest.Open(t, dbtest.SQLite), func(o *app.Options) { o.LLM = fakeLLM(t, "not json at all") })
+	tok, _ := e.mustAccount("garbage@example.com")
+	k := e.mustKey(tok)
+	res := e.do("POST", "/api/analyze", k.RawKey, map[string]any{"text": "We may sell your personal data.", "ai": true})
+	if res.status != http.StatusOK {
+		t.Fatalf("%d %s", res.status, res.body)
+	}
+	m := res.json(t)
+	if m["ai"] != nil || m["aiError"] == "" || m["aiError"] == nil {
+		t.Errorf("ai %v aiError %v", m["ai"], m["aiError"])
+	}
+}
