@@ -3,7 +3,6 @@ package db
 import (
 	"context"
 	"encoding/json"
-	"time"
 
 	"github.com/clausewatch/clausewatch/internal/app"
 )
@@ -40,19 +39,24 @@ func (s *Store) FindAnalysis(ctx context.Context, accountID, id string) (*app.An
 	return &a, nil
 }
 
+const findAnalysesSQL = `SELECT body FROM analyses WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`
+
 // Keyset paging: rows strictly after the cursor's (created_at, id).
-const findAnalysesSQL = `SELECT body FROM analyses WHERE account_id = ?
-  AND (? OR created_at < ? OR (created_at = ? AND id < ?))
+const findAnalysesAfterSQL = `SELECT body FROM analyses WHERE account_id = ?
+  AND (created_at < ? OR (created_at = ? AND id < ?))
 ORDER BY created_at DESC, id DESC LIMIT ?`
 
 // FindAnalyses implements app.Store.
 func (s *Store) FindAnalyses(ctx context.Context, accountID string, after *app.AnalysisCursor, limit int) ([]app.Analysis, error) {
-	first, at, id := true, time.Time{}, ""
-	if after != nil {
-		first, at, id = false, after.CreatedAt.UTC(), after.ID
-	}
 	var bodies []string
-	if err := s.selectAll(ctx, &bodies, findAnalysesSQL, accountID, first, at, at, id, limit); err != nil {
+	var err error
+	if after == nil {
+		err = s.selectAll(ctx, &bodies, findAnalysesSQL, accountID, limit)
+	} else {
+		at := after.CreatedAt.UTC()
+		err = s.selectAll(ctx, &bodies, findAnalysesAfterSQL, accountID, at, at, after.ID, limit)
+	}
+	if err != nil {
 		return nil, err
 	}
 	out := make([]app.Analysis, len(bodies))
