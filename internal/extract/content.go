@@ -103,10 +103,12 @@ func classWords(s string) bool {
 		}
 	}
 	// whole space-separated classes such as "site-header"
-	for _, f := range strings.Fields(s) {
-		if tokenWords[f] {
+	for len(s) > 0 {
+		f, rest, _ := strings.Cut(s, " ")
+		if f != "" && tokenWords[f] {
 			return true
 		}
+		s = rest
 	}
 	return false
 }

@@ -146,7 +146,7 @@ func mostlyText(b []byte) bool {
 }
 
 func extractHTML(src []byte, pageURL string) (title, text, md string) {
-	t := parseTree(src)
+	t := parseTree(stripRaw(src))
 	sel := t.selectContent()
 	r := render(sel, pageURL)
 	text, md = joinBlocks(r.blocks)

@@ -9,13 +9,11 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"golang.org/x/text/unicode/norm"
 )
 
 // ContentHash is the hex SHA-256 of the normalised text. The normalisation
 // removes what changes between two fetches of an unchanged document: white
-// space and Unicode form, tracking parameters in URLs, and the dates of
+// space, tracking parameters in URLs, and the dates of
 // "last visited", "printed on", "generated at" style notes. Dates that
 // belong to the document itself ("last updated", "effective") are kept, so
 // a new version still changes the hash.
@@ -59,7 +57,6 @@ func isTrackingParam(k string) bool {
 // NormalizeForHash is the text ContentHash hashes (exported for tests and
 // for callers that diff documents).
 func NormalizeForHash(text string) string {
-	text = norm.NFKC.String(text)
 	text = replaceURLs(text)
 	// The noise pattern is costly to run everywhere: it is tried only just
 	// before the key words that start it.

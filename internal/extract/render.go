@@ -27,9 +27,19 @@ type block struct {
 // inline accumulates one paragraph in both output forms, collapsing white
 // space as a browser does.
 type inline struct {
-	t, m           strings.Builder
+	t, m           bbuf
 	tSpace, mSpace bool // a space is pending
 }
+
+// bbuf is a byte buffer that keeps its memory across paragraphs.
+type bbuf struct{ b []byte }
+
+func (x *bbuf) addByte(c byte)     { x.b = append(x.b, c) }
+func (x *bbuf) addRune(r rune)     { x.b = utf8.AppendRune(x.b, r) }
+func (x *bbuf) addString(s string) { x.b = append(x.b, s...) }
+func (x *bbuf) Len() int           { return len(x.b) }
+func (x *bbuf) String() string     { return string(x.b) }
+func (x *bbuf) Reset()             { x.b = x.b[:0] }
 
 func (in *inline) empty() bool { return in.t.Len() == 0 && in.m.Len() == 0 }
 
@@ -47,12 +57,12 @@ func (in *inline) writeText(s string) {
 				continue
 			}
 			in.flushSpace()
-			in.t.WriteByte(c)
+			in.t.addByte(c)
 			switch c {
 			case '*', '_', '`', '[', ']', '\\', '<', '>', '|':
-				in.m.WriteByte('\\')
+				in.m.addByte('\\')
 			}
-			in.m.WriteByte(c)
+			in.m.addByte(c)
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -68,17 +78,17 @@ func (in *inline) writeText(s string) {
 			continue
 		}
 		in.flushSpace()
-		in.t.WriteRune(r)
-		in.m.WriteRune(r)
+		in.t.addRune(r)
+		in.m.addRune(r)
 	}
 }
 
 func (in *inline) flushSpace() {
 	if in.tSpace && in.t.Len() > 0 {
-		in.t.WriteByte(' ')
+		in.t.addByte(' ')
 	}
 	if in.mSpace && in.m.Len() > 0 {
-		in.m.WriteByte(' ')
+		in.m.addByte(' ')
 	}
 	in.tSpace, in.mSpace = false, false
 }
@@ -87,10 +97,10 @@ func (in *inline) flushSpace() {
 func (in *inline) newline() {
 	in.tSpace, in.mSpace = false, false
 	if in.t.Len() > 0 {
-		in.t.WriteByte('\n')
+		in.t.addByte('\n')
 	}
 	if in.m.Len() > 0 {
-		in.m.WriteString("  \n")
+		in.m.addString("  \n")
 	}
 }
 
@@ -110,6 +120,23 @@ type renderer struct {
 	inItem   int
 	fmtDepth int
 	firstH1  string
+	pool     []*inline
+}
+
+func (r *renderer) getInline() *inline {
+	if n := len(r.pool); n > 0 {
+		in := r.pool[n-1]
+		r.pool = r.pool[:n-1]
+		return in
+	}
+	return &inline{}
+}
+
+func (r *renderer) putInline(in *inline) {
+	in.t.Reset()
+	in.m.Reset()
+	in.tSpace, in.mSpace = false, false
+	r.pool = append(r.pool, in)
 }
 
 func render(s *selection, pageURL string) *renderer {
@@ -194,7 +221,7 @@ func (r *renderer) walk(i int32) {
 		if !r.cur.empty() {
 			md := strings.TrimSpace(r.cur.m.String())
 			r.cur.m.Reset()
-			r.cur.m.WriteString("**" + md + "**")
+			r.cur.m.addString("**" + md + "**")
 		}
 		r.flush(bPara, 0)
 		return
@@ -253,7 +280,8 @@ func (r *renderer) walk(i int32) {
 // them (moving edge white space outside the markers).
 func (r *renderer) wrap(i int32, open, close string) {
 	outer := r.cur
-	sub := &inline{}
+	sub := r.getInline()
+	defer r.putInline(sub)
 	r.cur = sub
 	r.fmtDepth++
 	r.walkChildren(i)
@@ -271,12 +299,12 @@ func (r *renderer) wrap(i int32, open, close string) {
 		outer.space()
 	}
 	outer.flushSpace()
-	outer.t.WriteString(strings.TrimSpace(t))
+	outer.t.addString(strings.TrimSpace(t))
 	m = strings.TrimSpace(m)
 	if strings.Contains(m, "\n") || open == "[" && strings.TrimSpace(t) == "" {
-		outer.m.WriteString(m)
+		outer.m.addString(m)
 	} else {
-		outer.m.WriteString(open + m + close)
+		outer.m.addString(open + m + close)
 	}
 	if sub.tSpace || strings.HasSuffix(t, " ") {
 		outer.space()
@@ -496,9 +524,10 @@ func (r *renderer) cell(d int32) (string, string) {
 	savedLists, savedMarker, savedItem := r.lists, r.marker, r.inItem
 	r.lists, r.marker, r.inItem = nil, "", 0
 	outer := r.cur
-	r.cur = &inline{}
+	r.cur = r.getInline()
 	r.walkChildren(d)
 	r.flush(bPara, 0)
+	r.putInline(r.cur)
 	r.cur = outer
 	r.lists, r.marker, r.inItem = savedLists, savedMarker, savedItem
 	var ts, ms []string
@@ -514,6 +543,13 @@ func (r *renderer) cell(d int32) (string, string) {
 // items and table rows by single line breaks.
 func joinBlocks(blocks []block) (text, md string) {
 	var tb, mb strings.Builder
+	nt, nm := 0, 0
+	for _, b := range blocks {
+		nt += len(b.text) + 2
+		nm += len(b.md) + 2
+	}
+	tb.Grow(nt)
+	mb.Grow(nm)
 	for k, b := range blocks {
 		if k > 0 {
 			sep := "\n\n"
