@@ -33,8 +33,8 @@ func main() {
 
 func grid(quick bool) []analyze.TrainConfig {
 	base := analyze.TrainConfig{
-		Features: analyze.FeatureConfig{Bits: 20, WordNgrams: 2, CharMin: 2, CharMax: 5, CharWeight: 1},
-		MinDF:    2, C: 0.5, PosWeight: 2, Epochs: 60, Folds: 5, Seed: 1,
+		Features: analyze.FeatureConfig{Bits: 18, WordNgrams: 2, CharMin: 2, CharMax: 5, CharWeight: 1},
+		MinDF:    2, C: 0.5, PosWeight: 1, Epochs: 60, Folds: 5, Seed: 1,
 	}
 	if quick {
 		return []analyze.TrainConfig{base}
@@ -42,12 +42,9 @@ func grid(quick bool) []analyze.TrainConfig {
 	var g []analyze.TrainConfig
 	for _, c := range []float64{0.25, 0.5, 1} {
 		for _, pw := range []float64{1, 2} {
-			for _, ch := range [][2]int{{0, 0}, {2, 5}} {
-				cfg := base
-				cfg.C, cfg.PosWeight = c, pw
-				cfg.Features.CharMin, cfg.Features.CharMax = ch[0], ch[1]
-				g = append(g, cfg)
-			}
+			cfg := base
+			cfg.C, cfg.PosWeight = c, pw
+			g = append(g, cfg)
 		}
 	}
 	return g

@@ -6,8 +6,10 @@ package analyze
 
 import (
 	"cmp"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -62,9 +64,56 @@ func Analyze(text string, opts Options) Result {
 	spans := segment(rs)
 	clf, _ := loadDefault()
 
-	var hits []hit
+	hits := sentenceHits(rs, spans, clf)
+	hits = dropLoneHeadings(rs, spans, hits)
+	findings := merge(rs, spans, hits)
+	score, grade := Grade(findings)
+	return Result{
+		DocumentType: docType,
+		Grade:        grade,
+		Score:        score,
+		Findings:     findings,
+		Guidance:     checklist(findings),
+		Readability:  readability(rs, spans),
+	}
+}
+
+// parallelMin is the number of sentences from which Analyze spreads the
+// per-sentence work over the available cores (results stay in order).
+const parallelMin = 64
+
+// sentenceHits classifies every sentence (clause classifier and privacy
+// lexicons). Long documents are split into contiguous chunks worked on
+// concurrently; the hits are concatenated in sentence order, so the result
+// is the same as a sequential run.
+func sentenceHits(rs []rune, spans []Span, clf *classifier) []hit {
+	workers := runtime.GOMAXPROCS(0)
+	if len(spans) < parallelMin || workers < 2 {
+		return hitsFor(rs, spans, 0, len(spans), clf, nil)
+	}
+	workers = min(workers, 8, len(spans)/(parallelMin/2))
+	parts := make([][]hit, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*len(spans)/workers, (w+1)*len(spans)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parts[w] = hitsFor(rs, spans, lo, hi, clf, nil)
+		}()
+	}
+	wg.Wait()
+	var out []hit
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+func hitsFor(rs []rune, spans []Span, lo, hi int, clf *classifier, hits []hit) []hit {
 	var ph []privacyHit
-	for i, sp := range spans {
+	for i := lo; i < hi; i++ {
+		sp := spans[i]
 		s := string(rs[sp.Start:sp.End])
 		changeClause := false
 		if clf != nil {
@@ -87,18 +136,7 @@ func Analyze(text string, opts Options) Result {
 			hits = append(hits, hit{i, p.cat, p.sev, p.conf})
 		}
 	}
-
-	hits = dropLoneHeadings(rs, spans, hits)
-	findings := merge(rs, spans, hits)
-	score, grade := Grade(findings)
-	return Result{
-		DocumentType: docType,
-		Grade:        grade,
-		Score:        score,
-		Findings:     findings,
-		Guidance:     checklist(findings),
-		Readability:  readability(rs, spans),
-	}
+	return hits
 }
 
 // merge joins hits of the same category and severity on consecutive

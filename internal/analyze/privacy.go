@@ -30,6 +30,8 @@ const (
 	negGap = `(\w+\s+){0,3}`
 )
 
+var quoteFolder = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u2010", "-", "\u2011", "-")
+
 var negationRe = regexp.MustCompile(`\b(not|never|no|nor|neither|cannot)\b|n't\b`)
 
 var privacyCats = []privacyCat{
@@ -94,7 +96,7 @@ type privacyHit struct {
 // privacyHits runs the privacy lexicons on one sentence; at most one hit per
 // category. low is scratch for the lower-cased sentence.
 func privacyHits(sentence string, dst []privacyHit) []privacyHit {
-	low := strings.ToLower(strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u2010", "-", "\u2011", "-").Replace(sentence))
+	low := strings.ToLower(quoteFolder.Replace(sentence))
 	for _, pc := range privacyCats {
 		if !containsAny(low, pc.pre) {
 			continue
