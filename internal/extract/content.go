@@ -45,6 +45,8 @@ var strongWords = []string{
 	"truste", "osano", "cmp-", "qc-cmp", "iubenda", "termly-", "cc-banner", "cc-window",
 	"newsletter", "breadcrumb", "skip-link", "skiplink", "skip-to", "social-share",
 	"share-buttons", "sharing", "backtotop", "back-to-top", "scroll-to-top",
+	"sp_message", "fc-consent", "cmpbox", "cky-consent", "klaro", "tarteaucitron", "axeptio",
+	"cmplz", "evidon", "trustarc", "borlabs",
 }
 
 var tokenWords = map[string]bool{
@@ -133,6 +135,9 @@ func (t *tree) computeStats() {
 		if nd.tag == atom.A && nd.href != "" {
 			nd.linkLen = nd.textLen
 			nd.links++
+			if nd.href[0] == '#' && len(nd.href) > 1 {
+				nd.anchors++
+			}
 		}
 		if isHeading(nd.tag) || nd.role == "heading" {
 			nd.flags |= flHeadingDesc
@@ -147,6 +152,7 @@ func (t *tree) computeStats() {
 			p.linkLen += nd.linkLen
 		}
 		p.links += nd.links
+		p.anchors += nd.anchors
 		p.end = max(p.end, nd.end)
 		p.hash = nd.hash*p.pow + p.hash
 		p.pow *= nd.pow
@@ -219,7 +225,7 @@ func (t *tree) selectContent() *selection {
 			s.drop[i] = true
 			continue
 		}
-		if s.linkBlock(i) && n[i].textLen*100 <= total*15 {
+		if (s.linkBlock(i) || tocList(nd)) && nd.textLen*100 <= total*15 {
 			s.drop[i] = true
 		}
 	}
@@ -258,6 +264,30 @@ func (s *selection) dropDuplicates(body int32) {
 	}
 }
 
+// isPanel reports a tab panel or the collapsible part of an accordion.
+func isPanel(nd *node) bool {
+	if nd.role == "tabpanel" || nd.role == "region" || nd.tag == atom.Details {
+		return true
+	}
+	for _, w := range []string{"tab", "panel", "accordion", "collapse", "expand", "toggle-content", "disclosure"} {
+		if strings.Contains(nd.attrs, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// tocList reports an in-page table of contents: a list of links to the
+// page's own sections. The headings it repeats are kept where they stand.
+func tocList(nd *node) bool {
+	switch nd.tag {
+	case atom.Ul, atom.Ol, atom.Div, atom.Nav:
+	default:
+		return false
+	}
+	return nd.anchors >= 4 && nd.anchors*10 >= nd.links*9 && nd.linkLen*10 >= nd.textLen*8
+}
+
 // linkBlock reports a block that is a list of links (a menu or a link
 // farm) outside the document's own landmarks.
 func (s *selection) linkBlock(i int32) bool {
@@ -276,8 +306,11 @@ func (s *selection) isBoilerplate(i int32) bool {
 	nd := &n[i]
 	if nd.flags&(flHidden|flAriaHidden) != 0 {
 		// Hidden panels of tabs and accordions hold document sections: keep
-		// hidden elements that carry real prose rather than links.
-		if !(nd.textLen >= 400 && nd.linkLen*3 < nd.textLen) || classWords(nd.attrs) || classWords(nd.label) {
+		// hidden elements that carry real prose rather than links, and
+		// panels that say they are panels.
+		prose := nd.linkLen*3 < nd.textLen
+		keep := prose && (nd.textLen >= 400 || nd.textLen >= 40 && isPanel(nd))
+		if !keep || classWords(nd.attrs) || classWords(nd.label) {
 			return true
 		}
 	}
@@ -365,7 +398,9 @@ func strongMatch(s string) bool {
 	return false
 }
 
-var consentWords = []string{"cookie", "consent", "gdpr", "onetrust", "cookiebot", "didomi", "usercentrics", "truste", "osano", "qc-cmp", "iubenda", "cc-banner", "cc-window"}
+var consentWords = []string{"cookie", "consent", "gdpr", "onetrust", "cookiebot", "didomi", "usercentrics",
+	"truste", "osano", "qc-cmp", "iubenda", "cc-banner", "cc-window", "sp_message", "fc-consent", "cmpbox",
+	"klaro", "tarteaucitron", "axeptio", "cmplz", "evidon", "trustarc", "borlabs"}
 
 // insideContent reports whether an ancestor of i is a content landmark
 // (main, article, section).

@@ -28,6 +28,7 @@ func TestGolden(t *testing.T) {
 		id := strings.SplitN(filepath.Base(f), ".", 2)[0]
 		n++
 		t.Run(id, func(t *testing.T) {
+			t.Parallel()
 			raw, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)
@@ -294,7 +295,7 @@ func TestPlainText(t *testing.T) {
 }
 
 func TestPDF(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join(sharedData, "020.pdf"))
+	raw, err := os.ReadFile(filepath.Join(sharedData, "018.pdf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +304,7 @@ func TestPDF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantContains(t, doc.Text, "Master Services Agreement", "This master services agreement")
+	wantContains(t, doc.Text, "Acceptable Use Policy", "This Acceptable Use Policy (the “Policy”) applies")
 	if doc.DocumentType != "terms" || doc.Language != "en" {
 		t.Errorf("type %q lang %q", doc.DocumentType, doc.Language)
 	}
@@ -506,4 +507,23 @@ func TestWidgetsBesideArticleDropped(t *testing.T) {
 </div><div class="bottom"><p>Powered by a help desk</p></div></body>`)
 	wantContains(t, doc.Text, "Terms of Use", "These terms govern")
 	wantNotContains(t, doc.Text, "Did this answer", "Related Articles", "Refund policy", "Powered by", "Help Center")
+}
+
+// An in-page table of contents repeats the headings: it goes, the
+// sections stay. Short hidden tab panels are sections too.
+func TestTableOfContentsAndShortPanels(t *testing.T) {
+	var toc, secs strings.Builder
+	for i := 1; i <= 6; i++ {
+		fmt.Fprintf(&toc, `<li><a href="#s%d">Section %d title</a></li>`, i, i)
+		fmt.Fprintf(&secs, `<h2 id="s%d">Section %d title</h2><p>%s</p>`, i, i, prose)
+	}
+	doc := mustExtract(t, `<body><main><h1>Terms</h1><ul class="index">`+toc.String()+`</ul>`+secs.String()+`
+<div class="accordion"><div class="accordion-item"><h2 class="accordion-header"><button class="accordion-button collapsed" data-bs-toggle="collapse" data-bs-target="#c7">7. Refunds</button></h2>
+<div id="c7" class="accordion-collapse collapse"><div class="accordion-body">Refunds are issued within 14 days.</div></div></div></div>
+<div role="tabpanel" hidden>Residents of Quebec have extra rights under local law.</div>
+</main></body>`)
+	if n := strings.Count(doc.Text, "Section 3 title"); n != 1 {
+		t.Errorf("heading appears %d times, want 1 (table of contents dropped):\n%s", n, doc.Text)
+	}
+	wantContains(t, doc.Text, "7. Refunds", "Refunds are issued within 14 days.", "Residents of Quebec")
 }

@@ -44,6 +44,7 @@ type node struct {
 	textLen int32  // visible non-space characters in the subtree
 	linkLen int32  // of those, inside links
 	links   int32  // number of links in the subtree
+	anchors int32  // of those, links to a place in the page (#...)
 	end     int32  // index of the last node of the subtree
 	hash    uint64 // polynomial hash of the subtree's non-space text
 	pow     uint64 // hashBase^(number of hashed bytes)
