@@ -100,8 +100,8 @@ func BenchmarkKeyList(b *testing.B) {
 
 // BenchmarkAnalyzeBudgeted is POST /api/analyze with a short text on
 // PostgreSQL: authentication, one conditional budget update, the analysis
-// and its insert. The clock moves a day every 60 requests so the free
-// budget never runs out.
+// and its insert. On the advanced plan (100 scans a day) the clock moves a
+// day every 60 requests, so the budget is exercised but never runs out.
 func BenchmarkAnalyzeBudgeted(b *testing.B) {
 	t := &testing.T{}
 	var n atomic.Int64
@@ -110,7 +110,11 @@ func BenchmarkAnalyzeBudgeted(b *testing.B) {
 		o.Now = func() time.Time { return base.AddDate(0, 0, int(n.Load()/60)) }
 	})
 	e.t = t
-	tok, _ := e.mustAccount("bench-analyze@example.com")
+	tok, acct := e.mustAccount("bench-analyze@example.com")
+	advanced := app.TierAdvanced
+	if err := e.store.UpdateBilling(b.Context(), acct.ID, app.BillingUpdate{Tier: &advanced}); err != nil {
+		b.Fatal(err)
+	}
 	k := e.mustKey(tok)
 	body, _ := json.Marshal(map[string]string{"text": "We may change these terms at any time without notice."})
 	hammer(b, benchClient(), func() *http.Request {
