@@ -42,6 +42,19 @@ var bodyPhrases = map[string][]string{
 		"termini", "responsabilità", "voorwaarden", "aansprakelijkheid", "termos", "responsabilidade", "regulamin", "odpowiedzialność"},
 }
 
+// namesDocument reports whether a title names a legal document type.
+func namesDocument(title string) bool {
+	t := strings.ToLower(title)
+	for _, phrases := range typePhrases {
+		for _, p := range phrases {
+			if strings.Contains(t, p) {
+				return true
+			}
+		}
+	}
+	return strings.Contains(t, "policy") || strings.Contains(t, "agreement") || strings.Contains(t, "notice")
+}
+
 // DetectType classifies a document as "terms", "privacy" or "other" from
 // its title and the vocabulary of its text.
 func DetectType(title, text string) string {

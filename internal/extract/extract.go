@@ -151,7 +151,9 @@ func extractHTML(src []byte, pageURL string) (title, text, md string) {
 	r := render(sel, pageURL)
 	text, md = joinBlocks(r.blocks)
 	title = t.title
-	if title == "" {
+	// Prefer the page's main heading when the <title> is only the site's
+	// name or slogan and the heading names the document.
+	if title == "" || r.firstH1 != "" && len(r.firstH1) <= 200 && !namesDocument(title) && namesDocument(r.firstH1) {
 		title = r.firstH1
 	}
 	return title, text, md

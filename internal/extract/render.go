@@ -366,7 +366,13 @@ func (r *renderer) flush(kind blockKind, level int) {
 	}
 	b := block{kind: kind, text: t, md: m}
 	if kind == bHeading {
-		b.md = strings.Repeat("#", max(1, min(level, 6))) + " " + strings.ReplaceAll(m, "  \n", " ")
+		m = strings.ReplaceAll(m, "  \n", " ")
+		for _, mk := range []string{"**", "_"} { // a heading is emphasis enough
+			if len(m) > 2*len(mk) && strings.HasPrefix(m, mk) && strings.HasSuffix(m, mk) && !strings.Contains(m[len(mk):len(m)-len(mk)], mk) {
+				m = m[len(mk) : len(m)-len(mk)]
+			}
+		}
+		b.md = strings.Repeat("#", max(1, min(level, 6))) + " " + m
 	} else {
 		b.md = escapeLineStart(m)
 	}
