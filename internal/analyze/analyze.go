@@ -6,6 +6,7 @@ package analyze
 
 import (
 	"cmp"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -64,9 +65,9 @@ func Analyze(text string, opts Options) Result {
 	spans := segment(rs)
 	clf, _ := loadDefault()
 
-	hits := sentenceHits(rs, spans, clf)
+	hits := sentenceHits(rs, spans, clf, docType == "privacy")
 	hits = dropLoneHeadings(rs, spans, hits)
-	findings := merge(rs, spans, hits)
+	findings := capMinor(merge(rs, spans, hits))
 	score, grade := Grade(findings)
 	return Result{
 		DocumentType: docType,
@@ -86,10 +87,10 @@ const parallelMin = 64
 // lexicons). Long documents are split into contiguous chunks worked on
 // concurrently; the hits are concatenated in sentence order, so the result
 // is the same as a sequential run.
-func sentenceHits(rs []rune, spans []Span, clf *classifier) []hit {
+func sentenceHits(rs []rune, spans []Span, clf *classifier, privacyDoc bool) []hit {
 	workers := runtime.GOMAXPROCS(0)
 	if len(spans) < parallelMin || workers < 2 {
-		return hitsFor(rs, spans, 0, len(spans), clf, nil)
+		return hitsFor(rs, spans, 0, len(spans), clf, privacyDoc, nil)
 	}
 	workers = min(workers, 8, len(spans)/(parallelMin/2))
 	parts := make([][]hit, workers)
@@ -99,7 +100,7 @@ func sentenceHits(rs []rune, spans []Span, clf *classifier) []hit {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			parts[w] = hitsFor(rs, spans, lo, hi, clf, nil)
+			parts[w] = hitsFor(rs, spans, lo, hi, clf, privacyDoc, nil)
 		}()
 	}
 	wg.Wait()
@@ -110,7 +111,7 @@ func sentenceHits(rs []rune, spans []Span, clf *classifier) []hit {
 	return out
 }
 
-func hitsFor(rs []rune, spans []Span, lo, hi int, clf *classifier, hits []hit) []hit {
+func hitsFor(rs []rune, spans []Span, lo, hi int, clf *classifier, privacyDoc bool, hits []hit) []hit {
 	var ph []privacyHit
 	for i := lo; i < hi; i++ {
 		sp := spans[i]
@@ -129,6 +130,16 @@ func hitsFor(rs []rune, spans []Span, lo, hi int, clf *classifier, hits []hit) [
 			}
 		}
 		ph = privacyHits(s, ph[:0])
+		if changeClause && privacyPolicyChange(ph, s, privacyDoc) {
+			// "We may update this privacy policy": report it as a
+			// policy_change_notice, which the patterns grade more finely.
+			for k := len(hits) - 1; k >= 0 && hits[k].sent == i; k-- {
+				if hits[k].cat == "unilateral_change" {
+					hits = append(hits[:k], hits[k+1:]...)
+				}
+			}
+			changeClause = false
+		}
 		for _, p := range ph {
 			if changeClause && p.cat == "policy_change_notice" && p.sev != SeverityGood {
 				continue // already reported as unilateral_change
@@ -137,6 +148,42 @@ func hitsFor(rs []rune, spans []Span, lo, hi int, clf *classifier, hits []hit) [
 		}
 	}
 	return hits
+}
+
+var privacyDocRe = regexp.MustCompile(`(?i)\b(privacy|cookie|data protection) (policy|notice|statement|polic)|\bthis (notice|statement)\b`)
+
+// privacyPolicyChange: the patterns found a policy_change_notice in a
+// sentence about the privacy policy itself.
+func privacyPolicyChange(ph []privacyHit, s string, privacyDoc bool) bool {
+	for _, p := range ph {
+		if p.cat == "policy_change_notice" {
+			return privacyDocRe.MatchString(s) || privacyDoc && thisPolicyRe.MatchString(s)
+		}
+	}
+	return false
+}
+
+var thisPolicyRe = regexp.MustCompile(`(?i)\b(this|our|the) (policy|notice|statement)\b`)
+
+// maxMinorPerCategory bounds the neutral and the good findings of one
+// category (the first ones in document order are kept); blocker and bad
+// findings are never dropped.
+const maxMinorPerCategory = 5
+
+func capMinor(fs []Finding) []Finding {
+	n := map[[2]string]int{}
+	out := fs[:0]
+	for _, f := range fs {
+		if f.Severity == SeverityNeutral || f.Severity == SeverityGood {
+			k := [2]string{f.Category, f.Severity}
+			if n[k] == maxMinorPerCategory {
+				continue
+			}
+			n[k]++
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // merge joins hits of the same category and severity on consecutive

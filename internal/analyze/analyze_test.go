@@ -125,20 +125,29 @@ func TestBenignPrivacy(t *testing.T) {
 func TestNegation(t *testing.T) {
 	cases := []struct {
 		text, cat, sev string
+		typ            string
 	}{
-		{"We do not sell your personal information.", "data_sale", SeverityGood},
-		{"We will never sell or rent your data to anyone.", "data_sale", SeverityGood},
-		{"We may sell your personal information to third parties.", "data_sale", SeverityBlocker},
-		{"We may share your information with our advertising partners.", "third_party_sharing", SeverityBad},
-		{"We do not share your personal information with advertisers.", "third_party_sharing", SeverityGood},
-		{"We may change this policy at any time without notice.", "unilateral_change", SeverityBad},
-		{"Please check this page periodically for updates to this policy.", "policy_change_notice", SeverityBad},
-		{"We will notify you by email before changes to this policy take effect.", "policy_change_notice", SeverityGood},
-		{"You may opt out of marketing emails at any time.", "user_rights", SeverityGood},
-		{"We retain your information indefinitely.", "retention", SeverityBad},
+		{"We may change these Terms at any time without notice.", "unilateral_change", SeverityBad, "terms"},
+		{"We may buy or sell assets, and your information may be transferred to the acquirer in a merger.", "third_party_sharing", SeverityNeutral, ""},
+		{"We do not knowingly collect, use, disclose, sell, or share information from children.", "data_sale", SeverityGood, ""},
+		{"You can opt out of sharing your data for targeted advertising.", "user_rights", SeverityGood, ""},
+		{"We do not sell your personal information.", "data_sale", SeverityGood, ""},
+		{"We will never sell or rent your data to anyone.", "data_sale", SeverityGood, ""},
+		{"We may sell your personal information to third parties.", "data_sale", SeverityBlocker, ""},
+		{"We may share your information with our advertising partners.", "third_party_sharing", SeverityBad, ""},
+		{"We do not share your personal information with advertisers.", "third_party_sharing", SeverityGood, ""},
+		{"We may change this policy at any time without notice.", "policy_change_notice", SeverityBad, ""},
+		{"Please check this page periodically for updates to this policy.", "policy_change_notice", SeverityBad, ""},
+		{"We will notify you by email before changes to this policy take effect.", "policy_change_notice", SeverityGood, ""},
+		{"You may opt out of marketing emails at any time.", "user_rights", SeverityGood, ""},
+		{"We retain your information indefinitely.", "retention", SeverityBad, ""},
 	}
 	for _, c := range cases {
-		r := Analyze(c.text, Options{DocumentType: "privacy"})
+		typ := c.typ
+		if typ == "" {
+			typ = "privacy"
+		}
+		r := Analyze(c.text, Options{DocumentType: typ})
 		checkInvariants(t, c.text, r)
 		found := false
 		for _, f := range r.Findings {

@@ -10,7 +10,8 @@ import (
 type rule struct {
 	sev  string
 	re   *regexp.Regexp
-	neg  bool // skip the match when a negation ("not", "never", "n't") shortly precedes it
+	not  *regexp.Regexp // the rule does not apply to sentences matching this
+	neg  bool           // skip the match when a negation ("not", "never", "n't") shortly precedes it
 	conf float64
 }
 
@@ -19,6 +20,12 @@ type privacyCat struct {
 	pre   []string // the sentence must contain one of these (cheap pre-filter)
 	need  *regexp.Regexp
 	rules []rule
+}
+
+// except returns ru restricted to sentences that do not match pat.
+func except(ru rule, pat string) rule {
+	ru.not = regexp.MustCompile(pat)
+	return ru
 }
 
 func r(sev string, neg bool, conf float64, pat string) rule {
@@ -32,16 +39,22 @@ const (
 
 var quoteFolder = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u2010", "-", "\u2011", "-")
 
-var negationRe = regexp.MustCompile(`\b(not|never|no|nor|neither|cannot)\b|n't\b`)
+// negationRe also treats "opt out of" as negating: the practice is optional.
+var negationRe = regexp.MustCompile(`\b(not|never|no|nor|neither|cannot)\b|n't\b|\bopt[- ]?out (of|from)\b|\bobject to\b`)
+
+// clauseBreakRe ends the clause a negation can reach back into.
+var clauseBreakRe = regexp.MustCompile(`[;:]|\b(but|although|however|except|unless|whereas)\b`)
 
 var privacyCats = []privacyCat{
-	{name: "data_sale", pre: []string{"sell", "sold", "rent", "sale", "trade"}, rules: []rule{
-		r(SeverityGood, false, 0.85, `\b(not|never)\s+`+negGap+`(sell|sold|rent|trade)\b|n't\s+`+negGap+`(sell|rent)\b|\bno\s+sale\b|\bwithout selling\b`),
-		r(SeverityBlocker, true, 0.8, `\b(sell|sells|sold|selling|rent|rents|renting|trade|trades)\b[^.;]{0,40}\b`+data+`|\b(sale|selling|renting) of (your |personal |user |customer )+(information|data)`),
+	{name: "data_sale", pre: []string{"sell", "sold", "rent", "sale"}, rules: []rule{
+		r(SeverityGood, false, 0.85, `\b(not|never)\s+`+negGap+`(sell|sold|rent)\b|\b(not|never)\b[^.;:]{0,60}\b(sell|sold|rent)\b[^.;:]{0,60}\b(data|information)|n't\s+`+negGap+`(sell|rent)\b|\bno\s+sale\b|\bwithout selling\b`),
+		except(r(SeverityBlocker, true, 0.8, `\b(sell|sells|sold|selling|rent|rents|renting)\b[^.;]{0,40}\b`+data+`|\b(sale|selling|renting) of (your |personal |user |customer )+(information|data)`),
+			`\b(assets?|merger|acquisition|acquired|bankruptcy|insolvency|reorgani[sz]ation|business transfer|change of control|sale of (all|substantially|the company|our (company|business)|a business))\b`),
 	}},
 	{name: "third_party_sharing", pre: []string{"shar", "disclos", "provid", "transfer", "available"}, rules: []rule{
 		r(SeverityGood, false, 0.8, `\b(not|never)\s+`+negGap+`(share|disclose|provide|transfer|rent)\w*\b[^.;]*\b(third|advertis|partner|outside|others)|n't\s+`+negGap+`(share|disclose)\b`),
-		r(SeverityBad, true, 0.75, `\b(share|shares|shared|sharing|disclose|discloses|disclosed|provide|provides|transfer|make\w* available)\b[^.;]*\b(advertis\w*|marketing|business partners|partners|sponsors|data brokers?)\b`),
+		r(SeverityBad, true, 0.75, `\b(share|shares|shared|sharing|disclose|discloses|disclosed|transfer|transfers|make\w* available)\b[^.;]*\b(advertis\w*|marketing|business partners|partners|sponsors|data brokers?)\b`),
+		r(SeverityNeutral, false, 0.6, `\b(transfer\w*|shar\w+|disclos\w+|sold|sell|acquir\w+)\b[^.]*\b(merger|acquisition|acquirer|bankruptcy|insolvency|reorgani[sz]ation|change of control)\b|\b(merger|acquisition|bankruptcy|insolvency|reorgani[sz]ation|change of control)\b[^.]*\b(transfer\w*|shar\w+|disclos\w+|sold|acquir\w+)\b`),
 		r(SeverityNeutral, true, 0.6, `\b(share|shares|shared|sharing|disclose|discloses|disclosed|transfer)\b[^.;]*\b(third[- ]part(y|ies)|service providers|vendors|processors|affiliates|law enforcement|authorities|subsidiaries)`),
 	}},
 	{name: "data_collection", pre: []string{"collect", "gather", "obtain", "receive", "record", "access"}, rules: []rule{
@@ -106,6 +119,9 @@ func privacyHits(sentence string, dst []privacyHit) []privacyHit {
 		}
 	rules:
 		for _, ru := range pc.rules {
+			if ru.not != nil && ru.not.MatchString(low) {
+				continue
+			}
 			for off, tries := 0, 0; off < len(low) && tries < 4; tries++ {
 				loc := ru.re.FindStringIndex(low[off:])
 				if loc == nil {
@@ -135,13 +151,10 @@ func containsAny(s string, subs []string) bool {
 // negatedAt reports whether a negation word occurs within the few words
 // before position i (same clause).
 func negatedAt(low string, i int) bool {
-	j := i - 40
-	if j < 0 {
-		j = 0
-	}
+	j := max(i-60, 0)
 	w := low[j:i]
-	if k := strings.LastIndexAny(w, ",;:"); k >= 0 {
-		w = w[k+1:]
+	if locs := clauseBreakRe.FindAllStringIndex(w, -1); len(locs) > 0 {
+		w = w[locs[len(locs)-1][1]:]
 	}
 	return negationRe.MatchString(w)
 }

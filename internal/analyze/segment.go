@@ -130,7 +130,7 @@ func startsListItem(rs []rune, t Span) bool {
 		return false
 	}
 	switch rs[i] {
-	case '-', '*', '•', '·', '–', '—', '▪', '◦', '#', '§', '>':
+	case '-', '*', '•', '·', '–', '—', '▪', '◦', '#', '§', '>', '|':
 		return true
 	case '(':
 		j := i + 1
