@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
-	"github.com/clausewatch/clausewatch/internal/config"
 	"github.com/clausewatch/clausewatch/internal/extract"
 	"github.com/clausewatch/clausewatch/internal/fetch"
 )
@@ -30,9 +29,9 @@ func readDocument(ctx context.Context, arg, pageURL string, getenv func(string) 
 		}
 		raw = b
 	case strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://"):
-		cfg, err := config.Load(getenv)
+		cfg, err := loadConfig(getenv)
 		if err != nil {
-			return nil, fmt.Errorf("configuration:\n%w", err)
+			return nil, err
 		}
 		res, err := newFetcher(cfg).Fetch(ctx, fetch.Request{URL: arg})
 		if err != nil {

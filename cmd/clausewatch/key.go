@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/clausewatch/clausewatch/internal/app"
-	"github.com/clausewatch/clausewatch/internal/config"
 )
 
 func runKey(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -29,9 +28,9 @@ func runKey(ctx context.Context, args []string, getenv func(string) string, stdo
 		fmt.Fprintln(stderr, "key create needs --email and --name")
 		return errUsage
 	}
-	cfg, err := config.Load(getenv)
+	cfg, err := loadConfig(getenv)
 	if err != nil {
-		return fmt.Errorf("configuration:\n%w", err)
+		return err
 	}
 	store, err := openStore(ctx, cfg)
 	if err != nil {

@@ -41,9 +41,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
-	cfg, err := config.Load(getenv)
+	cfg, err := loadConfig(getenv)
 	if err != nil {
-		return fmt.Errorf("configuration:\n%w", err)
+		return err
 	}
 	if *addr != "" {
 		cfg.Addr = *addr
@@ -108,9 +108,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 }
 
 func runMigrate(ctx context.Context, getenv func(string) string, stdout io.Writer) error {
-	cfg, err := config.Load(getenv)
+	cfg, err := loadConfig(getenv)
 	if err != nil {
-		return fmt.Errorf("configuration:\n%w", err)
+		return err
 	}
 	store, err := openStore(ctx, cfg)
 	if err != nil {
@@ -119,6 +119,15 @@ func runMigrate(ctx context.Context, getenv func(string) string, stdout io.Write
 	defer store.Close()
 	fmt.Fprintf(stdout, "migrations applied (%s)\n", dialectName(cfg))
 	return nil
+}
+
+// loadConfig reads and validates the environment, naming every bad value.
+func loadConfig(getenv func(string) string) (config.Config, error) {
+	cfg, err := config.Load(getenv)
+	if err != nil {
+		return cfg, fmt.Errorf("configuration:\n%w", err)
+	}
+	return cfg, nil
 }
 
 // openStore connects and migrates: the service always runs on the current schema.
