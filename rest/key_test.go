@@ -239,3 +239,23 @@ func (c *countingStore) FindActiveKeyByHash(ctx context.Context, h []byte) (*app
 	c.lookups++
 	return c.Store.FindActiveKeyByHash(ctx, h)
 }
+
+// Shutdown flushes the counts still held in memory.
+func TestCloseFlushesPendingCounts(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		store := dbtest.Open(t, d)
+		e := newEnvOn(t, store)
+		tok, acct := e.mustAccount("flush@example.com")
+		k := e.mustKey(tok)
+		for range 3 {
+			e.do("GET", "/api/developer/keys", k.RawKey, nil)
+		}
+		if err := e.svc.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		keys, err := store.FindKeys(context.Background(), app.KeyFilter{AccountID: acct.ID})
+		if err != nil || len(keys) != 1 || keys[0].RequestCount != 3 || keys[0].LastUsedAt == nil {
+			t.Fatalf("after Close: %+v %v", keys, err)
+		}
+	})
+}

@@ -1,0 +1,58 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestDefaults(t *testing.T) {
+	c, err := Load(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != ":8080" || c.DatabaseURL != "sqlite:./data/clausewatch.db" || c.DataDir != "./data" || !c.Zero() ||
+		c.FetchTimeout != 15*time.Second || c.MonitorMinInterval != time.Hour || c.LogFormat != "text" || !c.Introspection {
+		t.Errorf("defaults %+v", c)
+	}
+}
+
+func TestEveryBadValueIsNamed(t *testing.T) {
+	bad := map[string]string{
+		"CLAUSEWATCH_ADDR":                 "8080",
+		"DATABASE_URL":                     "mysql://x",
+		"CLAUSEWATCH_WEBHOOK_SECRET":       "sk_live_x",
+		"CLAUSEWATCH_STRIPE_PRICES":        "price_1:gold",
+		"CLAUSEWATCH_AUTH_HS256_SECRET":    "short",
+		"CLAUSEWATCH_FETCH_ALLOW_HOSTS":    "localhost",
+		"CLAUSEWATCH_FETCH_TIMEOUT":        "soon",
+		"CLAUSEWATCH_MONITOR_MIN_INTERVAL": "-1s",
+		"CLAUSEWATCH_LLM_BASE_URL":         "ftp://x",
+		"CLAUSEWATCH_LOG_LEVEL":            "loud",
+		"CLAUSEWATCH_LOG_FORMAT":           "xml",
+	}
+	_, err := Load(env(bad))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for name := range bad {
+		if !strings.Contains(err.Error(), name+":") {
+			t.Errorf("error does not name %s:\n%v", name, err)
+		}
+	}
+}
+
+func TestPostgresAndPrices(t *testing.T) {
+	c, err := Load(env(map[string]string{
+		"DATABASE_URL":              "postgres://u@h/db?sslmode=disable",
+		"CLAUSEWATCH_STRIPE_PRICES": "price_a:base, price_b:advanced",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Postgres() || c.Zero() || c.StripePrices["price_a"] != "base" || c.StripePrices["price_b"] != "advanced" {
+		t.Errorf("%+v", c)
+	}
+}
