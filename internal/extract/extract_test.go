@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -369,8 +370,57 @@ func makePDF(content string) []byte {
 	return b.Bytes()
 }
 
-// Hostile markup stays linear and never panics.
+// hostileCases build pathological markup of about n units.
+var hostileCases = map[string]func(n int) string{
+	"deep": func(n int) string { return strings.Repeat("<div>", n) + "deep text" + strings.Repeat("</div>", n) },
+	"many": func(n int) string {
+		return "<body><main>" + strings.Repeat("<p>para <b>x</b></p>", n) + "</main></body>"
+	},
+	"unclosed":   func(n int) string { return strings.Repeat("<li><b><i><a href=x>", n) + "end" },
+	"stray":      func(n int) string { return strings.Repeat("</div></p></li></table>", n) + "<p>after</p>" },
+	"inlineDeep": func(n int) string { return "<p>" + strings.Repeat("<b><i><a href=/x>", n) + "inline text" },
+	"fragments":  func(n int) string { return "<p>" + strings.Repeat("word <!-- c -->", n) },
+	"scripts":    func(n int) string { return strings.Repeat("<p>a</p><script>", n) },
+	"heads":      func(n int) string { return strings.Repeat("<html><head><p>x", n) },
+	"tables":     func(n int) string { return strings.Repeat("<table><tr><td>cell ", n/10) + strings.Repeat("text ", n) },
+	"customDeep": func(n int) string { return strings.Repeat("<x-a>", n) + "custom" + strings.Repeat("</x-b>", n) },
+	"attrs":      func(n int) string { return "<p class=\"" + strings.Repeat("cookie nav ", n) + "\">text</p>" },
+	"hiddenNest": func(n int) string {
+		return strings.Repeat("<div hidden><div aria-hidden=true>", n) + strings.Repeat("prose words here ", n)
+	},
+	"listsInline": func(n int) string { return strings.Repeat("<ul><li><span>", n) + "item" },
+}
+
+// Hostile markup never panics and stays linear: ten times the input may
+// not cost much more than ten times the time.
 func TestHostileHTML(t *testing.T) {
+	for name, build := range hostileCases {
+		t.Run(name, func(t *testing.T) {
+			small, large := []byte(build(10000)), []byte(build(100000))
+			cost := func(b []byte) time.Duration {
+				best := time.Duration(1 << 62)
+				for i := 0; i < 3; i++ {
+					start := time.Now()
+					doc, err := Extract(b, "text/html", "")
+					if err == nil && doc.WordCount == 0 {
+						t.Fatal("document without words")
+					}
+					best = min(best, time.Since(start))
+				}
+				return best
+			}
+			cs, cl := cost(small), cost(large)
+			perByteRatio := (float64(cl) / float64(len(large))) / (float64(cs) / float64(len(small)))
+			t.Logf("%d bytes %v, %d bytes %v (per-byte ratio %.2f)", len(small), cs, len(large), cl, perByteRatio)
+			if perByteRatio > 6 && cl > 200*time.Millisecond {
+				t.Errorf("not linear: %d bytes in %v, %d bytes in %v", len(small), cs, len(large), cl)
+			}
+		})
+	}
+}
+
+// Hostile markup never panics.
+func TestHostileHTMLText(t *testing.T) {
 	deep := strings.Repeat("<div>", 100000) + "deep text" + strings.Repeat("</div>", 100000)
 	many := "<body><main>" + strings.Repeat("<p>para <b>x</b></p>", 100000) + "</main></body>"
 	unclosed := strings.Repeat("<li><b><i><a href=x>", 30000) + "end"

@@ -121,6 +121,7 @@ type renderer struct {
 	fmtDepth int
 	firstH1  string
 	pool     []*inline
+	inCell   int
 }
 
 func (r *renderer) getInline() *inline {
@@ -235,7 +236,7 @@ func (r *renderer) walk(i int32) {
 		}
 		return
 	case atom.Table:
-		if r.dataTable(i) {
+		if r.inCell == 0 && r.dataTable(i) { // a table in a cell is flattened into it
 			r.flush(bPara, 0)
 			r.table(i)
 			return
@@ -531,7 +532,9 @@ func (r *renderer) cell(d int32) (string, string) {
 	r.lists, r.marker, r.inItem = nil, "", 0
 	outer := r.cur
 	r.cur = r.getInline()
+	r.inCell++
 	r.walkChildren(d)
+	r.inCell--
 	r.flush(bPara, 0)
 	r.putInline(r.cur)
 	r.cur = outer

@@ -11,6 +11,7 @@ import "bytes"
 func stripRaw(src []byte) []byte {
 	var out []byte
 	last := 0
+	unclosed := map[string]bool{}
 	for pos := 0; pos < len(src); {
 		i := bytes.IndexByte(src[pos:], '<')
 		if i < 0 {
@@ -32,8 +33,13 @@ func stripRaw(src []byte) []byte {
 			pos = gt + 1
 			continue
 		}
+		if unclosed[name] {
+			pos = gt + 1
+			continue
+		}
 		end := indexEndTag(src[gt+1:], name)
 		if end < 0 {
+			unclosed[name] = true // no end tag anywhere after: stop searching for one
 			pos = gt + 1
 			continue
 		}

@@ -101,12 +101,13 @@ type builder struct {
 	open    map[atom.Atom]int32 // open elements per tag
 	openCus map[string]int32    // open custom elements per name
 	cusName map[int32]string
+	seen    map[atom.Atom]bool // html and head elements already created
 }
 
 func parseTree(src []byte) *tree {
 	t := &tree{n: make([]node, 1, bytes.Count(src, []byte("</"))+16), body: -1}
 	t.n[0] = node{parent: -1, first: -1, last: -1, next: -1}
-	b := &builder{t: t, stack: []int32{0}, open: map[atom.Atom]int32{}, openCus: map[string]int32{}, cusName: map[int32]string{}}
+	b := &builder{t: t, stack: []int32{0}, open: map[atom.Atom]int32{}, openCus: map[string]int32{}, cusName: map[int32]string{}, seen: map[atom.Atom]bool{}}
 	z := html.NewTokenizer(bytes.NewReader(src))
 	var skip atom.Atom
 	var skipName string
@@ -187,13 +188,9 @@ func (b *builder) addText(s []byte) {
 	if len(s) == 0 {
 		return
 	}
-	p := b.cur()
-	t := b.t
-	if l := t.n[p].last; l >= 0 && t.n[l].isText {
-		t.n[l].text += string(s)
-		return
-	}
-	b.appendChild(p, node{isText: true, text: string(s)})
+	// Adjacent text nodes (around comments or skipped elements) stay
+	// separate: merging them would copy the text again and again.
+	b.appendChild(b.cur(), node{isText: true, text: string(s)})
 }
 
 func (b *builder) pop() {
@@ -233,9 +230,10 @@ func (b *builder) start(z *html.Tokenizer, a atom.Atom, name []byte, hasAttr, se
 	t := b.t
 	switch a {
 	case atom.Html, atom.Head:
-		if b.open[a] > 0 || hasTag(t, a) {
+		if b.seen[a] {
 			return
 		}
+		b.seen[a] = true
 	case atom.Body:
 		if t.body >= 0 {
 			return
@@ -371,22 +369,6 @@ func (b *builder) inHeading() bool {
 		tg := b.t.n[b.stack[i]].tag
 		if isHeading(tg) || tg == atom.Summary || tg == atom.Dt {
 			return true
-		}
-	}
-	return false
-}
-
-func hasTag(t *tree, a atom.Atom) bool {
-	for c := t.n[0].first; c >= 0; c = t.n[c].next {
-		if t.n[c].tag == a {
-			return true
-		}
-		if a == atom.Head && t.n[c].tag == atom.Html {
-			for d := t.n[c].first; d >= 0; d = t.n[d].next {
-				if t.n[d].tag == a {
-					return true
-				}
-			}
 		}
 	}
 	return false
