@@ -43,8 +43,8 @@ var dropTags = map[atom.Atom]bool{
 var strongWords = []string{
 	"cookie", "consent", "gdpr", "onetrust", "cookiebot", "didomi", "usercentrics",
 	"truste", "osano", "cmp-", "qc-cmp", "iubenda", "termly-", "cc-banner", "cc-window",
-	"newsletter", "breadcrumb", "skip-link", "skiplink", "skip-to", "social-share",
-	"share-buttons", "sharing", "backtotop", "back-to-top", "scroll-to-top",
+	"breadcrumb", "skip-link", "skiplink", "skip-to", "social-share",
+	"share-buttons", "sharing-buttons", "backtotop", "back-to-top", "scroll-to-top",
 	"sp_message", "fc-consent", "cmpbox", "cky-consent", "klaro", "tarteaucitron", "axeptio",
 	"cmplz", "evidon", "trustarc", "borlabs",
 }
@@ -55,7 +55,7 @@ var tokenWords = map[string]bool{
 	"social": true, "toolbar": true, "pagination": true, "pager": true, "modal": true,
 	"popup": true, "popover": true, "tooltip": true, "overlay": true,
 	"drawer": true, "offcanvas": true, "hamburger": true, "topbar": true, "subscribe": true,
-	"signup": true, "login": true, "feedback": true, "advert": true,
+	"signup": true, "login": true, "newsletter": true, "sharing": true, "feedback": true, "advert": true,
 	"ads": true, "ad": true, "promo": true, "masthead": true, "sitefooter": true,
 	"siteheader": true, "site-footer": true, "site-header": true, "page-header": true, "page-footer": true,
 	"global-header": true, "global-footer": true, "globalnav": true,
@@ -340,10 +340,18 @@ func (s *selection) isBoilerplate(i int32) bool {
 		}
 		return true
 	}
+	// Section ids are often made from their headings ("how-we-share",
+	// "cookies", "social-media", "newsletters"): an element that reads
+	// like a document section (a heading, then prose rather than links)
+	// is never dropped for its name alone.
+	sectionLike := nd.flags&flHeadingDesc != 0 && nd.textLen >= 120 && nd.linkLen*2 < nd.textLen
 	if strongMatch(nd.attrs) || strongMatch(nd.label) {
-		// Cookie and consent prompts: but a cookie policy's own tables and
-		// sections, inside the document and without controls, are text.
-		return nd.flags&flInteractive != 0 || !s.insideContent(i)
+		// Cookie and consent prompts have controls; a cookie policy's own
+		// sections and tables do not.
+		if nd.flags&flInteractive != 0 {
+			return true
+		}
+		return !sectionLike && !s.insideContent(i)
 	}
 	if nd.flags&flInteractive != 0 && nd.textLen < 200 && nd.flags&flHeadingDesc == 0 && !s.insideContent(i) {
 		switch nd.tag {
@@ -359,7 +367,7 @@ func (s *selection) isBoilerplate(i int32) bool {
 	if classWords(nd.attrs) || nd.label != "" && classWords(nd.label) {
 		// A wrapper named after a header or dialog that holds long prose is a
 		// layout container, not boilerplate.
-		if nd.textLen >= 1500 && nd.linkLen*5 < nd.textLen && !strongMatch(nd.attrs) {
+		if sectionLike || nd.textLen >= 1500 && nd.linkLen*5 < nd.textLen {
 			return false
 		}
 		return true

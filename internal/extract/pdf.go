@@ -12,8 +12,12 @@ import (
 	"github.com/ledongthuc/pdf"
 )
 
-// maxPDFPages bounds the work on one PDF.
-const maxPDFPages = 2000
+// maxPDFPages and maxPDFChars bound the work on one PDF: pages after the
+// limits are not read.
+const (
+	maxPDFPages = 2000
+	maxPDFChars = 8 << 20
+)
 
 type glyph struct {
 	x, y, w, size float64
@@ -47,8 +51,12 @@ func extractPDF(raw []byte) (text, md, title string, err error) {
 		}
 	}
 	pages := min(r.NumPage(), maxPDFPages)
-	for i := 1; i <= pages; i++ {
+	chars := 0
+	for i := 1; i <= pages && chars < maxPDFChars; i++ {
 		lines := pageLines(r.Page(i))
+		for _, l := range lines {
+			chars += len(l.text)
+		}
 		gap := typicalLeading(lines)
 		for k, l := range lines {
 			if k > 0 {
