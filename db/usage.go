@@ -70,7 +70,7 @@ func (s *Store) FindDayCounts(ctx context.Context, accountID, fromDay string) ([
 }
 
 const findRecentErrorsSQL = `SELECT at, key_prefix, method, path, status, error FROM request_log
-WHERE account_id = ? AND status >= 400 AND at >= ? ORDER BY at DESC, id DESC LIMIT ?`
+WHERE account_id = ? AND (status >= 400 OR error <> '') AND at >= ? ORDER BY at DESC, id DESC LIMIT ?`
 
 // FindRecentErrors implements app.Store.
 func (s *Store) FindRecentErrors(ctx context.Context, accountID string, from time.Time, limit int) ([]app.RecentError, error) {

@@ -127,11 +127,9 @@ func (s *Service) chargeScans(ctx context.Context, scans, ai int) (*charge, erro
 	if err != nil {
 		return nil, err
 	}
-	// The tier is read fresh: after an upgrade the very next call uses it.
-	acct, err := s.store.FindAccount(ctx, p.Account.ID)
-	if err != nil {
-		return nil, err
-	}
+	// The principal's account was read by this request's authentication, so
+	// after an upgrade the very next call uses the new tier.
+	acct := &p.Account
 	lim := limitsOf(acct.Tier)
 	now := s.now()
 	day, month := dayWindow(now), monthWindow(now)

@@ -21,6 +21,10 @@ type RequestRecord struct {
 	Error     string    `db:"error"`
 }
 
+// Failed reports whether the request counts as an error: an error status,
+// or an error message under a 200 (GraphQL answers its errors with 200).
+func (r RequestRecord) Failed() bool { return r.Status >= 400 || r.Error != "" }
+
 // KeyUse adds Count requests to a key and moves its lastUsedAt forward.
 type KeyUse struct {
 	KeyID      string
@@ -160,7 +164,7 @@ func summarize(recs []RequestRecord) UsageBatch {
 			b.Days = append(b.Days, DayCount{AccountID: d[0], Day: d[1]})
 		}
 		b.Days[i].Total++
-		if rec.Status >= 400 {
+		if rec.Failed() {
 			b.Days[i].Errors++
 		}
 	}

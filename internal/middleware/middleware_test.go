@@ -1,0 +1,60 @@
+package middleware
+
+import (
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+func TestObserveCountsByRoutePattern(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	mux := http.NewServeMux()
+	mux.HandleFunc("DELETE /api/developer/keys/{id}", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNotFound) })
+	mux.HandleFunc("GET /boom", func(http.ResponseWriter, *http.Request) { panic("boom") })
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	srv := httptest.NewServer(Observe(slog.New(slog.NewTextHandler(io.Discard, nil)), NewMetrics(reg), mux))
+	defer srv.Close()
+
+	for _, id := range []string{"a", "b", "c"} {
+		req, _ := http.NewRequest("DELETE", srv.URL+"/api/developer/keys/"+id, nil)
+		res, _ := http.DefaultClient.Do(req)
+		res.Body.Close()
+		if res.Header.Get("X-Request-Id") == "" {
+			t.Error("no request id")
+		}
+	}
+	res, _ := http.Get(srv.URL + "/boom")
+	res.Body.Close()
+	if res.StatusCode != http.StatusInternalServerError {
+		t.Errorf("panic: %d, want 500", res.StatusCode)
+	}
+	res, _ = http.Get(srv.URL + "/metrics")
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	for _, want := range []string{
+		`clausewatch_http_requests_total{method="DELETE",route="/api/developer/keys/{id}",status="404"} 3`,
+		`clausewatch_http_requests_total{method="GET",route="/boom",status="500"} 1`,
+		`clausewatch_http_request_duration_seconds_bucket{method="DELETE",route="/api/developer/keys/{id}"`,
+	} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+}
+
+func TestRequestIDKeepsSaneValues(t *testing.T) {
+	if got := requestID("abc-123"); got != "abc-123" {
+		t.Errorf("kept %q", got)
+	}
+	for _, bad := range []string{"", "a b", strings.Repeat("x", 65), "<script>"} {
+		if got := requestID(bad); got == bad || len(got) != 16 {
+			t.Errorf("%q -> %q", bad, got)
+		}
+	}
+}
