@@ -50,7 +50,7 @@ func Extract(raw []byte, contentType, pageURL string) (doc *Document, err error)
 			doc, err = nil, fmt.Errorf("%w: the document could not be parsed", ErrUnsupported)
 		}
 	}()
-	var title, text, md string
+	var title, text, md, declaredLang string
 	switch Sniff(raw, contentType) {
 	case FormatPDF:
 		text, md, title, err = extractPDF(raw)
@@ -58,7 +58,7 @@ func Extract(raw []byte, contentType, pageURL string) (doc *Document, err error)
 			return nil, err
 		}
 	case FormatHTML:
-		title, text, md = extractHTML(toUTF8(raw, contentType, true), pageURL)
+		title, text, md, declaredLang = extractHTML(toUTF8(raw, contentType, true), pageURL)
 	case FormatText:
 		text = normalizePlain(string(toUTF8(raw, contentType, false)))
 		md = text
@@ -71,10 +71,14 @@ func Extract(raw []byte, contentType, pageURL string) (doc *Document, err error)
 	if title == "" {
 		title = firstLine(text)
 	}
+	lang := DetectLanguage(text)
+	if lang == "" {
+		lang = declaredLang // <html lang>, when the text is too short to tell
+	}
 	return &Document{
 		Title:        title,
 		DocumentType: DetectType(title, text),
-		Language:     DetectLanguage(text),
+		Language:     lang,
 		Text:         text,
 		Markdown:     md,
 		WordCount:    WordCount(text),
@@ -145,7 +149,7 @@ func mostlyText(b []byte) bool {
 	return bad*100 <= len(b)
 }
 
-func extractHTML(src []byte, pageURL string) (title, text, md string) {
+func extractHTML(src []byte, pageURL string) (title, text, md, lang string) {
 	t := parseTree(stripRaw(src))
 	sel := t.selectContent()
 	r := render(sel, pageURL)
@@ -156,7 +160,12 @@ func extractHTML(src []byte, pageURL string) (title, text, md string) {
 	if title == "" || r.firstH1 != "" && len(r.firstH1) <= 200 && !namesDocument(title) && namesDocument(r.firstH1) {
 		title = r.firstH1
 	}
-	return title, text, md
+	lang, _, _ = strings.Cut(t.lang, "-")
+	lang, _, _ = strings.Cut(lang, "_")
+	if len(lang) != 2 {
+		lang = ""
+	}
+	return title, text, md, lang
 }
 
 // normalizePlain tidies plain text: LF line ends, trimmed lines, at most

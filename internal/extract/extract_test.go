@@ -604,3 +604,22 @@ func TestSectionIDsLikeBoilerplateWords(t *testing.T) {
 	}
 	wantNotContains(t, doc.Text, "This site uses cookies", "Home")
 }
+
+// Multi-section terms: every sibling section is kept, not just the largest.
+func TestAllSectionsKept(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 5; i++ {
+		fmt.Fprintf(&b, `<section class="terms-part"><h2>Part %d</h2><p>Part %d says: %s</p></section>`, i, i, strings.Repeat(prose, i))
+	}
+	doc := mustExtract(t, `<html lang="en-GB"><body><header><nav><a href="/">Home</a><a href="/a">About</a><a href="/b">Blog</a></nav></header>
+<div class="container">`+b.String()+`</div><footer><p>Company footer</p></footer></body></html>`)
+	for i := 1; i <= 5; i++ {
+		wantContains(t, doc.Text, fmt.Sprintf("Part %d says", i))
+	}
+	wantNotContains(t, doc.Text, "Home", "Company footer")
+
+	short := mustExtract(t, `<html lang="de-DE"><body><p>AGB</p></body></html>`)
+	if short.Language != "de" {
+		t.Errorf("language %q, want the declared de", short.Language)
+	}
+}
