@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, env map[string]string, stdin string, args ...string) (string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(context.Background(), args, func(k string) string { return env[k] }, strings.NewReader(stdin), &out, &errb)
+	return out.String(), err
+}
+
+func TestKeyCreatePrintsOneJSONObject(t *testing.T) {
+	env := map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "cw.db")}
+	out, err := runCLI(t, env, "", "key", "create", "--email", "dev@example.com", "--name", "ci", "--scopes", "extract,monitor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var k map[string]any
+	if err := json.Unmarshal([]byte(out), &k); err != nil {
+		t.Fatalf("%q: %v", out, err)
+	}
+	raw, _ := k["rawKey"].(string)
+	if len(raw) != 53 || k["keyPrefix"] != raw[:12] || k["accountId"] == "" || k["id"] == "" || len(k["scopes"].([]any)) != 2 {
+		t.Errorf("key create printed %v", k)
+	}
+	// The same email is the same account.
+	out2, err := runCLI(t, env, "", "key", "create", "--email", "dev@example.com", "--name", "second")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var k2 map[string]any
+	json.Unmarshal([]byte(out2), &k2)
+	if k2["accountId"] != k["accountId"] {
+		t.Errorf("second key on another account: %v vs %v", k2["accountId"], k["accountId"])
+	}
+	if _, err := runCLI(t, env, "", "key", "create", "--email", "x@example.com", "--name", "bad", "--scopes", "admin"); err == nil {
+		t.Error("unknown scope accepted")
+	}
+}
+
+func TestClassifyJSONL(t *testing.T) {
+	in := `{"text": "We may terminate your account at any time without notice."}
+{"text": "Hello, welcome to our website."}
+`
+	out, err := runCLI(t, nil, in, "classify")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "unilateral_termination") || lines[1] != `{"labels":[]}` {
+		t.Errorf("classify printed %q", out)
+	}
+	if _, err := runCLI(t, nil, "not json\n", "classify"); err == nil {
+		t.Error("malformed line accepted")
+	}
+}
+
+func TestExtractAndAnalyzeFile(t *testing.T) {
+	page := filepath.Join("..", "..", "..", "shared", "data", "extract", "010.html")
+	out, err := runCLI(t, nil, "", "extract", "--file", page)
+	if err != nil || len(strings.Fields(out)) < 100 {
+		t.Fatalf("extract --file: %v, %d words", err, len(strings.Fields(out)))
+	}
+	md, err := runCLI(t, nil, "", "extract", "--markdown", "--file", page)
+	if err != nil || !strings.Contains(md, "#") {
+		t.Errorf("extract --markdown: %v", err)
+	}
+	text := "Terms of Service\n\nWe may terminate your account at any time. Any dispute shall be resolved by binding arbitration."
+	human, err := runCLI(t, nil, text, "analyze", "-")
+	if err != nil || !strings.Contains(human, "Grade ") || !strings.Contains(human, "What to check") {
+		t.Errorf("analyze -: %v\n%s", err, human)
+	}
+	js, err := runCLI(t, nil, text, "analyze", "--json", "-")
+	var r map[string]any
+	if err != nil || json.Unmarshal([]byte(js), &r) != nil || r["grade"] == nil {
+		t.Errorf("analyze --json: %v %s", err, js)
+	}
+}
+
+func TestUsageAndBadConfig(t *testing.T) {
+	if _, err := runCLI(t, nil, ""); err == nil {
+		t.Error("no command accepted")
+	}
+	if _, err := runCLI(t, nil, "", "frobnicate"); err == nil {
+		t.Error("unknown command accepted")
+	}
+	_, err := runCLI(t, map[string]string{"DATABASE_URL": "mysql://x"}, "", "migrate")
+	if err == nil || !strings.Contains(err.Error(), "DATABASE_URL") {
+		t.Errorf("bad config: %v", err)
+	}
+}
