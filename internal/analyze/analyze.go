@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"unicode"
 )
@@ -53,9 +52,19 @@ type hit struct {
 }
 
 // Analyze segments the text into sentences, classifies each for the eight
-// unfair-clause categories and the ten privacy categories, merges adjacent
-// sentences of the same category and severity into one finding, and grades
-// the document. Findings are in document order.
+// unfair-clause categories (linear model) and the ten privacy categories
+// (negation-aware patterns), merges adjacent sentences of the same category
+// and severity into one finding (at most 2000 code points each), and grades
+// the document. Findings are in document order; at most five neutral and five
+// good findings are kept per category, blocker and bad ones are all kept.
+//
+// Start and End index []rune(text): Unicode code points, where each invalid
+// UTF-8 byte counts as one U+FFFD, exactly as a JSON client receives the
+// text. Quote == string([]rune(text)[Start:End]) always holds.
+//
+// With DocumentType "privacy", "we may change this policy" is reported as a
+// policy_change_notice rather than as a unilateral change of terms. The
+// embedded model is decoded on first use (ModelInfo preloads it).
 func Analyze(text string, opts Options) Result {
 	docType := opts.DocumentType
 	if docType == "" {
@@ -186,6 +195,10 @@ func capMinor(fs []Finding) []Finding {
 	return out
 }
 
+// maxMergedRunes bounds a merged finding: a longer run of sentences of one
+// category is reported as several findings.
+const maxMergedRunes = 2000
+
 // merge joins hits of the same category and severity on consecutive
 // sentences into one finding quoting the whole run.
 func merge(rs []rune, spans []Span, hits []hit) []Finding {
@@ -201,7 +214,8 @@ func merge(rs []rune, spans []Span, hits []hit) []Finding {
 		h := hits[k]
 		last, conf := h.sent, h.conf
 		n := k + 1
-		for n < len(hits) && hits[n].cat == h.cat && hits[n].sev == h.sev && hits[n].sent <= last+1 {
+		for n < len(hits) && hits[n].cat == h.cat && hits[n].sev == h.sev && hits[n].sent <= last+1 &&
+			spans[hits[n].sent].End-spans[h.sent].Start <= maxMergedRunes {
 			last = max(last, hits[n].sent)
 			conf = max(conf, hits[n].conf)
 			n++
@@ -268,9 +282,7 @@ func checklist(findings []Finding) []string {
 
 // String returns a short description of a finding (for logs and the CLI).
 func (f Finding) String() string {
-	var b strings.Builder
-	b.WriteString("[" + f.Severity + "] " + f.Category + ": " + f.Title)
-	return b.String()
+	return "[" + f.Severity + "] " + f.Category + ": " + f.Title
 }
 
 // dropLoneHeadings removes hits on heading-like sentences ("5. Termination",

@@ -219,6 +219,20 @@ func TestMergeAdjacent(t *testing.T) {
 	}
 }
 
+func TestMergeBounded(t *testing.T) {
+	text := strings.Repeat("We may sell your personal information to data brokers. ", 200)
+	r := Analyze(text, Options{})
+	checkInvariants(t, text, r)
+	if len(r.Findings) < 2 {
+		t.Fatalf("%d findings, want the run split", len(r.Findings))
+	}
+	for _, f := range r.Findings {
+		if n := f.End - f.Start; n > maxMergedRunes {
+			t.Errorf("finding of %d runes", n)
+		}
+	}
+}
+
 func TestEmptyAndDegenerate(t *testing.T) {
 	for _, text := range []string{"", " ", "\n\n\n", ".", "...", "!!!", "\xff\xfe", strings.Repeat("a", 10000), strings.Repeat("word. ", 3000)} {
 		r := Analyze(text, Options{})

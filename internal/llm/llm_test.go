@@ -66,7 +66,7 @@ func TestSummarizeRequestShapeAndQuotes(t *testing.T) {
 		})
 		reply(w, "test-model-2026", "```json\n"+string(ans)+"\n```")
 	})
-	c := New(Config{BaseURL: srv.URL + "/v1/", APIKey: "sk-test", Model: "test-model", Timeout: 5 * time.Second})
+	c := New(Config{BaseURL: srv.URL + "/v1", APIKey: "sk-test", Model: "test-model", Timeout: 5 * time.Second})
 	s, err := c.Summarize(context.Background(), input())
 	if err != nil {
 		t.Fatal(err)
