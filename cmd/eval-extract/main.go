@@ -128,6 +128,19 @@ func run(args []string, out io.Writer) error {
 	if !*noRead {
 		summary(out, "readability", results, func(r result) score { return r.readb })
 	}
+	html := results[:0:0]
+	for _, r := range results {
+		if r.format == "html" {
+			html = append(html, r)
+		}
+	}
+	if len(html) > 0 && len(html) < len(results) {
+		summary(out, "ours-html", html, func(r result) score { return r.ours })
+		if !*noRead {
+			summary(out, "readab-html", html, func(r result) score { return r.readb })
+		}
+		fmt.Fprintln(out, "note: go-readability reads HTML only; its PDF rows use our PDF reader, so compare the -html lines for HTML")
+	}
 	fmt.Fprintf(out, "time: ours %v, readability %v (all formats; %d HTML bytes)\n", oursTime.Round(time.Millisecond), readTime.Round(time.Millisecond), htmlBytes)
 	return nil
 }

@@ -42,7 +42,7 @@ var dropTags = map[atom.Atom]bool{
 // class or id ("nav" in "site-nav", not in "canvas").
 var strongWords = []string{
 	"cookie", "consent", "gdpr", "onetrust", "cookiebot", "didomi", "usercentrics",
-	"truste", "osano", "cmp-", "qc-cmp", "iubenda", "termly-", "cc-banner", "cc-window",
+	"truste-", "truste_", "osano", "qc-cmp", "iubenda", "termly-", "cc-banner", "cc-window",
 	"breadcrumb", "skip-link", "skiplink", "skip-to", "social-share",
 	"share-buttons", "sharing-buttons", "backtotop", "back-to-top", "scroll-to-top",
 	"sp_message", "fc-consent", "cmpbox", "cky-consent", "klaro", "tarteaucitron", "axeptio",
@@ -321,6 +321,12 @@ func (s *selection) isBoilerplate(i int32) bool {
 			if s.insideContent(i) {
 				return false
 			}
+		case atom.Aside:
+			// An aside within the document is a summary or a note; a
+			// sidebar of links is not.
+			if s.insideContent(i) && nd.linkLen*2 < nd.textLen {
+				return false
+			}
 		case atom.Button:
 			// Accordion triggers carry section titles.
 			if nd.flags&flExpander != 0 || s.inHeading(i) {
@@ -407,7 +413,7 @@ func strongMatch(s string) bool {
 }
 
 var consentWords = []string{"cookie", "consent", "gdpr", "onetrust", "cookiebot", "didomi", "usercentrics",
-	"truste", "osano", "qc-cmp", "iubenda", "cc-banner", "cc-window", "sp_message", "fc-consent", "cmpbox",
+	"truste-", "truste_", "osano", "qc-cmp", "iubenda", "cc-banner", "cc-window", "sp_message", "fc-consent", "cmpbox",
 	"klaro", "tarteaucitron", "axeptio", "cmplz", "evidon", "trustarc", "borlabs"}
 
 // insideContent reports whether an ancestor of i is a content landmark

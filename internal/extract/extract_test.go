@@ -623,3 +623,12 @@ func TestAllSectionsKept(t *testing.T) {
 		t.Errorf("language %q, want the declared de", short.Language)
 	}
 }
+
+// Component frameworks name every block ("cmp-text", "trusted-..."); an
+// aside inside the document is a summary, not a sidebar.
+func TestFrameworkClassNamesAndAsides(t *testing.T) {
+	doc := mustExtract(t, `<body><div class="cmp-container"><div class="cmp-text"><p>`+strings.Repeat(prose, 3)+`</p></div>
+<div class="cmp-text trusted-partners"><p>Our trusted partners process data for us.</p></div>
+<article><h1>Privacy</h1><aside class="summary">In short: we never sell your data.</aside><p>`+strings.Repeat(prose, 4)+`</p></article></div></body>`)
+	wantContains(t, doc.Text, "Our trusted partners process data", "In short: we never sell your data.")
+}
