@@ -42,6 +42,11 @@ func toUTF8(raw []byte, contentType string, isHTML bool) []byte {
 			head = head[:4096]
 		}
 		if e, name, _ := charset.DetermineEncoding(head, "text/html"); e != nil && declaresCharset(head) {
+			if name == "utf-8" && !isUTF8 {
+				// Declared UTF-8 but not: legacy pages saved in a
+				// Windows code page under a template's UTF-8 meta.
+				return decode(guessEncoding(raw), raw)
+			}
 			if name == "utf-8" || isUTF8 && latin1(name) && hasHighBit(raw) {
 				return valid(raw)
 			}

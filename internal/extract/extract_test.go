@@ -632,3 +632,19 @@ func TestFrameworkClassNamesAndAsides(t *testing.T) {
 <article><h1>Privacy</h1><aside class="summary">In short: we never sell your data.</aside><p>`+strings.Repeat(prose, 4)+`</p></article></div></body>`)
 	wantContains(t, doc.Text, "Our trusted partners process data", "In short: we never sell your data.")
 }
+
+func TestLineBreakRuns(t *testing.T) {
+	doc := mustExtract(t, `<p>First line<br><br><br><br>Second line<br>Third</p>`)
+	if doc.Text != "First line\n\nSecond line\nThird" {
+		t.Errorf("text %q", doc.Text)
+	}
+	if doc.Markdown != "First line  \n\nSecond line  \nThird" {
+		t.Errorf("markdown %q", doc.Markdown)
+	}
+	// declared UTF-8, saved as windows-1252
+	doc, err := Extract([]byte(`<html><head><meta charset="utf-8"></head><body><p>Les donn`+"\xe9"+`es personnelles sont prot`+"\xe9"+`g`+"\xe9"+`es par la loi fran`+"\xe7"+`aise.</p></body></html>`), "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantContains(t, doc.Text, "Les données personnelles sont protégées")
+}

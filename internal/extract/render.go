@@ -96,11 +96,15 @@ func (in *inline) flushSpace() {
 // newline is a hard line break (<br>).
 func (in *inline) newline() {
 	in.tSpace, in.mSpace = false, false
-	if in.t.Len() > 0 {
-		in.t.addByte('\n')
+	if n := in.t.Len(); n > 0 && !(n >= 2 && in.t.b[n-1] == '\n' && in.t.b[n-2] == '\n') {
+		in.t.addByte('\n') // at most one blank line for a run of <br>
 	}
-	if in.m.Len() > 0 {
-		in.m.addString("  \n")
+	if n := in.m.Len(); n > 0 && !(n >= 3 && in.m.b[n-1] == '\n' && in.m.b[n-2] == '\n') {
+		if in.m.b[n-1] == '\n' {
+			in.m.addByte('\n')
+		} else {
+			in.m.addString("  \n")
+		}
 	}
 }
 
