@@ -648,3 +648,22 @@ func TestLineBreakRuns(t *testing.T) {
 	}
 	wantContains(t, doc.Text, "Les données personnelles sont protégées")
 }
+
+// A PDF set in two columns is read column by column, not across.
+func TestPDFTwoColumns(t *testing.T) {
+	var c strings.Builder
+	c.WriteString("BT /F1 10 Tf ")
+	for i := 0; i < 8; i++ {
+		y := 700 - 14*i
+		fmt.Fprintf(&c, "1 0 0 1 72 %d Tm (Left%d words here) Tj 1 0 0 1 330 %d Tm (Right%d words here) Tj ", y, i, y, i)
+	}
+	c.WriteString("ET")
+	doc, err := Extract(makePDF(c.String()), "application/pdf", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l7, r0 := strings.Index(doc.Text, "Left7"), strings.Index(doc.Text, "Right0")
+	if l7 < 0 || r0 < 0 || l7 > r0 {
+		t.Errorf("columns interleaved:\n%s", doc.Text)
+	}
+}

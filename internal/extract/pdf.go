@@ -139,29 +139,60 @@ func pageLines(p pdf.Page) (lines []pdfLine) {
 		}
 		groups = append(groups, []glyph{g})
 	}
+	var segs []pdfSeg
 	for _, line := range groups {
 		sort.SliceStable(line, func(a, b int) bool { return line[a].x < line[b].x })
-		var sb strings.Builder
-		size := 0.0
-		// When the PDF writes its spaces as glyphs, trust them and split
-		// only at wide gaps; otherwise infer spaces from the gaps.
-		explicit := false
-		for _, g := range line {
-			if g.s == " " {
-				explicit = true
-				break
-			}
+		segs = append(segs, lineSegments(line)...)
+	}
+	return columnOrder(segs)
+}
+
+// pdfSeg is a run of text on one baseline, bounded by wide gaps (a gutter
+// between columns, or between table cells).
+type pdfSeg struct {
+	x0, x1, y, size float64
+	text            string
+	first, last     bool // first and last segment of its line
+}
+
+// lineSegments turns the glyphs of one baseline into text segments.
+func lineSegments(line []glyph) []pdfSeg {
+	var segs []pdfSeg
+	var sb strings.Builder
+	size, x0, x1 := 0.0, line[0].x, line[0].x
+	// When the PDF writes its spaces as glyphs, trust them and split
+	// only at wide gaps; otherwise infer spaces from the gaps.
+	explicit := false
+	for _, g := range line {
+		if g.s == " " {
+			explicit = true
+			break
 		}
-		for k, g := range line {
-			fs := math.Abs(g.size)
-			size = math.Max(size, fs)
-			if k > 0 {
-				prev := line[k-1]
-				w := prev.w
-				if w <= 0 {
-					w = 0.5 * math.Abs(prev.size) // width unknown: a typical glyph
-				}
-				gap := g.x - (prev.x + w)
+	}
+	emit := func() {
+		txt := strings.Join(strings.Fields(strings.ToValidUTF8(sb.String(), "")), " ")
+		if txt != "" {
+			segs = append(segs, pdfSeg{x0: x0, x1: x1, y: line[0].y, size: size, text: txt})
+		}
+		sb.Reset()
+	}
+	for k, g := range line {
+		fs := math.Abs(g.size)
+		w := g.w
+		if w <= 0 {
+			w = 0.5 * fs // width unknown: a typical glyph
+		}
+		if k > 0 {
+			prev := line[k-1]
+			pw := prev.w
+			if pw <= 0 {
+				pw = 0.5 * math.Abs(prev.size)
+			}
+			gap := g.x - (prev.x + pw)
+			if gap > 3*fs && g.s != " " {
+				emit()
+				size, x0 = 0, g.x
+			} else {
 				thr := 0.18 * fs
 				if explicit || prev.w <= 0 {
 					thr = 0.6 * fs
@@ -170,15 +201,74 @@ func pageLines(p pdf.Page) (lines []pdfLine) {
 					sb.WriteByte(' ')
 				}
 			}
-			sb.WriteString(g.s)
 		}
-		txt := strings.Join(strings.Fields(strings.ToValidUTF8(sb.String(), "")), " ")
-		if txt == "" {
+		size = math.Max(size, fs)
+		x1 = g.x + w
+		sb.WriteString(g.s)
+	}
+	emit()
+	if len(segs) > 0 {
+		segs[0].first = true
+		segs[len(segs)-1].last = true
+	}
+	return segs
+}
+
+// columnOrder turns segments into lines in reading order. On a page set in
+// two columns (most lines split by a gutter at the same place, near the
+// middle), the left column is read before the right one; otherwise the
+// segments of each baseline are joined.
+func columnOrder(segs []pdfSeg) []pdfLine {
+	if len(segs) == 0 {
+		return nil
+	}
+	left, right := segs[0].x0, segs[0].x1
+	var gutters []float64
+	lines := 0
+	for k, sg := range segs {
+		left, right = math.Min(left, sg.x0), math.Max(right, sg.x1)
+		if sg.first {
+			lines++
+		}
+		if !sg.last && k+1 < len(segs) {
+			gutters = append(gutters, (sg.x1+segs[k+1].x0)/2)
+		}
+	}
+	split := 0.0
+	if len(gutters) >= 5 && len(gutters)*10 >= lines*4 {
+		sorted := append([]float64(nil), gutters...)
+		sort.Float64s(sorted)
+		med := sorted[len(sorted)/2]
+		near := 0
+		for _, g := range gutters {
+			if math.Abs(g-med) <= 15 {
+				near++
+			}
+		}
+		width := right - left
+		if near*10 >= len(gutters)*8 && med > left+0.3*width && med < left+0.7*width {
+			split = med
+		}
+	}
+	var out []pdfLine
+	if split > 0 {
+		for pass := 0; pass < 2; pass++ {
+			for _, sg := range segs {
+				if (sg.x0 < split) == (pass == 0) {
+					out = append(out, pdfLine{y: sg.y, size: sg.size, x0: sg.x0, text: sg.text})
+				}
+			}
+		}
+		return out
+	}
+	for _, sg := range segs {
+		if !sg.first && len(out) > 0 {
+			out[len(out)-1].text += " " + sg.text
 			continue
 		}
-		lines = append(lines, pdfLine{y: line[0].y, size: size, x0: line[0].x, text: txt})
+		out = append(out, pdfLine{y: sg.y, size: sg.size, x0: sg.x0, text: sg.text})
 	}
-	return lines
+	return out
 }
 
 // typicalLeading is the most common distance between consecutive lines.
