@@ -154,6 +154,15 @@ func extractHTML(src []byte, pageURL string) (title, text, md, lang string) {
 	sel := t.selectContent()
 	r := render(sel, pageURL)
 	text, md = joinBlocks(r.blocks)
+	if strings.TrimSpace(text) == "" && len(t.noscript) > 0 {
+		// A script-rendered page may carry its text for non-script readers.
+		// ("Please enable JavaScript" alone is not a document.)
+		nt := parseTree(stripRaw(t.noscript))
+		nr := render(nt.selectContent(), pageURL)
+		if ntext, nmd := joinBlocks(nr.blocks); WordCount(ntext) >= 25 {
+			r, text, md = nr, ntext, nmd
+		}
+	}
 	title = t.title
 	// Prefer the page's main heading when the <title> is only the site's
 	// name or slogan and the heading names the document.

@@ -667,3 +667,16 @@ func TestPDFTwoColumns(t *testing.T) {
 		t.Errorf("columns interleaved:\n%s", doc.Text)
 	}
 }
+
+func TestNoscriptFallback(t *testing.T) {
+	doc := mustExtract(t, `<html><head><title>Terms</title></head><body><div id="root"></div><script>render()</script>
+<noscript><h1>Terms of Use</h1><p>You must be 16 or older to use the service.</p><p>`+prose+`</p></noscript></body></html>`)
+	wantContains(t, doc.Text, "Terms of Use", "You must be 16 or older")
+	// with real content, noscript text stays out
+	doc = mustExtract(t, `<body><main><p>Visible terms text.</p></main><noscript><p>Please enable JavaScript.</p></noscript></body>`)
+	wantNotContains(t, doc.Text, "enable JavaScript")
+	// a bare "enable JavaScript" notice is no document
+	if _, err := Extract([]byte(`<body><div id="app"></div><noscript>You need to enable JavaScript to run this app.</noscript></body>`), "text/html", ""); !errors.Is(err, ErrNoText) {
+		t.Errorf("err = %v, want ErrNoText", err)
+	}
+}

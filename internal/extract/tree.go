@@ -54,7 +54,10 @@ type tree struct {
 	n     []node // n[0] is the document
 	title string
 	lang  string
-	body  int32
+	// noscript holds the raw content of <noscript> elements: the page's
+	// text when everything else is rendered by scripts.
+	noscript []byte
+	body     int32
 }
 
 // skipSubtree are elements whose content is never text we show.
@@ -110,8 +113,8 @@ func parseTree(src []byte) *tree {
 	b := &builder{t: t, stack: []int32{0}, open: map[atom.Atom]int32{}, openCus: map[string]int32{}, cusName: map[int32]string{}, seen: map[atom.Atom]bool{}}
 	z := html.NewTokenizer(bytes.NewReader(src))
 	var skip atom.Atom
-	var skipName string
 	skipDepth := 0
+	var noscript bytes.Buffer
 	var titleBuf strings.Builder
 	inTitle := false
 	for {
@@ -119,11 +122,15 @@ func parseTree(src []byte) *tree {
 		switch tt {
 		case html.ErrorToken:
 			t.title = strings.TrimSpace(collapseSpace(titleBuf.String()))
+			t.noscript = noscript.Bytes()
 			return t
 		case html.TextToken:
 			if skipDepth > 0 {
 				if inTitle && titleBuf.Len() < 2000 {
 					titleBuf.Write(z.Text())
+				} else if skip == atom.Noscript && noscript.Len() < 4<<20 {
+					noscript.Write(z.Text())
+					noscript.WriteByte('\n')
 				}
 				continue
 			}
@@ -132,7 +139,7 @@ func parseTree(src []byte) *tree {
 			name, hasAttr := z.TagName()
 			a := atom.Lookup(name)
 			if skipDepth > 0 {
-				if tt == html.StartTagToken && a == skip && (a != 0 || string(name) == skipName) {
+				if tt == html.StartTagToken && a == skip {
 					skipDepth++
 				}
 				continue
@@ -155,7 +162,7 @@ func parseTree(src []byte) *tree {
 			name, _ := z.TagName()
 			a := atom.Lookup(name)
 			if skipDepth > 0 {
-				if a == skip && (a != 0 || string(name) == skipName) {
+				if a == skip {
 					skipDepth--
 					if skipDepth == 0 {
 						inTitle = false
