@@ -11,6 +11,7 @@ type rule struct {
 	sev  string
 	re   *regexp.Regexp
 	not  *regexp.Regexp // the rule does not apply to sentences matching this
+	kw   []string       // when set, the rule runs only on sentences containing one of these
 	neg  bool           // skip the match when a negation ("not", "never", "n't") shortly precedes it
 	conf float64
 }
@@ -20,6 +21,13 @@ type privacyCat struct {
 	pre   []string // the sentence must contain one of these (cheap pre-filter)
 	need  *regexp.Regexp
 	rules []rule
+}
+
+// needs returns ru restricted to sentences containing one of kw (a cheap
+// pre-filter for expensive patterns).
+func needs(ru rule, kw ...string) rule {
+	ru.kw = kw
+	return ru
 }
 
 // except returns ru restricted to sentences that do not match pat.
@@ -54,7 +62,7 @@ var privacyCats = []privacyCat{
 	{name: "third_party_sharing", pre: []string{"shar", "disclos", "provid", "transfer", "available"}, rules: []rule{
 		r(SeverityGood, false, 0.8, `\b(not|never)\s+`+negGap+`(share|disclose|provide|transfer|rent)\w*\b[^.;]*\b(third|advertis|partner|outside|others)|n't\s+`+negGap+`(share|disclose)\b`),
 		r(SeverityBad, true, 0.75, `\b(share|shares|shared|sharing|disclose|discloses|disclosed|transfer|transfers|make\w* available)\b[^.;]*\b(advertis\w*|marketing|business partners|partners|sponsors|data brokers?)\b`),
-		r(SeverityNeutral, false, 0.6, `\b(transfer\w*|shar\w+|disclos\w+|sold|sell|acquir\w+)\b[^.]*\b(merger|acquisition|acquirer|bankruptcy|insolvency|reorgani[sz]ation|change of control)\b|\b(merger|acquisition|bankruptcy|insolvency|reorgani[sz]ation|change of control)\b[^.]*\b(transfer\w*|shar\w+|disclos\w+|sold|acquir\w+)\b`),
+		needs(r(SeverityNeutral, false, 0.6, `\b(transfer\w*|shar\w+|disclos\w+|sold|sell|acquir\w+)\b[^.]*\b(merger|acquisition|acquirer|bankruptcy|insolvency|reorgani[sz]ation|change of control)\b|\b(merger|acquisition|bankruptcy|insolvency|reorgani[sz]ation|change of control)\b[^.]*\b(transfer\w*|shar\w+|disclos\w+|sold|acquir\w+)\b`), "merger", "acqui", "bankruptcy", "insolvency", "reorgani", "change of control"),
 		r(SeverityNeutral, true, 0.6, `\b(share|shares|shared|sharing|disclose|discloses|disclosed|transfer)\b[^.;]*\b(third[- ]part(y|ies)|service providers|vendors|processors|affiliates|law enforcement|authorities|subsidiaries)`),
 	}},
 	{name: "data_collection", pre: []string{"collect", "gather", "obtain", "receive", "record", "access"}, rules: []rule{
@@ -69,9 +77,9 @@ var privacyCats = []privacyCat{
 	}},
 	{name: "tracking", pre: []string{"cookie", "beacon", "pixel", "track", "fingerprint", "advertis", "analytics", "sdk", "identifier", "similar technolog"}, rules: []rule{
 		r(SeverityBad, false, 0.75, `\b(do not|don't|does not|doesn't) (currently )?(respond|honou?r|recogni[sz]e)\w*\b[^.]{0,40}(do[- ]not[- ]track|dnt)`),
-		r(SeverityGood, false, 0.75, `\b(honou?r|respect|respond to|recogni[sz]e)\w*\b[^.]{0,40}(do[- ]not[- ]track|global privacy control|\bgpc\b)|\b(not|never)\s+`+negGap+`(track|use (third[- ]party )?(cookies|tracking))|\bonly (use )?(strictly )?(necessary|essential) cookies|\b(not|never)\s+(\w+\s+){0,2}(use|allow|permit|serve)\b[^.;]*\b(cookies|trackers|tracking|analytics|advertis\w*)`),
+		needs(r(SeverityGood, false, 0.75, `\b(honou?r|respect|respond to|recogni[sz]e)\w*\b[^.]{0,40}(do[- ]not[- ]track|global privacy control|\bgpc\b)|\b(not|never)\s+`+negGap+`(track|use (third[- ]party )?(cookies|tracking))|\bonly (use )?(strictly )?(necessary|essential) cookies|\b(not|never)\s+(\w+\s+){0,2}(use|allow|permit|serve)\b[^.;]*\b(cookies|trackers|tracking|analytics|advertis\w*)`), "honor", "honour", "respect", "respond", "recogni", "not", "never", "only"),
 		r(SeverityBad, true, 0.75, `\bthird[- ]party (cookies|advertis\w*|tracking|ad networks?|pixels?)|\b(targeted|interest[- ]based|behaviou?ral|personali[sz]ed|cross[- ]context) (advertis|ads)|\bacross (other |different )?(websites|sites|apps|devices|services)\b|\bcross[- ](site|device)\b|\badvertising (id|identifiers?)\b|\bweb beacons?|\btracking pixels?|\bpixel tags?|\bfingerprinting\b|\bdevice fingerprints?`),
-		r(SeverityNeutral, true, 0.6, `\bcookies?\b|\banalytics\b|\bsimilar technologies\b|\btracking technolog|\bsdks?\b`),
+		needs(r(SeverityNeutral, true, 0.6, `\bcookies?\b|\banalytics\b|\bsimilar technologies\b|\btracking technolog|\bsdks?\b`), "cookie", "analytics", "technolog", "sdk"),
 	}},
 	{name: "children", pre: []string{"child", "minor", "under 1", "under the age", "parent", "coppa", "kids"},
 		need: regexp.MustCompile(`\b(child|children|minors?|kids|under (the age of )?1\d|coppa)\b`), rules: []rule{
@@ -90,7 +98,7 @@ var privacyCats = []privacyCat{
 	}},
 	{name: "security", pre: []string{"secur", "encrypt", "ssl", "tls", "safeguard", "breach", "protect", "two-factor", "multi-factor", "2fa", "hash", "unauthori", "hack"}, rules: []rule{
 		r(SeverityBad, false, 0.7, `\b(not|no)\s+(be )?(responsible|liable)\b[^.;]*\b(breach\w*|unauthori[sz]ed access|hack\w*|security|interception)`),
-		r(SeverityGood, true, 0.75, `\bencrypt\w*|\bssl\b|\btls\b|\b(technical|organi[sz]ational|administrative|physical|reasonable|appropriate|industry[- ]standard|commercially reasonable)\b[^.]{0,30}\b(security )?(measures|safeguards|controls|precautions)|\baccess controls\b|\b(two|multi)[- ]factor\b|\b2fa\b|\bpseudonymi[sz]\w*|\b(notify|inform)\w*\b[^.;]*\b(data breach|security (breach|incident))`),
+		needs(r(SeverityGood, true, 0.75, `\bencrypt\w*|\bssl\b|\btls\b|\b(technical|organi[sz]ational|administrative|physical|reasonable|appropriate|industry[- ]standard|commercially reasonable)\b[^.]{0,30}\b(security )?(measures|safeguards|controls|precautions)|\baccess controls\b|\b(two|multi)[- ]factor\b|\b2fa\b|\bpseudonymi[sz]\w*|\b(notify|inform)\w*\b[^.;]*\b(data breach|security (breach|incident))`), "encrypt", "ssl", "tls", "measures", "safeguards", "controls", "precautions", "factor", "2fa", "pseudonymi", "notify", "inform"),
 		r(SeverityNeutral, false, 0.6, `\b(cannot|can't|can not|not|unable to)\s+(fully |completely |absolutely )?(guarantee|ensure|warrant|promise)\b[^.;]*\bsecur|\bno (method|system|transmission|security)\b[^.;]*\bsecure\b|\bnot (100%|completely|perfectly|fully|absolutely|entirely) secure`),
 	}},
 	{name: "policy_change_notice", pre: []string{"chang", "updat", "modif", "amend", "revis"}, rules: []rule{
@@ -119,6 +127,9 @@ func privacyHits(sentence string, dst []privacyHit) []privacyHit {
 		}
 	rules:
 		for _, ru := range pc.rules {
+			if ru.kw != nil && !containsAny(low, ru.kw) {
+				continue
+			}
 			if ru.not != nil && ru.not.MatchString(low) {
 				continue
 			}
