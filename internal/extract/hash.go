@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"net/url"
 	"regexp"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -58,34 +57,33 @@ func isTrackingParam(k string) bool {
 // for callers that diff documents).
 func NormalizeForHash(text string) string {
 	text = replaceURLs(text)
-	// The noise pattern is costly to run everywhere: it is tried only just
-	// before the key words that start it.
-	lower := strings.ToLower(text)
-	if len(lower) == len(text) && hasNoiseWord(lower) {
-		var sb strings.Builder
-		last := 0
-		for _, wa := range noiseWordsAt(lower) {
-			k, w := wa.at, wa.w
-			if k < last {
-				continue
-			}
-			// back up to the start of the phrase ("last visited", "page printed")
-			from := max(last, k-12)
-			for from < k && lower[from] != ' ' && lower[from] != '\n' && from > last {
-				from++
-			}
-			end := min(len(text), k+len(w)+90)
-			if loc := noiseRe.FindStringIndex(text[from:end]); loc != nil {
-				m := text[from+loc[0] : from+loc[1]]
-				sb.WriteString(text[last : from+loc[0]])
-				sb.WriteString(dropDate(m))
-				last = from + loc[1]
+	// "Printed on <date>" style notes stand on their own short line; the
+	// dates inside long paragraphs are the document's own (a citation's
+	// "last accessed"), and the noise pattern is costly, so only short
+	// lines holding one of its key words are searched.
+	var sb strings.Builder
+	last := 0
+	for pos := 0; pos < len(text); {
+		nl := strings.IndexByte(text[pos:], '\n')
+		end := len(text)
+		if nl >= 0 {
+			end = pos + nl
+		}
+		line := text[pos:end]
+		if len(line) <= maxNoiseLine {
+			if lower := strings.ToLower(line); len(lower) == len(line) && hasNoiseWord(lower) {
+				if repl := noiseRe.ReplaceAllStringFunc(line, dropDate); repl != line {
+					sb.WriteString(text[last:pos])
+					sb.WriteString(repl)
+					last = end
+				}
 			}
 		}
-		if last > 0 {
-			sb.WriteString(text[last:])
-			text = sb.String()
-		}
+		pos = end + 1
+	}
+	if last > 0 {
+		sb.WriteString(text[last:])
+		text = sb.String()
 	}
 	return collapseSpaceASCII(text)
 }
@@ -126,33 +124,14 @@ func collapseSpaceASCII(s string) string {
 	return sb.String()
 }
 
+// maxNoiseLine is the longest line searched for date noise.
+const maxNoiseLine = 300
+
 // noiseWords are the key words of noiseRe, lower-cased.
 var noiseWords = []string{
 	"visited", "accessed", "viewed", "retrieved", "checked", "crawled", "fetched", "printed",
 	"generated", "downloaded", "rendered", "exported", "today", "current date", "current time",
 	"besucht", "abgerufen", "gedruckt", "consulté", "imprimé", "généré",
-}
-
-// noiseWordsAt lists the positions of all key words in lower, in order.
-func noiseWordsAt(lower string) []wordAt {
-	var out []wordAt
-	for _, w := range noiseWords {
-		for pos := 0; ; {
-			i := strings.Index(lower[pos:], w)
-			if i < 0 {
-				break
-			}
-			out = append(out, wordAt{pos + i, w})
-			pos += i + len(w)
-		}
-	}
-	sort.Slice(out, func(a, b int) bool { return out[a].at < out[b].at })
-	return out
-}
-
-type wordAt struct {
-	at int
-	w  string
 }
 
 // replaceURLs strips tracking parameters from every http(s) URL in text.
