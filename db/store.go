@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -33,6 +34,7 @@ var migrations embed.FS
 // Store is the sqlx-backed app.Store. A Store made by InTx runs every
 // method inside that transaction.
 type Store struct {
+	stmts    *sync.Map // query -> *sqlx.Stmt, shared by every Store of one pool
 	db       *sqlx.DB
 	q        sqlx.ExtContext // db, or the transaction
 	postgres bool
@@ -76,7 +78,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		x.Close()
 		return nil, fmt.Errorf("connect to database: %w", err)
 	}
-	return &Store{db: x, q: x, postgres: x.DriverName() == "postgres"}, nil
+	return &Store{stmts: &sync.Map{}, db: x, q: x, postgres: x.DriverName() == "postgres"}, nil
 }
 
 // withBinaryParameters turns on lib/pq's binary_parameters: a query with
@@ -139,7 +141,7 @@ func (s *Store) InTx(ctx context.Context, fn func(app.Store) error) error {
 	if err != nil {
 		return translate(err)
 	}
-	if err := fn(&Store{db: s.db, q: tx, postgres: s.postgres}); err != nil {
+	if err := fn(&Store{stmts: s.stmts, db: s.db, q: tx, postgres: s.postgres}); err != nil {
 		_ = tx.Rollback()
 		return err
 	}
@@ -147,16 +149,75 @@ func (s *Store) InTx(ctx context.Context, fn func(app.Store) error) error {
 }
 
 func (s *Store) get(ctx context.Context, dest any, query string, args ...any) error {
-	return translate(sqlx.GetContext(ctx, s.q, dest, s.q.Rebind(query), args...))
+	q, err := s.queryer(ctx, query)
+	if err != nil {
+		return translate(err)
+	}
+	return translate(sqlx.GetContext(ctx, q, dest, s.q.Rebind(query), args...))
 }
 
 func (s *Store) selectAll(ctx context.Context, dest any, query string, args ...any) error {
-	return translate(sqlx.SelectContext(ctx, s.q, dest, s.q.Rebind(query), args...))
+	q, err := s.queryer(ctx, query)
+	if err != nil {
+		return translate(err)
+	}
+	return translate(sqlx.SelectContext(ctx, q, dest, s.q.Rebind(query), args...))
 }
 
 func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	r, err := s.q.ExecContext(ctx, s.q.Rebind(query), args...)
+	q, err := s.queryer(ctx, query)
+	if err != nil {
+		return nil, translate(err)
+	}
+	r, err := q.ExecContext(ctx, s.q.Rebind(query), args...)
 	return r, translate(err)
+}
+
+// queryer runs query as a prepared statement outside transactions: the
+// server parses and plans each statement once per connection, and every
+// later execution is one round trip (Bind/Execute). All SQL here is constant
+// (an IN list varies only with an account's key count), so the cache stays small.
+func (s *Store) queryer(ctx context.Context, query string) (queryer, error) {
+	if _, inTx := s.q.(*sqlx.Tx); inTx {
+		return s.q, nil
+	}
+	if st, ok := s.stmts.Load(query); ok {
+		return stmtQueryer{st.(*sqlx.Stmt)}, nil
+	}
+	st, err := s.db.PreparexContext(ctx, s.db.Rebind(query))
+	if err != nil {
+		return nil, err
+	}
+	if prev, loaded := s.stmts.LoadOrStore(query, st); loaded {
+		st.Close()
+		st = prev.(*sqlx.Stmt)
+	}
+	return stmtQueryer{st}, nil
+}
+
+type queryer interface {
+	sqlx.QueryerContext
+	sqlx.ExecerContext
+}
+
+// stmtQueryer lets sqlx's helpers run a prepared statement; the query text
+// they pass is the statement's own and is ignored.
+type stmtQueryer struct{ st *sqlx.Stmt }
+
+func (q stmtQueryer) QueryContext(ctx context.Context, _ string, args ...any) (*sql.Rows, error) {
+	return q.st.QueryContext(ctx, args...)
+}
+
+func (q stmtQueryer) QueryxContext(ctx context.Context, _ string, args ...any) (*sqlx.Rows, error) {
+	return q.st.QueryxContext(ctx, args...)
+}
+
+func (q stmtQueryer) QueryRowxContext(ctx context.Context, _ string, args ...any) *sqlx.Row {
+	return q.st.QueryRowxContext(ctx, args...)
+}
+
+func (q stmtQueryer) ExecContext(ctx context.Context, _ string, args ...any) (sql.Result, error) {
+	return q.st.ExecContext(ctx, args...)
 }
 
 // translate turns driver errors into app errors at the boundary: no rows is
