@@ -480,7 +480,7 @@ func (s *selection) chooseRoot(body int32) int32 {
 			continue
 		}
 		if n[i].tag == atom.Main || n[i].role == "main" {
-			if prose(i)*100 >= total*60 && (best < 0 || prose(i) > prose(best)) {
+			if prose(i)*100 >= total*80 && (best < 0 || prose(i) > prose(best)) {
 				best = i
 			}
 		}
