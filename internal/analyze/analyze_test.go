@@ -371,3 +371,28 @@ func mustRead(tb testing.TB, path string) string {
 	}
 	return string(b)
 }
+
+func TestGradeFormula(t *testing.T) {
+	f := func(cat, sev string) Finding { return Finding{Category: cat, Severity: sev} }
+	cases := []struct {
+		findings []Finding
+		score    int
+		grade    string
+	}{
+		{nil, 100, "A"},
+		{[]Finding{f("tracking", SeverityNeutral)}, 98, "A"},
+		{[]Finding{f("tracking", SeverityNeutral), f("tracking", SeverityGood)}, 100, "A"},
+		{[]Finding{f("unilateral_change", SeverityBad)}, 90, "A"},
+		{[]Finding{f("unilateral_change", SeverityBad), f("unilateral_change", SeverityBad), f("unilateral_change", SeverityBad), f("unilateral_change", SeverityBad)}, 86, "A"},
+		{[]Finding{f("unilateral_change", SeverityBad), f("unilateral_termination", SeverityBad), f("limitation_of_liability", SeverityBad)}, 70, "B"},
+		{[]Finding{f("arbitration", SeverityBlocker)}, 75, "D"}, // a blocker caps the grade at D
+		{[]Finding{f("arbitration", SeverityBlocker), f("data_sale", SeverityBlocker), f("jurisdiction", SeverityBad), f("content_removal", SeverityBad), f("unilateral_change", SeverityBad)}, 20, "E"},
+		{[]Finding{f("user_rights", SeverityGood), f("security", SeverityGood), f("data_sale", SeverityGood), f("retention", SeverityGood), f("children", SeverityGood), f("tracking", SeverityGood), f("jurisdiction", SeverityBad)}, 100, "A"},
+	}
+	for i, c := range cases {
+		score, grade := Grade(c.findings)
+		if score != c.score || grade != c.grade {
+			t.Errorf("case %d: Grade = %d %s, want %d %s", i, score, grade, c.score, c.grade)
+		}
+	}
+}
