@@ -30,14 +30,6 @@ func pointers[T any](in []T) []*T {
 // It takes time.Time and anything embedding it (app.Timestamp).
 func stamp(t interface{ UTC() time.Time }) string { return app.FormatTime(t.UTC()) }
 
-func formatTimePtr(t *time.Time) *string {
-	if t == nil {
-		return nil
-	}
-	s := app.FormatTime(*t)
-	return &s
-}
-
 // monitorsNotYet stands in for the monitor operations until app has them:
 // the scope check is app's, so keys without monitor already get FORBIDDEN.
 func monitorsNotYet(ctx context.Context) error {

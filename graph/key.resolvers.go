@@ -17,7 +17,7 @@ func (r *apiKeyResolver) Scopes(ctx context.Context, obj *app.Key) ([]string, er
 }
 
 func (r *apiKeyResolver) LastUsedAt(ctx context.Context, obj *app.Key) (*string, error) {
-	return formatTimePtr(obj.LastUsedAt), nil
+	return app.FormatTimePtr(obj.LastUsedAt), nil
 }
 
 func (r *apiKeyResolver) CreatedAt(ctx context.Context, obj *app.Key) (string, error) {
@@ -25,7 +25,7 @@ func (r *apiKeyResolver) CreatedAt(ctx context.Context, obj *app.Key) (string, e
 }
 
 func (r *apiKeyResolver) RevokedAt(ctx context.Context, obj *app.Key) (*string, error) {
-	return formatTimePtr(obj.RevokedAt), nil
+	return app.FormatTimePtr(obj.RevokedAt), nil
 }
 
 func (r *mutationResolver) CreateAPIKey(ctx context.Context, name string, scopes []string) (*app.CreatedKey, error) {

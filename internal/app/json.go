@@ -11,7 +11,8 @@ const TimeFormat = "2006-01-02T15:04:05.000Z"
 // FormatTime renders t in TimeFormat.
 func FormatTime(t time.Time) string { return t.UTC().Format(TimeFormat) }
 
-func formatTimePtr(t *time.Time) *string {
+// FormatTimePtr renders an optional time; nil stays nil (JSON null).
+func FormatTimePtr(t *time.Time) *string {
 	if t == nil {
 		return nil
 	}
@@ -34,7 +35,7 @@ func (k Key) MarshalJSON() ([]byte, error) {
 		LastUsedAt   *string  `json:"lastUsedAt"`
 		CreatedAt    string   `json:"createdAt"`
 		RevokedAt    *string  `json:"revokedAt"`
-	}{k.ID, k.Name, k.Prefix, scopes, k.RequestCount, formatTimePtr(k.LastUsedAt), FormatTime(k.CreatedAt), formatTimePtr(k.RevokedAt)})
+	}{k.ID, k.Name, k.Prefix, scopes, k.RequestCount, FormatTimePtr(k.LastUsedAt), FormatTime(k.CreatedAt), FormatTimePtr(k.RevokedAt)})
 }
 
 // Timestamp is a time that reads and writes as TimeFormat in JSON.
