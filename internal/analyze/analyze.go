@@ -172,7 +172,7 @@ func privacyPolicyChange(ph []privacyHit, s string, privacyDoc bool) bool {
 	return false
 }
 
-var thisPolicyRe = regexp.MustCompile(`(?i)\b(this|our|the) (policy|notice|statement)\b`)
+var thisPolicyRe = regexp.MustCompile(`(?i)\b(this|our|the|its) (policy|notice|statement)\b`)
 
 // maxMinorPerCategory bounds the neutral and the good findings of one
 // category (the first ones in document order are kept); blocker and bad

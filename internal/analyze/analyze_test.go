@@ -396,3 +396,12 @@ func TestGradeFormula(t *testing.T) {
 		}
 	}
 }
+
+func TestPrivacyPolicyChangeNotClauseChange(t *testing.T) {
+	text := "Norditech may change its privacy policy if necessary."
+	r := Analyze(text, Options{DocumentType: "privacy"})
+	cats := categories(r)
+	if !cats["policy_change_notice"] || cats["unilateral_change"] {
+		t.Errorf("categories = %v, want policy_change_notice only", cats)
+	}
+}

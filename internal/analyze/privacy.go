@@ -104,7 +104,7 @@ var privacyCats = []privacyCat{
 	{name: "policy_change_notice", pre: []string{"chang", "updat", "modif", "amend", "revis"}, rules: []rule{
 		r(SeverityGood, false, 0.75, `\b(notify|notice|inform|email|e-mail|alert|tell)\w*\b[^.;]*\b(before|prior to|in advance|at least \d+ days)\b|\b(before|prior to)\b[^.;]*\b(take|takes|taking|become|becomes) effect\b[^.;]*\b(notify|notice|inform|email)|\b(material|significant|substantial)\b[^.]{0,40}\bchanges?\b[^.;]*\b(notify|notice|inform|email|prominent\w*)|\b(ask|obtain|seek|request)\w* (for )?your (express |explicit |prior )?consent`),
 		r(SeverityBad, false, 0.7, `\bwithout (prior |advance |further |any )?(notice|notification|notifying)|\b(effective|take effect|takes effect)\b[^.]{0,30}\b(immediately|upon|when|as soon as)\b[^.]{0,30}\b(post|publish)|\bcontinued (use|access)\b[^.;]*\b(constitut|mean|signif|deem|accept|agree)|\b(check|review|visit|consult) (this|these|the|our) (page|policy|terms|privacy)[^.]{0,40}\b(periodically|regularly|frequently|from time to time|often)|\bresponsibility to (review|check)`),
-		r(SeverityNeutral, false, 0.6, `\b(change|update|modif|amend|revis)\w*\b[^.]{0,40}\b(this|our|the) (privacy )?(policy|notice|statement)|\b(this|the) (privacy )?(policy|notice|statement)\b[^.]{0,40}\b(change|update|modif|amend|revis)`),
+		r(SeverityNeutral, false, 0.6, `\b(change|update|modif|amend|revis)\w*\b[^.]{0,40}\b(this|our|the|its) (privacy )?(policy|notice|statement)|\b(this|the|our|its) (privacy )?(policy|notice|statement)\b[^.]{0,40}\b(change|update|modif|amend|revis)`),
 	}},
 }
 
