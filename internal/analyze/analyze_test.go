@@ -405,3 +405,10 @@ func TestPrivacyPolicyChangeNotClauseChange(t *testing.T) {
 		t.Errorf("categories = %v, want policy_change_notice only", cats)
 	}
 }
+
+func TestReservedRightIsNotUserRight(t *testing.T) {
+	text := "Acme reserves the right to access the content of your private files for troubleshooting."
+	if r := Analyze(text, Options{DocumentType: "terms"}); categories(r)["user_rights"] {
+		t.Errorf("user_rights finding for the provider's reserved right: %+v", r.Findings)
+	}
+}
