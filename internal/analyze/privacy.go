@@ -68,7 +68,7 @@ var privacyCats = []privacyCat{
 	{name: "data_collection", pre: []string{"collect", "gather", "obtain", "receive", "record", "access"}, rules: []rule{
 		r(SeverityGood, false, 0.7, `\b(not|never)\s+`+negGap+`(collect|gather|record)\b|n't\s+`+negGap+`collect\b|\bonly collect\b|\bminimum (amount of )?(personal )?(data|information)`),
 		r(SeverityBad, true, 0.7, `\b(collect|gather|obtain|receive|record|access)\w*\b[^.;]*\b(precise (geo)?location|gps|biometric|face ?prints?|facial (recognition|geometry)|fingerprints?|health|medical|address book|contact list|your contacts|social security|government[- ]issued|bank account|credit card|racial|ethnic|religio\w*|sexual|political|genetic|call logs?|text messages|voice recordings?)`),
-		r(SeverityNeutral, true, 0.6, `\b(we|us)\b[^.;]*\b(collect|gather|obtain|receive|record)\w*\b|\b(information|data) (we|that we|which we) (collect|gather|obtain|receive)`),
+		r(SeverityNeutral, true, 0.6, `\b(we|us)\b[^.;]{0,50}\b(collect|gather|obtain|record)\w*\b|\b(information|data) (we|that we|which we) (collect|gather|obtain|receive)`),
 	}},
 	{name: "retention", pre: []string{"retain", "retention", "keep", "kept", "store", "delet", "preserve", "erase"}, rules: []rule{
 		r(SeverityGood, false, 0.7, `\b(delete|deletes|deleted|erase|erased|anonymi[sz]e\w*|destroy\w*)\b[^.;]*\b(within|after) \d+ (days|weeks|months)|\bno longer than (\d+|one|two|three|six|twelve) |\b(retain|keep|store)\w*\b[^.;]*\b(for|up to) (\d+|one|two|three|six|twelve|thirty|ninety) (days|weeks|months|years)\b`),
@@ -90,7 +90,7 @@ var privacyCats = []privacyCat{
 	{name: "international_transfer", pre: []string{"transfer", "countr", "outside", "abroad", "international", "border", "united states", "jurisdiction"}, rules: []rule{
 		r(SeverityGood, false, 0.75, `\bstandard contractual clauses\b|\badequacy decisions?\b|\bbinding corporate rules\b|\bdata privacy framework\b|\bprivacy shield\b|\bappropriate safeguards\b`),
 		r(SeverityBad, false, 0.7, `\b(may not|do not|does not|might not)\s+(have|provide|offer|afford)\b[^.;]*\b(same|equivalent|adequate|similar|comparable)\b[^.]{0,20}\bprotection|\bless protective\b|\bnot (be )?as protective\b`),
-		r(SeverityNeutral, true, 0.6, `\b(transfer\w*|stor\w*|process\w*|hosted)\b[^.;]*\b(outside (of )?(your|the|its)|abroad|other countries|countries other|another country|different country|internationally|across (national )?borders|cross-border|in the united states|to the united states)`),
+		r(SeverityNeutral, true, 0.6, `\b(transfer\w*|stor\w*|process\w*|hosted)\b[^.;]*\b(outside (of )?(your|the|its) (\w+ ){0,2}(country|countries|jurisdiction|region|eea|european|eu|uk|united kingdom|state|province)|abroad|other countries|countries other|another country|different country|internationally|across (national )?borders|cross-border|in the united states|to the united states)`),
 	}},
 	{name: "user_rights", pre: []string{"right", "request", "delet", "access", "opt", "unsubscribe", "withdraw", "correct", "portab", "copy", "object", "restrict", "erase"}, rules: []rule{
 		r(SeverityBad, false, 0.7, `\b(cannot|can't|can not|unable to|not be able to|no way to)\s+`+negGap+`(delete|remove|access|correct|opt[- ]out|withdraw)\b`),
