@@ -58,7 +58,7 @@ var tokenWords = map[string]bool{
 	"signup": true, "login": true, "newsletter": true, "sharing": true, "feedback": true, "advert": true,
 	"ads": true, "ad": true, "promo": true, "masthead": true, "sitefooter": true,
 	"siteheader": true, "site-footer": true, "site-header": true, "page-header": true, "page-footer": true,
-	"global-header": true, "global-footer": true, "globalnav": true,
+	"global-header": true, "global-footer": true, "globalnav": true, "footer": true,
 	"announcement": true, "dialog": true, "language-switcher": true, "langswitch": true,
 	"sr-only": true, "visually-hidden": true, "screen-reader-text": true, "visuallyhidden": true,
 }
@@ -193,6 +193,7 @@ type selection struct {
 	t         *tree
 	drop      []bool
 	inContent []bool // the node is, or is inside, a content landmark
+	inArticle []bool // the node is, or is inside, an article or section
 	root      int32
 }
 
@@ -204,12 +205,13 @@ func (t *tree) selectContent() *selection {
 		body = 0
 	}
 	total := n[body].textLen
-	s := &selection{t: t, drop: make([]bool, len(n)), inContent: make([]bool, len(n)), root: body}
+	s := &selection{t: t, drop: make([]bool, len(n)), inContent: make([]bool, len(n)), inArticle: make([]bool, len(n)), root: body}
 	// Small: a rule never drops more than this share of the page text.
 	limit := func(i int32) bool { return n[i].textLen*100 <= total*40 }
 	for i := int32(1); i < int32(len(n)); i++ {
 		nd := &n[i]
 		s.inContent[i] = s.inContent[nd.parent] || isContentLandmark(nd)
+		s.inArticle[i] = s.inArticle[nd.parent] || nd.tag == atom.Article || nd.tag == atom.Section || nd.role == "article"
 		if s.drop[nd.parent] {
 			s.drop[i] = true
 			continue
@@ -269,7 +271,7 @@ func isPanel(nd *node) bool {
 	if nd.role == "tabpanel" || nd.role == "region" || nd.tag == atom.Details {
 		return true
 	}
-	for _, w := range []string{"tab", "panel", "accordion", "collapse", "expand", "toggle-content", "disclosure"} {
+	for _, w := range []string{"tab", "panel", "accordion", "collapse", "expand", "toggle-content", "disclosure", "more", "truncat"} {
 		if strings.Contains(nd.attrs, w) {
 			return true
 		}
@@ -316,9 +318,15 @@ func (s *selection) isBoilerplate(i int32) bool {
 	}
 	if boilerplateTag(nd.tag) {
 		switch nd.tag {
-		case atom.Header, atom.Footer:
+		case atom.Header:
 			// Section and article headers belong to the text.
 			if s.insideContent(i) {
+				return false
+			}
+		case atom.Footer:
+			// An article's footer may hold its dates; a footer directly in
+			// <main> is the site's, misplaced.
+			if s.inArticle[nd.parent] {
 				return false
 			}
 		case atom.Aside:
@@ -341,7 +349,7 @@ func (s *selection) isBoilerplate(i int32) bool {
 		return true
 	}
 	if nd.role != "" && dropRoles[nd.role] {
-		if (nd.role == "banner" || nd.role == "contentinfo") && s.insideContent(i) {
+		if nd.role == "banner" && s.insideContent(i) || nd.role == "contentinfo" && s.inArticle[nd.parent] {
 			return false
 		}
 		return true

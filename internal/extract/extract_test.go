@@ -680,3 +680,12 @@ func TestNoscriptFallback(t *testing.T) {
 		t.Errorf("err = %v, want ErrNoText", err)
 	}
 }
+
+// A site footer misplaced inside <main> goes; an article's footer stays.
+func TestFooterInsideMain(t *testing.T) {
+	doc := mustExtract(t, `<body><main><h1>Terms</h1><section><p>`+strings.Repeat(prose, 5)+`</p>
+<footer><p>Version 3, effective 1 May 2026.</p></footer></section>
+<footer><h3>Handy Links</h3><ul><li><a href="/a">About us</a></li><li><a href="/b">Careers</a></li></ul><p>© 2026 Example</p></footer></main></body>`)
+	wantContains(t, doc.Text, "Version 3, effective 1 May 2026.")
+	wantNotContains(t, doc.Text, "Handy Links", "About us", "© 2026")
+}
