@@ -470,6 +470,26 @@ func (s *selection) keptStats() (kept, keptLink []int32) {
 	return kept, keptLink
 }
 
+// onlyChaffBeside reports whether everything under root outside target is
+// chaff (short, or links, or prose without a heading): narrowing to target
+// then loses no section of the document.
+func (s *selection) onlyChaffBeside(root, target int32, kept, keptLink []int32) bool {
+	n := s.t.n
+	for a := target; a != root && a > 0; a = n[a].parent {
+		for c := n[n[a].parent].first; c >= 0; c = n[c].next {
+			if c == a || s.drop[c] || kept[c] == 0 {
+				continue
+			}
+			prose := kept[c] - keptLink[c]
+			linky := keptLink[c]*2 >= kept[c]
+			if !linky && (prose >= 400 || prose >= 150 && n[c].flags&flHeadingDesc != 0) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // chooseRoot narrows from the body to the element holding the document:
 // an explicit <main> (or role=main) holding most of the prose, or else the
 // deepest element that still holds nearly all of the non-link text.
@@ -511,7 +531,7 @@ func (s *selection) chooseRoot(body int32) int32 {
 			}
 		}
 	}
-	if art >= 0 {
+	if art >= 0 && s.onlyChaffBeside(root, art, kept, keptLink) {
 		root = art
 	}
 	// Descend while one child holds nearly all the prose and everything

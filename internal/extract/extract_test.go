@@ -689,3 +689,11 @@ func TestFooterInsideMain(t *testing.T) {
 	wantContains(t, doc.Text, "Version 3, effective 1 May 2026.")
 	wantNotContains(t, doc.Text, "Handy Links", "About us", "© 2026")
 }
+
+// Narrowing to a dominant <article> must not drop a smaller second part.
+func TestSecondArticleKept(t *testing.T) {
+	doc := mustExtract(t, `<body><article><h1>Terms</h1>`+strings.Repeat("<p>"+prose+"</p>", 12)+`</article>
+<article><h2>Additional terms for EU users</h2><p>EU consumers may withdraw from a purchase within fourteen days without giving any reason.</p></article>
+<div class="related"><h3>Related</h3><a href="/a">A</a> <a href="/b">B</a> <a href="/c">C</a></div></body>`)
+	wantContains(t, doc.Text, "Additional terms for EU users", "withdraw from a purchase")
+}
