@@ -482,7 +482,7 @@ func (s *selection) onlyChaffBeside(root, target int32, kept, keptLink []int32) 
 			}
 			prose := kept[c] - keptLink[c]
 			linky := keptLink[c]*2 >= kept[c]
-			if !linky && (prose >= 400 || prose >= 150 && n[c].flags&flHeadingDesc != 0) {
+			if !linky && (prose >= 400 || prose >= 80 && n[c].flags&flHeadingDesc != 0) {
 				return false
 			}
 		}
