@@ -514,7 +514,7 @@ func (s *selection) chooseRoot(body int32) int32 {
 		}
 	}
 	root := body
-	if best >= 0 {
+	if best >= 0 && s.onlyChaffBeside(root, best, kept, keptLink) {
 		root = best
 	}
 	// An <article> holding nearly all of it is the document; what sits

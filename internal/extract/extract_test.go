@@ -697,3 +697,12 @@ func TestSecondArticleKept(t *testing.T) {
 <div class="related"><h3>Related</h3><a href="/a">A</a> <a href="/b">B</a> <a href="/c">C</a></div></body>`)
 	wantContains(t, doc.Text, "Additional terms for EU users", "withdraw from a purchase")
 }
+
+// A section left outside <main> by the page's markup is still the document.
+func TestSectionOutsideMainKept(t *testing.T) {
+	doc := mustExtract(t, `<body><nav><a href="/">Home</a><a href="/b">Blog</a></nav><main><h1>Privacy Policy</h1>`+strings.Repeat("<p>"+prose+"</p>", 12)+`</main>
+<div class="addendum"><h2>California addendum</h2><p>California residents may request deletion of their personal information at any time.</p></div>
+<footer><a href="/t">Terms</a></footer></body>`)
+	wantContains(t, doc.Text, "California addendum", "request deletion")
+	wantNotContains(t, doc.Text, "Home", "Blog")
+}
