@@ -266,6 +266,12 @@ func (s *selection) dropDuplicates(body int32) {
 	}
 }
 
+// sectionLike reports an element that reads like a document section: a
+// heading, then prose rather than links.
+func sectionLike(nd *node) bool {
+	return nd.flags&flHeadingDesc != 0 && nd.textLen >= 120 && nd.linkLen*2 < nd.textLen
+}
+
 // isPanel reports a tab panel or the collapsible part of an accordion.
 func isPanel(nd *node) bool {
 	if nd.role == "tabpanel" || nd.role == "region" || nd.tag == atom.Details {
@@ -312,7 +318,7 @@ func (s *selection) isBoilerplate(i int32) bool {
 		// panels that say they are panels.
 		prose := nd.linkLen*3 < nd.textLen
 		keep := prose && (nd.textLen >= 400 || nd.textLen >= 40 && isPanel(nd))
-		if !keep || classWords(nd.attrs) || classWords(nd.label) {
+		if !keep || !sectionLike(nd) && (classWords(nd.attrs) || classWords(nd.label)) {
 			return true
 		}
 	}
@@ -358,7 +364,7 @@ func (s *selection) isBoilerplate(i int32) bool {
 	// "cookies", "social-media", "newsletters"): an element that reads
 	// like a document section (a heading, then prose rather than links)
 	// is never dropped for its name alone.
-	sectionLike := nd.flags&flHeadingDesc != 0 && nd.textLen >= 120 && nd.linkLen*2 < nd.textLen
+	sectionLike := sectionLike(nd)
 	if strongMatch(nd.attrs) || strongMatch(nd.label) {
 		// Cookie and consent prompts have controls; a cookie policy's own
 		// sections and tables do not.
