@@ -364,14 +364,14 @@ func (s *selection) isBoilerplate(i int32) bool {
 	// "cookies", "social-media", "newsletters"): an element that reads
 	// like a document section (a heading, then prose rather than links)
 	// is never dropped for its name alone.
-	sectionLike := sectionLike(nd)
+	section := sectionLike(nd)
 	if strongMatch(nd.attrs) || strongMatch(nd.label) {
 		// Cookie and consent prompts have controls; a cookie policy's own
 		// sections and tables do not.
 		if nd.flags&flInteractive != 0 {
 			return true
 		}
-		return !sectionLike && !s.insideContent(i)
+		return !section && !s.insideContent(i)
 	}
 	if nd.flags&flInteractive != 0 && nd.textLen < 200 && nd.flags&flHeadingDesc == 0 && !s.insideContent(i) {
 		switch nd.tag {
@@ -387,7 +387,7 @@ func (s *selection) isBoilerplate(i int32) bool {
 	if classWords(nd.attrs) || nd.label != "" && classWords(nd.label) {
 		// A wrapper named after a header or dialog that holds long prose is a
 		// layout container, not boilerplate.
-		if sectionLike || nd.textLen >= 1500 && nd.linkLen*5 < nd.textLen {
+		if section || nd.textLen >= 1500 && nd.linkLen*5 < nd.textLen {
 			return false
 		}
 		return true
