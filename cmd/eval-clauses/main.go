@@ -20,26 +20,43 @@ func main() {
 	data := flag.String("data", "../shared/data/clauses", "directory with validation.jsonl")
 	file := flag.String("file", "validation.jsonl", "file to score, inside -data")
 	raw := flag.Bool("raw", false, "also score on crudely de-tokenised text (raw-text robustness)")
+	model := flag.String("model", "", "score this model file instead of the embedded model")
 	flag.Parse()
+	classify := analyze.Classify
+	if *model != "" {
+		f, err := os.Open(*model)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "eval-clauses:", err)
+			os.Exit(1)
+		}
+		m, err := analyze.DecodeModel(f)
+		f.Close()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "eval-clauses:", err)
+			os.Exit(1)
+		}
+		fmt.Println("model file:", *model, m.Notes)
+		classify = func(s string) []string { return analyze.PredictWith(m, []string{s})[0] }
+	}
 	exs, err := analyze.ReadExamples(filepath.Join(*data, *file))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "eval-clauses:", err)
 		os.Exit(1)
 	}
-	if info, err := analyze.ModelInfo(); err == nil {
+	if info, err := analyze.ModelInfo(); err == nil && *model == "" {
 		fmt.Println("model:", info)
 	}
-	report(*file, exs, func(s string) string { return s })
+	report(*file, exs, classify, func(s string) string { return s })
 	if *raw {
-		report(*file+" (de-tokenised)", exs, detokenize)
+		report(*file+" (de-tokenised)", exs, classify, detokenize)
 	}
 }
 
-func report(name string, exs []analyze.Example, f func(string) string) {
+func report(name string, exs []analyze.Example, classify func(string) []string, f func(string) string) {
 	var gold, pred [][]string
 	for _, e := range exs {
 		gold = append(gold, e.Labels)
-		pred = append(pred, analyze.Classify(f(e.Text)))
+		pred = append(pred, classify(f(e.Text)))
 	}
 	m := analyze.Evaluate(gold, pred)
 	fmt.Printf("\n%s: %d sentences\n", name, len(exs))
