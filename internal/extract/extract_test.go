@@ -347,13 +347,18 @@ func TestErrors(t *testing.T) {
 
 // makePDF builds a one-page PDF whose content stream is content.
 func makePDF(content string) []byte {
-	objs := []string{
+	return makePDFObjs([]string{
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
 		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
 		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-	}
+	}, "")
+}
+
+// makePDFObjs builds a PDF from numbered objects; trailerExtra is added to
+// the trailer dictionary ("%XREF%" stands for the xref offset).
+func makePDFObjs(objs []string, trailerExtra string) []byte {
 	var b bytes.Buffer
 	b.WriteString("%PDF-1.4\n")
 	offsets := make([]int, len(objs))
@@ -366,8 +371,47 @@ func makePDF(content string) []byte {
 	for _, off := range offsets {
 		fmt.Fprintf(&b, "%010d 00000 n \n", off)
 	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
+	extra := strings.ReplaceAll(trailerExtra, "%XREF%", fmt.Sprint(xref))
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R %s >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, extra, xref)
 	return b.Bytes()
+}
+
+// Hostile PDFs whose structures point back at themselves end quickly.
+func TestHostilePDF(t *testing.T) {
+	content := "BT /F1 12 Tf 72 720 Td (Looping document) Tj ET"
+	stream := fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content)
+	font := "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+	tests := map[string][]byte{
+		"kids cycle": makePDFObjs([]string{
+			"<< /Type /Catalog /Pages 2 0 R >>",
+			"<< /Type /Pages /Kids [2 0 R 3 0 R] /Count 2 >>",
+			"<< /Type /Page /Parent 2 0 R /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+			stream, font}, ""),
+		"parent cycle": makePDFObjs([]string{
+			"<< /Type /Catalog /Pages 2 0 R >>",
+			"<< /Type /Pages /Kids [3 0 R] /Count 1 /Parent 2 0 R >>",
+			"<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>",
+			stream, font}, ""),
+		"prev cycle": makePDFObjs([]string{
+			"<< /Type /Catalog /Pages 2 0 R >>",
+			"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+			"<< /Type /Page /Parent 2 0 R /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+			stream, font}, "/Prev %XREF%"),
+		"huge count": makePDFObjs([]string{
+			"<< /Type /Catalog /Pages 2 0 R >>",
+			"<< /Type /Pages /Kids [3 0 R 3 0 R 3 0 R 3 0 R] /Count 999999999 >>",
+			"<< /Type /Page /Parent 2 0 R /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+			stream, font}, ""),
+	}
+	for name, raw := range tests {
+		t.Run(name, func(t *testing.T) {
+			start := time.Now()
+			_, err := Extract(raw, "application/pdf", "")
+			if d := time.Since(start); d > 15*time.Second {
+				t.Errorf("took %v (err %v)", d, err)
+			}
+		})
+	}
 }
 
 // raceEnabled is set under -race (race_test.go).

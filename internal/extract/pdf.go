@@ -2,10 +2,12 @@ package extract
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -17,7 +19,88 @@ import (
 const (
 	maxPDFPages = 2000
 	maxPDFChars = 8 << 20
+	// pdfTimeBudget bounds the reading of one PDF. The PDF library has
+	// loops that a hostile file can make endless (a /Prev or /Parent
+	// chain pointing back on itself); it re-reads the file as it goes, so
+	// a reader that fails once the budget is spent ends them.
+	pdfTimeBudget = 20 * time.Second
 )
+
+// pdfReadBudget is how many bytes the PDF library may read from a file of
+// n bytes: it re-reads objects, so a generous multiple.
+func pdfReadBudget(n int) int64 { return int64(n)*1000 + 16<<20 }
+
+var errPDFBudget = errors.New("PDF reading budget spent")
+
+// budgetReader is the file as the PDF library sees it; it fails every read
+// once the time or byte budget is spent.
+type budgetReader struct {
+	r        *bytes.Reader
+	deadline time.Time
+	budget   int64
+	n        int64
+	over     bool
+}
+
+func (b *budgetReader) ReadAt(p []byte, off int64) (int, error) {
+	b.n += int64(len(p))
+	if b.over || b.n > b.budget || time.Now().After(b.deadline) {
+		b.over = true
+		return 0, errPDFBudget
+	}
+	return b.r.ReadAt(p, off)
+}
+
+func (b *budgetReader) spent() bool { return b.over }
+
+// pageList walks the page tree in order, with its own bounds: the
+// library's Page(n) restarts from the root for every page and loops
+// forever on a tree whose Kids point back at an ancestor.
+func pageList(r *pdf.Reader) (pages []pdf.Page) {
+	defer func() {
+		if recover() != nil && len(pages) == 0 {
+			pages = nil
+		}
+	}()
+	type item struct {
+		v     pdf.Value
+		depth int
+	}
+	stack := []item{{r.Trailer().Key("Root").Key("Pages"), 0}}
+	visited := 0
+	for len(stack) > 0 && len(pages) < maxPDFPages && visited < 4*maxPDFPages {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		visited++
+		switch it.v.Key("Type").Name() {
+		case "Page":
+			if parentChainOK(it.v) {
+				pages = append(pages, pdf.Page{V: it.v})
+			}
+		case "Pages":
+			if it.depth >= 32 {
+				continue
+			}
+			kids := it.v.Key("Kids")
+			for i := kids.Len() - 1; i >= 0; i-- { // reversed: the stack pops the first kid first
+				stack = append(stack, item{kids.Index(i), it.depth + 1})
+			}
+		}
+	}
+	return pages
+}
+
+// parentChainOK reports a /Parent chain that ends: the library follows it
+// to inherit resources and would loop forever on a cycle.
+func parentChainOK(v pdf.Value) bool {
+	for k := 0; k < 40; k++ {
+		v = v.Key("Parent")
+		if v.IsNull() {
+			return true
+		}
+	}
+	return false
+}
 
 type glyph struct {
 	x, y, w, size float64
@@ -34,7 +117,8 @@ type pdfLine struct {
 // between glyphs is wider than a fraction of the font size, paragraphs
 // split where the gap between lines is wider than the usual leading.
 func extractPDF(raw []byte) (text, md, title string, err error) {
-	r, err := pdf.NewReader(bytes.NewReader(raw), int64(len(raw)))
+	br := &budgetReader{r: bytes.NewReader(raw), deadline: time.Now().Add(pdfTimeBudget), budget: pdfReadBudget(len(raw))}
+	r, err := pdf.NewReader(br, int64(len(raw)))
 	if err != nil {
 		if strings.Contains(strings.ToLower(err.Error()), "encrypt") {
 			return "", "", "", fmt.Errorf("%w: the PDF is encrypted", ErrUnsupported)
@@ -50,10 +134,13 @@ func extractPDF(raw []byte) (text, md, title string, err error) {
 			cur = cur[:0]
 		}
 	}
-	pages := min(r.NumPage(), maxPDFPages)
+	pages := pageList(r)
 	chars := 0
-	for i := 1; i <= pages && chars < maxPDFChars; i++ {
-		lines := pageLines(r.Page(i))
+	for _, pg := range pages {
+		if chars >= maxPDFChars || br.spent() {
+			break
+		}
+		lines := pageLines(pg)
 		for _, l := range lines {
 			chars += len(l.text)
 		}
