@@ -83,6 +83,16 @@ var voidElems = map[atom.Atom]bool{
 	atom.Source: true, atom.Track: true, atom.Wbr: true, atom.Param: true, atom.Keygen: true,
 }
 
+// plainFormatting tags have no attribute we read: skipping their
+// attributes saves the tokenizer's copies.
+var plainFormatting = map[atom.Atom]bool{
+	atom.B: true, atom.I: true, atom.Em: true, atom.Strong: true, atom.U: true, atom.Sup: true,
+	atom.Sub: true, atom.Small: true, atom.Code: true, atom.Br: true, atom.Wbr: true, atom.Abbr: true,
+	atom.Mark: true, atom.Time: true, atom.S: true, atom.Strike: true, atom.Font: true, atom.Tt: true,
+	atom.Cite: true, atom.Dfn: true, atom.Kbd: true, atom.Var: true, atom.Samp: true, atom.Q: true,
+	atom.Img: true, atom.Source: true, atom.Link: true, atom.Meta: true,
+}
+
 // closesP are start tags that close an open <p>.
 var closesP = map[atom.Atom]bool{
 	atom.Address: true, atom.Article: true, atom.Aside: true, atom.Blockquote: true,
@@ -278,7 +288,7 @@ func (b *builder) start(z *html.Tokenizer, a atom.Atom, name []byte, hasAttr, se
 	if a == 0 || bytes.IndexByte(name, '-') >= 0 {
 		nd.flags |= flCustom
 	}
-	if hasAttr {
+	if hasAttr && !plainFormatting[a] {
 		var cls, id string
 		for {
 			k, v, more := z.TagAttr()
