@@ -105,11 +105,24 @@ func parentChainOK(v pdf.Value) bool {
 type glyph struct {
 	x, y, w, size float64
 	s             string
+	bold          bool
 }
 
 type pdfLine struct {
 	y, size, x0 float64
 	text        string
+	bold        bool
+}
+
+// headingLine reports a short bold line not ending a sentence: a heading.
+func headingLine(l pdfLine) bool {
+	return l.bold && len(l.text) <= 100 && !strings.HasSuffix(l.text, ".") && !strings.HasSuffix(l.text, ",")
+}
+
+// boldFont reports a bold face from its PostScript name.
+func boldFont(name string) bool {
+	n := strings.ToLower(name)
+	return strings.Contains(n, "bold") || strings.Contains(n, "black") || strings.Contains(n, "heavy")
 }
 
 // extractPDF reads the text of each page in reading order: glyphs grouped
@@ -127,11 +140,17 @@ func extractPDF(raw []byte) (text, md, title string, err error) {
 	}
 	title = pdfTitle(r)
 	var paras []string
+	var sizes []float64 // largest font size of each paragraph
+	var bolds []bool    // paragraph set in bold
 	var cur []string
+	curSize, curBold := 0.0, false
+	sizeChars := map[int]int{} // characters set in each (rounded) font size
 	flushPara := func() {
 		if len(cur) > 0 {
 			paras = append(paras, joinPDFLines(cur))
-			cur = cur[:0]
+			sizes = append(sizes, curSize)
+			bolds = append(bolds, curBold)
+			cur, curSize = cur[:0], 0
 		}
 	}
 	pages := pageList(r)
@@ -148,11 +167,14 @@ func extractPDF(raw []byte) (text, md, title string, err error) {
 		for k, l := range lines {
 			if k > 0 {
 				d := lines[k-1].y - l.y
-				if d > gap*1.45 || d < 0 || startsItem(l.text) || math.Abs(l.size-lines[k-1].size) > 1.5 {
+				if d > gap*1.45 || d < 0 || startsItem(l.text) || math.Abs(l.size-lines[k-1].size) > 1.5 || l.bold != lines[k-1].bold && (headingLine(l) || headingLine(lines[k-1])) {
 					flushPara()
 				}
 			}
 			cur = append(cur, l.text)
+			curSize = math.Max(curSize, l.size)
+			curBold = l.bold
+			sizeChars[int(math.Round(l.size))] += len(l.text)
 		}
 		// a paragraph may continue on the next page; a page ending in a
 		// full stop usually ends one
@@ -168,9 +190,27 @@ func extractPDF(raw []byte) (text, md, title string, err error) {
 	if strings.TrimSpace(text) == "" {
 		return "", "", "", ErrNoText
 	}
+	// Short paragraphs set larger than the body text are headings.
+	body, most := 0, 0
+	for sz, c := range sizeChars {
+		if c > most || c == most && sz < body {
+			body, most = sz, c
+		}
+	}
+	esc := strings.NewReplacer("*", "\\*", "_", "\\_", "[", "\\[", "]", "\\]", "`", "\\`")
 	mdParas := make([]string, len(paras))
 	for i, p := range paras {
-		mdParas[i] = escapeLineStart(strings.NewReplacer("*", "\\*", "_", "\\_", "[", "\\[", "]", "\\]", "`", "\\`").Replace(p))
+		m := esc.Replace(p)
+		switch sz := sizes[i]; {
+		case body > 0 && len(p) <= 150 && sz >= float64(body)*1.6:
+			mdParas[i] = "# " + m
+		case body > 0 && len(p) <= 150 && sz >= float64(body)*1.15:
+			mdParas[i] = "## " + m
+		case bolds[i] && len(p) <= 100 && !strings.HasSuffix(p, "."):
+			mdParas[i] = "### " + m
+		default:
+			mdParas[i] = escapeLineStart(m)
+		}
 	}
 	return text, strings.Join(mdParas, "\n\n"), title, nil
 }
@@ -205,7 +245,7 @@ func pageLines(p pdf.Page) (lines []pdfLine) {
 		if t.S == "" {
 			continue
 		}
-		gs = append(gs, glyph{x: t.X, y: t.Y, w: t.W, size: t.FontSize, s: t.S})
+		gs = append(gs, glyph{x: t.X, y: t.Y, w: t.W, size: t.FontSize, s: t.S, bold: boldFont(t.Font)})
 	}
 	if len(gs) == 0 {
 		return nil
@@ -240,6 +280,7 @@ type pdfSeg struct {
 	x0, x1, y, size float64
 	text            string
 	first, last     bool // first and last segment of its line
+	bold            bool // most of its letters are bold
 }
 
 // lineSegments turns the glyphs of one baseline into text segments.
@@ -247,6 +288,7 @@ func lineSegments(line []glyph) []pdfSeg {
 	var segs []pdfSeg
 	var sb strings.Builder
 	size, x0, x1 := 0.0, line[0].x, line[0].x
+	boldN, letters := 0, 0
 	// When the PDF writes its spaces as glyphs, trust them and split
 	// only at wide gaps; otherwise infer spaces from the gaps.
 	explicit := false
@@ -259,9 +301,10 @@ func lineSegments(line []glyph) []pdfSeg {
 	emit := func() {
 		txt := strings.Join(strings.Fields(strings.ToValidUTF8(sb.String(), "")), " ")
 		if txt != "" {
-			segs = append(segs, pdfSeg{x0: x0, x1: x1, y: line[0].y, size: size, text: txt})
+			segs = append(segs, pdfSeg{x0: x0, x1: x1, y: line[0].y, size: size, text: txt, bold: letters > 0 && boldN*10 >= letters*9})
 		}
 		sb.Reset()
+		boldN, letters = 0, 0
 	}
 	for k, g := range line {
 		fs := math.Abs(g.size)
@@ -292,6 +335,12 @@ func lineSegments(line []glyph) []pdfSeg {
 		size = math.Max(size, fs)
 		x1 = g.x + w
 		sb.WriteString(g.s)
+		if g.s != " " {
+			letters++
+			if g.bold {
+				boldN++
+			}
+		}
 	}
 	emit()
 	if len(segs) > 0 {
@@ -342,7 +391,7 @@ func columnOrder(segs []pdfSeg) []pdfLine {
 		for pass := 0; pass < 2; pass++ {
 			for _, sg := range segs {
 				if (sg.x0 < split) == (pass == 0) {
-					out = append(out, pdfLine{y: sg.y, size: sg.size, x0: sg.x0, text: sg.text})
+					out = append(out, pdfLine{y: sg.y, size: sg.size, x0: sg.x0, text: sg.text, bold: sg.bold})
 				}
 			}
 		}
@@ -351,9 +400,10 @@ func columnOrder(segs []pdfSeg) []pdfLine {
 	for _, sg := range segs {
 		if !sg.first && len(out) > 0 {
 			out[len(out)-1].text += " " + sg.text
+			out[len(out)-1].bold = out[len(out)-1].bold && sg.bold
 			continue
 		}
-		out = append(out, pdfLine{y: sg.y, size: sg.size, x0: sg.x0, text: sg.text})
+		out = append(out, pdfLine{y: sg.y, size: sg.size, x0: sg.x0, text: sg.text, bold: sg.bold})
 	}
 	return out
 }
