@@ -61,6 +61,9 @@ func run(args []string, out io.Writer) error {
 	only := fs.String("only", "", "score only this page id")
 	dump := fs.String("dump", "", "write our extracted text per page into this directory")
 	noRead := fs.Bool("no-readability", false, "skip go-readability")
+	variant := fs.String("variant", "", "stress the HTML pages the way real pages break extractors: "+
+		"'aria-hidden' (page under an aria-hidden wrapper left by an open consent dialog) or "+
+		"'no-landmarks' (main, article, nav, header, footer, aside and their roles turned into plain divs)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -84,6 +87,11 @@ func run(args []string, out io.Writer) error {
 		raw, err := os.ReadFile(filepath.Join(*data, rec.File))
 		if err != nil {
 			return err
+		}
+		if rec.Format == "html" {
+			if raw, err = applyVariant(*variant, raw); err != nil {
+				return err
+			}
 		}
 		goldMD, err := os.ReadFile(filepath.Join(*data, rec.Gold))
 		if err != nil {
@@ -145,6 +153,45 @@ func run(args []string, out io.Writer) error {
 	return nil
 }
 
+var (
+	bodyOpen    = regexp.MustCompile(`(?i)<body[^>]*>`)
+	landmarkTag = regexp.MustCompile(`(?i)<(/?)(main|article|nav|header|footer|aside)\b`)
+	landmarkRol = regexp.MustCompile(`(?i)\srole="(main|navigation|banner|contentinfo|complementary|article)"`)
+)
+
+const consentDialog = `<div role="dialog" aria-modal="true" class="pm-x1"><h2>We value your privacy</h2>` +
+	`<p>We and our 842 partners store and access information on your device, such as unique identifiers, ` +
+	`to personalise advertising and content, measure performance and develop products. You can accept or ` +
+	`manage your choices.</p><button>Accept all</button><button>Manage options</button></div>`
+
+// applyVariant rewrites a page to test robustness (see the -variant flag).
+func applyVariant(v string, raw []byte) ([]byte, error) {
+	switch v {
+	case "":
+		return raw, nil
+	case "aria-hidden":
+		loc := bodyOpen.FindIndex(raw)
+		if loc == nil {
+			return raw, nil
+		}
+		end := bytes.LastIndex(bytes.ToLower(raw), []byte("</body>"))
+		if end < loc[1] {
+			end = len(raw)
+		}
+		var b bytes.Buffer
+		b.Write(raw[:loc[1]])
+		b.WriteString(`<div id="root" aria-hidden="true">`)
+		b.Write(raw[loc[1]:end])
+		b.WriteString(`</div>` + consentDialog)
+		b.Write(raw[end:])
+		return b.Bytes(), nil
+	case "no-landmarks":
+		out := landmarkTag.ReplaceAll(raw, []byte("<${1}div"))
+		return landmarkRol.ReplaceAll(out, nil), nil
+	}
+	return nil, fmt.Errorf("unknown -variant %q", v)
+}
+
 func errNote(r result) string {
 	s := ""
 	if r.oursErr != nil {
@@ -181,8 +228,12 @@ func summary(out io.Writer, name string, results []result, get func(result) scor
 	if pdfN > 0 {
 		pdfMean = pdfSum / float64(pdfN)
 	}
-	fmt.Fprintf(out, "summary %-11s pages=%d meanF1=%.4f medianF1=%.4f >=0.90=%.1f%% >=0.99=%.1f%% pdfMeanF1=%.4f (pdfs=%d)\n",
-		name, n, sum/float64(n), fs[len(fs)/2], 100*float64(ge90)/float64(n), 100*float64(ge99)/float64(n), pdfMean, pdfN)
+	pdf := ""
+	if pdfN > 0 {
+		pdf = fmt.Sprintf(" pdfMeanF1=%.4f (pdfs=%d)", pdfMean, pdfN)
+	}
+	fmt.Fprintf(out, "summary %-11s pages=%d meanF1=%.4f medianF1=%.4f >=0.90=%.1f%% >=0.99=%.1f%%%s\n",
+		name, n, sum/float64(n), fs[len(fs)/2], 100*float64(ge90)/float64(n), 100*float64(ge99)/float64(n), pdf)
 }
 
 // readabilityText runs go-readability on HTML pages; PDFs go through our
