@@ -18,6 +18,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
 	"net/netip"
 	"net/url"
 	"strconv"
@@ -279,7 +280,11 @@ func (c *Client) Fetch(ctx context.Context, r Request) (*Response, error) {
 		req.Header.Set("If-Modified-Since", r.LastModified)
 	}
 
-	resp, err := c.hc.Do(req)
+	// A fresh cookie jar per fetch: some sites set a cookie and redirect
+	// to the same page, which would otherwise loop; nothing is kept.
+	hc := *c.hc
+	hc.Jar, _ = cookiejar.New(nil)
+	resp, err := hc.Do(req)
 	if err != nil {
 		return nil, c.classify(ctx, err, u.Hostname())
 	}

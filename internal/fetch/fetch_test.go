@@ -150,6 +150,28 @@ func TestSameHostRedirect(t *testing.T) {
 	}
 }
 
+// Sites that set a cookie and redirect back to the page work; the cookie
+// is not kept for the next fetch.
+func TestCookieRedirect(t *testing.T) {
+	s := mustServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if _, err := r.Cookie("seen"); err != nil {
+			http.SetCookie(w, &http.Cookie{Name: "seen", Value: "1", Path: "/"})
+			http.Redirect(w, r, r.URL.Path, http.StatusFound)
+			return
+		}
+		fmt.Fprint(w, page)
+	})
+	c := mustClient(t, Options{}, s)
+	for i := 0; i < 2; i++ {
+		if _, err := c.Fetch(context.Background(), Request{URL: s.URL + "/terms"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := s.hits.Load(); got != 4 {
+		t.Errorf("hits = %d, want 4 (cookies not kept between fetches)", got)
+	}
+}
+
 func TestTooManyRedirects(t *testing.T) {
 	s := mustServer(t, func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, r.URL.Path+"x", http.StatusFound)
