@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"context"
 	"time"
 
 	"github.com/clausewatch/clausewatch/internal/app"
@@ -29,12 +28,3 @@ func pointers[T any](in []T) []*T {
 // stamp renders a time in the contract's format (ISO 8601 UTC, milliseconds).
 // It takes time.Time and anything embedding it (app.Timestamp).
 func stamp(t interface{ UTC() time.Time }) string { return app.FormatTime(t.UTC()) }
-
-// monitorsNotYet stands in for the monitor operations until app has them:
-// the scope check is app's, so keys without monitor already get FORBIDDEN.
-func monitorsNotYet(ctx context.Context) error {
-	if err := app.Require(ctx, app.ScopeMonitor); err != nil {
-		return err
-	}
-	return app.Errorf(app.CodeNotImplemented, "monitoring is not available yet")
-}

@@ -12,25 +12,25 @@ import (
 )
 
 func (r *mutationResolver) CreateMonitor(ctx context.Context, input model.CreateMonitorInput) (*model.Monitor, error) {
-	return nil, monitorsNotYet(ctx)
+	return nil, r.Service.Monitoring(ctx)
 }
 
 func (r *mutationResolver) DeleteMonitor(ctx context.Context, id string) (*model.DeleteMonitorResult, error) {
-	return nil, monitorsNotYet(ctx)
+	return nil, r.Service.Monitoring(ctx)
 }
 
 func (r *mutationResolver) CheckMonitor(ctx context.Context, id string) (*model.Monitor, error) {
-	return nil, monitorsNotYet(ctx)
+	return nil, r.Service.Monitoring(ctx)
 }
 
 func (r *mutationResolver) UpdateAlerts(ctx context.Context, ids []string, read bool) (*model.UpdateAlertsResult, error) {
-	return nil, monitorsNotYet(ctx)
+	return nil, r.Service.Monitoring(ctx)
 }
 
 func (r *queryResolver) Monitors(ctx context.Context) ([]*model.Monitor, error) {
-	return nil, monitorsNotYet(ctx)
+	return nil, r.Service.Monitoring(ctx)
 }
 
 func (r *queryResolver) Alerts(ctx context.Context, unread *bool, monitorID *string, limit *int, cursor *string) (*model.AlertPage, error) {
-	return nil, monitorsNotYet(ctx)
+	return nil, r.Service.Monitoring(ctx)
 }

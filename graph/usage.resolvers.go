@@ -17,7 +17,7 @@ func (r *keyLimitResolver) Scopes(ctx context.Context, obj *app.KeyLimit) ([]str
 }
 
 func (r *queryResolver) Usage(ctx context.Context, days *int) (*app.UsageStats, error) {
-	return r.Service.Usage(ctx, deref(days))
+	return r.Service.Usage(ctx, days)
 }
 
 func (r *queryResolver) KeyLimits(ctx context.Context) (*app.KeyLimits, error) {

@@ -9,12 +9,10 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"math"
 	"mime"
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/middleware"
@@ -49,12 +47,12 @@ func Register(mux *http.ServeMux, o Options) {
 	s.route(mux, "POST /api/extract", app.ScopeExtract, s.handleExtract)
 	s.route(mux, "POST /api/analyze", app.ScopeAnalyze, s.handleAnalyze)
 	s.route(mux, "POST /api/analyze/batch", app.ScopeAnalyze, s.handleAnalyzeBatch)
-	s.route(mux, "POST /api/monitor", app.ScopeMonitor, s.handleNotYet)
-	s.route(mux, "GET /api/monitor", app.ScopeMonitor, s.handleNotYet)
-	s.route(mux, "DELETE /api/monitor", app.ScopeMonitor, s.handleNotYet)
-	s.route(mux, "POST /api/monitor/check", app.ScopeMonitor, s.handleNotYet)
-	s.route(mux, "GET /api/monitor/alerts", app.ScopeMonitor, s.handleNotYet)
-	s.route(mux, "PATCH /api/monitor/alerts", app.ScopeMonitor, s.handleNotYet)
+	s.route(mux, "POST /api/monitor", app.ScopeMonitor, s.handleMonitoring)
+	s.route(mux, "GET /api/monitor", app.ScopeMonitor, s.handleMonitoring)
+	s.route(mux, "DELETE /api/monitor", app.ScopeMonitor, s.handleMonitoring)
+	s.route(mux, "POST /api/monitor/check", app.ScopeMonitor, s.handleMonitoring)
+	s.route(mux, "GET /api/monitor/alerts", app.ScopeMonitor, s.handleMonitoring)
+	s.route(mux, "PATCH /api/monitor/alerts", app.ScopeMonitor, s.handleMonitoring)
 
 	// account routes: any credential of the account
 	s.route(mux, "GET /api/developer/keys", "", s.handleKeyList)
@@ -151,11 +149,10 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 
 // setRateHeaders writes the IETF RateLimit fields of the pool a request drew on.
 func setRateHeaders(w http.ResponseWriter, rl app.RateLimit) {
-	reset := int64(math.Ceil(time.Until(rl.Reset).Seconds()))
 	h := w.Header()
 	h.Set("RateLimit-Limit", strconv.Itoa(rl.Limit))
-	h.Set("RateLimit-Remaining", strconv.Itoa(max(rl.Remaining, 0)))
-	h.Set("RateLimit-Reset", strconv.FormatInt(max(reset, 0), 10))
+	h.Set("RateLimit-Remaining", strconv.Itoa(rl.Remaining))
+	h.Set("RateLimit-Reset", strconv.FormatInt(rl.ResetSeconds, 10))
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) error {
@@ -237,7 +234,6 @@ func (s *server) handleReady(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 }
 
-// handleNotYet answers routes whose capability has not landed yet.
-func (s *server) handleNotYet(http.ResponseWriter, *http.Request) error {
-	return app.Errorf(app.CodeNotImplemented, "this endpoint is not available yet")
+func (s *server) handleMonitoring(_ http.ResponseWriter, r *http.Request) error {
+	return s.svc.Monitoring(r.Context())
 }

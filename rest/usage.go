@@ -8,14 +8,14 @@ import (
 )
 
 func (s *server) handleUsage(w http.ResponseWriter, r *http.Request) error {
-	days := 30
+	var days *int
 	if v := r.URL.Query().Get("days"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
 			return &app.Error{Code: app.CodeInvalid, Message: "invalid query parameter",
 				Fields: []app.FieldError{{Field: "days", Message: "must be a whole number from 1 to 90"}}}
 		}
-		days = n
+		days = &n
 	}
 	stats, err := s.svc.Usage(r.Context(), days)
 	if err != nil {

@@ -1656,8 +1656,8 @@ type KeyLimits {
 }
 
 extend type Query {
-  "The account's request statistics over the last days UTC days (1 to 90)."
-  usage(days: Int = 30): UsageStats!
+  "The account's request statistics over the last days UTC days (1 to 90; default 30)."
+  usage(days: Int): UsageStats!
   "Every active key's budgets, for polling before a limit is hit."
   keyLimits: KeyLimits!
 }

@@ -103,10 +103,13 @@ func (s *Service) Analyze(ctx context.Context, in AnalyzeInput) (*Analysis, erro
 	if err != nil {
 		return nil, err
 	}
-	a, err := s.analyzeOne(ctx, in, c)
+	a, err := s.analyzeOne(ctx, in)
 	if err != nil {
 		c.refund(ctx)
 		return nil, err
+	}
+	if a.AIError != "" {
+		c.refundPart(ctx, 0, 1) // the analysis stands; the failed summary costs nothing
 	}
 	return a, nil
 }
@@ -143,7 +146,10 @@ func (s *Service) AnalyzeBatch(ctx context.Context, in BatchInput) (*BatchResult
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			a, err := s.analyzeOne(ctx, it, c)
+			a, err := s.analyzeOne(ctx, it)
+			if err == nil && a.AIError != "" {
+				c.refundPart(ctx, 0, 1)
+			}
 			if err != nil {
 				c.refundPart(ctx, 1, boolInt(it.AI))
 				e := AsError(err)
@@ -175,15 +181,24 @@ func (s *Service) checkAnalyzeInput(in AnalyzeInput, prefix string) error {
 		return &Error{Code: CodeInvalid, Message: "give exactly one of url and text",
 			Fields: []FieldError{{Field: prefix + "url", Message: "exactly one of url and text is required"}}}
 	}
+	if in.URL != "" {
+		if err := s.fetcher.Check(in.URL); err != nil {
+			e := AsError(fetchError(err))
+			for i := range e.Fields {
+				e.Fields[i].Field = prefix + e.Fields[i].Field
+			}
+			return e
+		}
+	}
 	if in.AI && s.llm == nil {
 		return Errorf(CodeUnavailable, "AI summaries are not configured on this server; retry without \"ai\": true")
 	}
 	return nil
 }
 
-// analyzeOne produces and stores one analysis. The charge is only used to
-// give back the AI unit when the summary fails (the analysis still stands).
-func (s *Service) analyzeOne(ctx context.Context, in AnalyzeInput, c *charge) (*Analysis, error) {
+// analyzeOne produces and stores one analysis. A failed AI summary leaves
+// the analysis standing with AIError set; the caller gives the AI unit back.
+func (s *Service) analyzeOne(ctx context.Context, in AnalyzeInput) (*Analysis, error) {
 	p, err := principalFrom(ctx)
 	if err != nil {
 		return nil, err
@@ -223,7 +238,6 @@ func (s *Service) analyzeOne(ctx context.Context, in AnalyzeInput, c *charge) (*
 	if in.AI {
 		sum, err := s.llm.Summarize(ctx, llm.Input{Title: src.Title, DocumentType: src.DocumentType, Text: text, Findings: r.Findings})
 		if err != nil {
-			c.refundPart(ctx, 0, 1)
 			a.AIError = aiError(err)
 			s.log.Warn("AI summary failed", "err", err)
 		} else {

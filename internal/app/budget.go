@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"math"
 	"sync"
 	"time"
 )
@@ -59,11 +60,17 @@ type KeyLimits struct {
 }
 
 // RateLimit is the state of the pool a request drew on, for the
-// RateLimit-* response headers.
+// RateLimit-* response headers. ResetSeconds is measured on the service's
+// clock, so headers and bodies agree.
 type RateLimit struct {
-	Limit     int
-	Remaining int
-	Reset     time.Time
+	Limit        int
+	Remaining    int
+	ResetSeconds int64
+}
+
+func (s *Service) rateLimit(limit, remaining int, end time.Time) RateLimit {
+	secs := int64(math.Ceil(end.Sub(s.now()).Seconds()))
+	return RateLimit{Limit: limit, Remaining: max(remaining, 0), ResetSeconds: max(secs, 0)}
 }
 
 type rateObserverKey struct{}
@@ -146,17 +153,18 @@ func (s *Service) chargeScans(ctx context.Context, scans, ai int) (*charge, erro
 		switch {
 		case ok:
 			c.scans = scans
-			observeRate(ctx, RateLimit{Limit: lim.scans, Remaining: lim.scans - used, Reset: day.end})
+			observeRate(ctx, s.rateLimit(lim.scans, lim.scans-used, day.end))
 		case p.Key == nil:
 			// The portal pool is spent: the account's purchased credits take over.
 			if ok, err := s.store.ConsumeCredits(ctx, acct.ID, scans); err != nil {
 				return nil, err
 			} else if !ok {
-				return nil, scanLimitError(ctx, "Daily scan limit reached for this account", lim.scans, day.end)
+				return nil, s.scanLimitError(ctx, "Daily scan limit reached for this account", lim.scans, day.end)
 			}
 			c.credits = scans
+			observeRate(ctx, s.rateLimit(lim.scans, 0, day.end)) // the daily pool is spent; credits paid
 		default:
-			return nil, scanLimitError(ctx, "Daily scan limit reached for this API key", lim.scans, day.end)
+			return nil, s.scanLimitError(ctx, "Daily scan limit reached for this API key", lim.scans, day.end)
 		}
 	}
 	if ai > 0 {
@@ -165,7 +173,7 @@ func (s *Service) chargeScans(ctx context.Context, scans, ai int) (*charge, erro
 			if err != nil {
 				return nil, err
 			}
-			observeRate(ctx, RateLimit{Limit: lim.ai, Remaining: 0, Reset: month.end})
+			observeRate(ctx, s.rateLimit(lim.ai, 0, month.end))
 			msg := "Monthly AI limit reached for this API key"
 			if p.Key == nil {
 				msg = "Monthly AI limit reached for this account"
@@ -179,8 +187,8 @@ func (s *Service) chargeScans(ctx context.Context, scans, ai int) (*charge, erro
 	return c, nil
 }
 
-func scanLimitError(ctx context.Context, msg string, limit int, end time.Time) error {
-	observeRate(ctx, RateLimit{Limit: limit, Remaining: 0, Reset: end})
+func (s *Service) scanLimitError(ctx context.Context, msg string, limit int, end time.Time) error {
+	observeRate(ctx, s.rateLimit(limit, 0, end))
 	return &Error{Code: CodeRateLimited, Message: msg, Data: map[string]any{
 		"scansRemaining": 0, "scansLimit": limit, "scansResetsAt": end.UnixMilli(),
 	}}

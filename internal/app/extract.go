@@ -37,6 +37,9 @@ func (s *Service) Extract(ctx context.Context, in ExtractInput) (*Extraction, er
 	if err := s.validate(in); err != nil {
 		return nil, err
 	}
+	if err := s.fetcher.Check(in.URL); err != nil {
+		return nil, fetchError(err) // an invalid URL never holds a scan, even for a moment
+	}
 	c, err := s.chargeScans(ctx, 1, 0)
 	if err != nil {
 		return nil, err

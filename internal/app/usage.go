@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"math"
+	"strings"
 	"sync"
 	"time"
 )
@@ -50,7 +51,16 @@ type UsageBatch struct {
 // RecordRequest notes an authenticated request. It never touches the
 // database: records are batched and written at least once a second and at
 // Close, so counting costs the request path nothing.
-func (s *Service) RecordRequest(r RequestRecord) { s.usage.add(r) }
+func (s *Service) RecordRequest(r RequestRecord) {
+	// Paths and messages carry caller input; a NUL or invalid UTF-8 would
+	// make PostgreSQL refuse the whole batch, so they are cleaned here.
+	r.Path, r.Error = cleanText(r.Path), cleanText(r.Error)
+	s.usage.add(r)
+}
+
+func cleanText(v string) string {
+	return strings.ToValidUTF8(strings.ReplaceAll(v, "\x00", ""), "\uFFFD")
+}
 
 // FlushUsage writes pending records now (tests and shutdown).
 func (s *Service) FlushUsage(ctx context.Context) error { return s.usage.flush(ctx) }
@@ -58,7 +68,7 @@ func (s *Service) FlushUsage(ctx context.Context) error { return s.usage.flush(c
 const (
 	flushEvery = time.Second
 	// maxPending bounds memory when the database is down for long: past it
-	// the oldest raw log rows are dropped (counters are kept).
+	// the oldest records are dropped, and what they counted with them.
 	maxPending = 100_000
 )
 
@@ -199,11 +209,15 @@ type UsageStats struct {
 }
 
 // Usage aggregates the caller's account over the last days UTC days (1 to
-// 90), today included: per-day counts zero-filled, oldest first.
-func (s *Service) Usage(ctx context.Context, days int) (*UsageStats, error) {
+// 90; nil means the default 30), today included: per-day counts zero-filled, oldest first.
+func (s *Service) Usage(ctx context.Context, daysParam *int) (*UsageStats, error) {
 	p, err := principalFrom(ctx)
 	if err != nil {
 		return nil, err
+	}
+	days := 30
+	if daysParam != nil {
+		days = *daysParam
 	}
 	if days < 1 || days > 90 {
 		return nil, &Error{Code: CodeInvalid, Message: "invalid query parameter",

@@ -249,9 +249,16 @@ func (c *Client) checkURL(u *url.URL) error {
 	return nil
 }
 
-// Fetch downloads one document.
-func (c *Client) Fetch(ctx context.Context, r Request) (*Response, error) {
-	raw := strings.TrimSpace(r.URL)
+// Check reports, without touching the network, whether a URL may be
+// fetched at all (syntax, scheme, port, host form), so callers can refuse a
+// bad URL before spending anything on it. Addresses are checked at dial time.
+func (c *Client) Check(rawURL string) error {
+	_, err := c.parse(rawURL)
+	return err
+}
+
+func (c *Client) parse(rawURL string) (*url.URL, error) {
+	raw := strings.TrimSpace(rawURL)
 	u, err := url.Parse(raw)
 	if err != nil || raw == "" {
 		return nil, newErr(KindInvalid, err, "the URL is not valid; give a full address such as https://example.com/terms")
@@ -263,6 +270,15 @@ func (c *Client) Fetch(ctx context.Context, r Request) (*Response, error) {
 		return nil, err
 	}
 	u.Fragment = ""
+	return u, nil
+}
+
+// Fetch downloads one document.
+func (c *Client) Fetch(ctx context.Context, r Request) (*Response, error) {
+	u, err := c.parse(r.URL)
+	if err != nil {
+		return nil, err
+	}
 
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
