@@ -27,7 +27,8 @@ func (s *Store) FindAccountByCustomer(ctx context.Context, customerID string) (*
 	return utcAccount(&a), nil
 }
 
-// UpdateBilling implements app.Store: it sets only the fields given.
+// UpdateBilling implements app.Store: it sets only the fields given, and
+// with EventAt only if no newer event was applied.
 func (s *Store) UpdateBilling(ctx context.Context, accountID string, u app.BillingUpdate) error {
 	sets := []string{"updated_at = ?"}
 	args := []any{time.Now().UTC()}
@@ -50,7 +51,15 @@ func (s *Store) UpdateBilling(ctx context.Context, accountID string, u app.Billi
 	if u.EventAt != nil {
 		add("subscription_event_at", *u.EventAt)
 	}
-	_, err := s.exec(ctx, `UPDATE accounts SET `+strings.Join(sets, ", ")+` WHERE id = ?`, append(args, accountID)...)
+	where := ` WHERE id = ?`
+	args = append(args, accountID)
+	if u.EventAt != nil {
+		// The guard against late deliveries is in the statement itself, so
+		// two events applied concurrently cannot let the older one win.
+		where += ` AND subscription_event_at <= ?`
+		args = append(args, *u.EventAt)
+	}
+	_, err := s.exec(ctx, `UPDATE accounts SET `+strings.Join(sets, ", ")+where, args...)
 	return err
 }
 

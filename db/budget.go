@@ -57,8 +57,10 @@ func (s *Store) BudgetUsed(ctx context.Context, owners []string, kind, period st
 		Owner string `db:"owner_id"`
 		Used  int    `db:"used"`
 	}
-	if err := s.selectAll(ctx, &rows, q, args...); err != nil {
-		return nil, err
+	// Not prepared: the IN list's length varies, and each length would be
+	// another statement kept on every connection.
+	if err := sqlx.SelectContext(ctx, s.q, &rows, s.q.Rebind(q), args...); err != nil {
+		return nil, translate(err)
 	}
 	for _, r := range rows {
 		out[r.Owner] = r.Used

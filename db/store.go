@@ -175,8 +175,8 @@ func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result
 
 // queryer runs query as a prepared statement outside transactions: the
 // server parses and plans each statement once per connection, and every
-// later execution is one round trip (Bind/Execute). All SQL here is constant
-// (an IN list varies only with an account's key count), so the cache stays small.
+// later execution is one round trip (Bind/Execute). All SQL run through it is
+// constant, so the cache holds one statement per query in this package.
 func (s *Store) queryer(ctx context.Context, query string) (queryer, error) {
 	if _, inTx := s.q.(*sqlx.Tx); inTx {
 		return s.q, nil

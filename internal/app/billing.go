@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -177,8 +178,13 @@ func (s *Service) applyCheckout(ctx context.Context, tx Store, created int64, cs
 
 func (s *Service) applySubscription(ctx context.Context, tx Store, ev stripe.Event, sub *stripe.Subscription) error {
 	acct, err := accountForCustomer(ctx, tx, customerID(sub.Customer), sub.Metadata)
-	if err != nil || acct == nil {
+	if err != nil {
 		return err
+	}
+	if acct == nil {
+		// Subscription events often arrive before the checkout that links
+		// the customer: fail, so the provider retries once it is linked.
+		return fmt.Errorf("subscription %s: customer %q is not linked to an account yet", sub.ID, customerID(sub.Customer))
 	}
 	if ev.Created < acct.SubscriptionEventAt {
 		return nil // an older state delivered late: recorded, not applied

@@ -47,6 +47,8 @@ type billingStore interface {
 	// RecordPaymentEvent is CodeConflict when the id was recorded before.
 	RecordPaymentEvent(ctx context.Context, id, typ string, livemode bool, at time.Time) error
 	FindAccountByCustomer(ctx context.Context, customerID string) (*Account, error)
+	// UpdateBilling sets the given fields; with EventAt set it changes
+	// nothing when a newer event was already applied.
 	UpdateBilling(ctx context.Context, accountID string, u BillingUpdate) error
 	SaveInvoice(ctx context.Context, inv *Invoice) error
 }

@@ -103,6 +103,14 @@ func Load(getenv func(string) string) (Config, error) {
 		if u, err := url.Parse(c.AuthJWKSURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") {
 			bad("CLAUSEWATCH_AUTH_JWKS_URL", "want an http(s) URL")
 		}
+		// Without both, any token the provider issued for another
+		// application would be accepted here.
+		if c.AuthIssuer == "" {
+			bad("CLAUSEWATCH_AUTH_ISSUER", "required with CLAUSEWATCH_AUTH_JWKS_URL")
+		}
+		if c.AuthAudience == "" {
+			bad("CLAUSEWATCH_AUTH_AUDIENCE", "required with CLAUSEWATCH_AUTH_JWKS_URL")
+		}
 	}
 	if c.AuthHS256Secret != "" && len(c.AuthHS256Secret) < 32 {
 		bad("CLAUSEWATCH_AUTH_HS256_SECRET", "must be at least 32 characters")
@@ -135,7 +143,9 @@ func Load(getenv func(string) string) (Config, error) {
 		bad("CLAUSEWATCH_LOG_FORMAT", "want text or json, got %q", c.LogFormat)
 	}
 	switch v := getenv("CLAUSEWATCH_GRAPHQL_INTROSPECTION"); v {
-	case "", "true":
+	case "":
+		c.Introspection = c.Zero() // on in the zero-setup mode, off in production
+	case "true":
 		c.Introspection = true
 	case "false":
 	default:

@@ -32,12 +32,21 @@ func TestEveryBadValueIsNamed(t *testing.T) {
 		"CLAUSEWATCH_LLM_BASE_URL":         "ftp://x",
 		"CLAUSEWATCH_LOG_LEVEL":            "loud",
 		"CLAUSEWATCH_LOG_FORMAT":           "xml",
+		"CLAUSEWATCH_AUTH_JWKS_URL":        "https://idp.example/jwks.json",
 	}
 	_, err := Load(env(bad))
 	if err == nil {
 		t.Fatal("no error")
 	}
+	for _, name := range []string{"CLAUSEWATCH_AUTH_ISSUER", "CLAUSEWATCH_AUTH_AUDIENCE"} {
+		if !strings.Contains(err.Error(), name+":") {
+			t.Errorf("JWKS without %s accepted", name)
+		}
+	}
 	for name := range bad {
+		if name == "CLAUSEWATCH_AUTH_JWKS_URL" {
+			continue // valid itself; it makes issuer and audience required
+		}
 		if !strings.Contains(err.Error(), name+":") {
 			t.Errorf("error does not name %s:\n%v", name, err)
 		}
@@ -52,7 +61,7 @@ func TestPostgresAndPrices(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.Postgres() || c.Zero() || c.StripePrices["price_a"] != "base" || c.StripePrices["price_b"] != "advanced" {
+	if !c.Postgres() || c.Zero() || c.Introspection || c.StripePrices["price_a"] != "base" || c.StripePrices["price_b"] != "advanced" {
 		t.Errorf("%+v", c)
 	}
 }
