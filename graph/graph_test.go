@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/prometheus/client_golang/prometheus"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -20,6 +21,7 @@ import (
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/graph"
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/middleware"
 	"github.com/clausewatch/clausewatch/internal/session"
 )
 
@@ -49,6 +51,8 @@ func newEnv(t *testing.T, d dbtest.Dialect, o options) *env {
 	t.Cleanup(func() { _ = svc.Close(context.Background()) })
 	buf := &syncBuffer{}
 	h := graph.NewHandler(graph.Options{Service: svc, Logger: slog.New(slog.NewTextHandler(buf, nil)), Introspection: o.introspection})
+	// As in the server: Observe carries the per-request info the usage log reads.
+	h = middleware.Observe(slog.New(slog.DiscardHandler), middleware.NewMetrics(prometheus.NewRegistry()), h)
 	return &env{svc: svc, h: h, log: buf}
 }
 
@@ -562,6 +566,52 @@ func TestBudgetErrorExtensions(t *testing.T) {
 		if last.Errors[0].Message != "Daily scan limit reached for this API key" || ext["scansRemaining"] != float64(0) ||
 			ext["scansLimit"] == nil || ext["scansResetsAt"] == nil {
 			t.Errorf("rate-limited error = %+v, want the contract's message and scansRemaining/scansLimit/scansResetsAt", last.Errors[0])
+		}
+	})
+}
+
+// usage and keyLimits give the numbers the service gives REST.
+func TestUsageAndKeyLimitsNumbers(t *testing.T) {
+	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d, options{})
+		tok, acct := e.mustSession(t)
+		raw, key := e.mustKey(t, acct)
+		for range 2 {
+			e.mustData(t, raw, `mutation { analyze(input: {text: "We may change these terms at any time."}) { grade } }`, nil, &struct{}{})
+		}
+		// A GraphQL error under HTTP 200 still counts as an error.
+		if r := e.do(t, raw, `{ analysis(id: "nope") { id } }`, nil); r.code() != "NOT_FOUND" {
+			t.Fatalf("analysis(nope): %s", r.body)
+		}
+		if err := e.svc.FlushUsage(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Usage struct {
+				TotalRequests, SuccessCount, ErrorCount int
+				DailyRequests                           []struct{ Count int }
+				RecentErrors                            []struct{ Path, Error string }
+			}
+			KeyLimits struct {
+				Tier string
+				Keys []struct {
+					KeyID  string
+					Status struct {
+						Scans, AI struct{ Remaining, Limit int }
+					}
+				}
+			}
+		}
+		e.mustData(t, tok, `{ usage(days: 3) { totalRequests successCount errorCount dailyRequests { count } recentErrors { path error } }
+			keyLimits { tier keys { keyId status { scans { remaining limit } ai { remaining limit } } } } }`, nil, &got)
+		u, kl := got.Usage, got.KeyLimits
+		if u.TotalRequests != 3 || u.SuccessCount != 2 || u.ErrorCount != 1 || len(u.DailyRequests) != 3 || u.DailyRequests[2].Count != 3 ||
+			len(u.RecentErrors) != 1 || u.RecentErrors[0].Path != "/graphql" {
+			t.Errorf("usage %+v", u)
+		}
+		if kl.Tier != "free" || len(kl.Keys) != 1 || kl.Keys[0].KeyID != key.ID || kl.Keys[0].Status.Scans.Remaining != 3 ||
+			kl.Keys[0].Status.Scans.Limit != 5 || kl.Keys[0].Status.AI.Remaining != 5 {
+			t.Errorf("keyLimits %+v", kl)
 		}
 	})
 }
