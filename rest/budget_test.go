@@ -213,6 +213,11 @@ func TestFailuresGiveTheScanBack(t *testing.T) {
 		if got := scansRemaining(t, e, tok, k.Key.ID); got != 5 {
 			t.Fatalf("failed requests consumed scans: %v left", got)
 		}
+		// A refunded failure reports the pool as it is after the refund.
+		res := e.do("POST", "/api/extract", k.RawKey, map[string]string{"url": e.docs.URL + "/broken"})
+		if res.status != http.StatusBadGateway || res.header.Get("RateLimit-Remaining") != "5" {
+			t.Errorf("refunded 502: %d RateLimit-Remaining %q, want 5", res.status, res.header.Get("RateLimit-Remaining"))
+		}
 	})
 }
 

@@ -116,6 +116,7 @@ func budgetOf(limit, used int, w window) Budget {
 // it back when the operation fails.
 type charge struct {
 	mu         sync.Mutex // batch items refund concurrently
+	rate       RateLimit  // the scan pool as last reported, kept current by refunds
 	owner      string
 	scanPeriod string
 	aiPeriod   string
@@ -153,7 +154,8 @@ func (s *Service) chargeScans(ctx context.Context, scans, ai int) (*charge, erro
 		switch {
 		case ok:
 			c.scans = scans
-			observeRate(ctx, s.rateLimit(lim.scans, lim.scans-used, day.end))
+			c.rate = s.rateLimit(lim.scans, lim.scans-used, day.end)
+			observeRate(ctx, c.rate)
 		case p.Key == nil:
 			// The portal pool is spent: the account's purchased credits take over.
 			if ok, err := s.store.ConsumeCredits(ctx, acct.ID, scans); err != nil {
@@ -217,6 +219,8 @@ func (c *charge) refundPart(ctx context.Context, scans, ai int) {
 	if n := min(scans, c.scans); n > 0 {
 		if c.store.RefundBudget(ctx, c.owner, kindScan, c.scanPeriod, n) == nil {
 			c.scans -= n
+			c.rate.Remaining += n
+			observeRate(ctx, c.rate)
 		}
 	}
 	if n := min(ai, c.ai); n > 0 {
