@@ -16,8 +16,10 @@ test: ## every test, on SQLite and a real PostgreSQL
 	$(GO) vet $(PKGS)
 	./scripts/with-postgres.sh $(GO) test -race -count=1 -timeout 8m $(PKGS)
 
-bench: ## benchmarks (PostgreSQL for the HTTP ones); compare ratios, not absolutes
+bench: ## benchmarks (PostgreSQL for the HTTP ones) and pgbench's baseline; compare ratios, not absolutes
 	./scripts/with-postgres.sh $(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+	@if command -v pgbench >/dev/null; then echo "pgbench baseline for BenchmarkAnalyzeBudgeted:"; ./scripts/with-postgres.sh ./scripts/pgbench-budget.sh; \
+	else echo "pgbench not installed (apt-get install postgresql-client): no baseline for BenchmarkAnalyzeBudgeted"; fi
 
 build: ## the binary in ./bin
 	CGO_ENABLED=0 $(GO) build -o bin/clausewatch ./cmd/clausewatch
