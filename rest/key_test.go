@@ -185,7 +185,7 @@ func TestUnauthenticated(t *testing.T) {
 				method := "GET"
 				var body any
 				if path == "/api/extract" {
-					method, body = "POST", map[string]string{"url": "https://example.com"}
+					method, body = "POST", map[string]string{"url": "http://127.0.0.1:1/terms"}
 				}
 				res := e.do(method, path, cred, body)
 				if res.status != http.StatusUnauthorized {

@@ -15,10 +15,10 @@ var scopedRoutes = []struct {
 	method, path, scope string
 	body                any
 }{
-	{"POST", "/api/extract", "extract", map[string]any{"url": "https://example.com/terms"}},
+	{"POST", "/api/extract", "extract", map[string]any{"url": "http://127.0.0.1:1/terms"}},
 	{"POST", "/api/analyze", "analyze", map[string]any{"text": "We may change these terms at any time."}},
 	{"POST", "/api/analyze/batch", "analyze", map[string]any{"items": []any{map[string]any{"text": "Hello."}}}},
-	{"POST", "/api/monitor", "monitor", map[string]any{"url": "https://example.com/terms"}},
+	{"POST", "/api/monitor", "monitor", map[string]any{"url": "http://127.0.0.1:1/terms"}},
 	{"GET", "/api/monitor", "monitor", nil},
 	{"DELETE", "/api/monitor?id=6f1c1f8e-0000-4000-8000-000000000000", "monitor", nil},
 	{"POST", "/api/monitor/check?id=6f1c1f8e-0000-4000-8000-000000000000", "monitor", nil},
