@@ -28,11 +28,7 @@ func runKey(ctx context.Context, args []string, getenv func(string) string, stdo
 		fmt.Fprintln(stderr, "key create needs --email and --name")
 		return errUsage
 	}
-	cfg, err := loadConfig(getenv)
-	if err != nil {
-		return err
-	}
-	store, err := openStore(ctx, cfg)
+	cfg, store, err := openConfigured(ctx, getenv)
 	if err != nil {
 		return err
 	}

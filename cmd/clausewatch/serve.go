@@ -108,11 +108,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 }
 
 func runMigrate(ctx context.Context, getenv func(string) string, stdout io.Writer) error {
-	cfg, err := loadConfig(getenv)
-	if err != nil {
-		return err
-	}
-	store, err := openStore(ctx, cfg)
+	cfg, store, err := openConfigured(ctx, getenv)
 	if err != nil {
 		return err
 	}
@@ -128,6 +124,17 @@ func loadConfig(getenv func(string) string) (config.Config, error) {
 		return cfg, fmt.Errorf("configuration:\n%w", err)
 	}
 	return cfg, nil
+}
+
+// openConfigured loads the configuration and opens its migrated store: what
+// every command that touches the database starts with.
+func openConfigured(ctx context.Context, getenv func(string) string) (config.Config, *db.Store, error) {
+	cfg, err := loadConfig(getenv)
+	if err != nil {
+		return cfg, nil, err
+	}
+	store, err := openStore(ctx, cfg)
+	return cfg, store, err
 }
 
 // openStore connects and migrates: the service always runs on the current schema.
