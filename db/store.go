@@ -102,9 +102,6 @@ func (s *Store) Close() error { return s.db.Close() }
 // Ping checks that the database answers (readiness).
 func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
 
-// Postgres reports the dialect.
-func (s *Store) Postgres() bool { return s.postgres }
-
 // Migrate applies the embedded migrations of the store's dialect. On
 // PostgreSQL an advisory lock lets several replicas start at once.
 func (s *Store) Migrate(ctx context.Context) error {

@@ -50,7 +50,7 @@ type Key struct {
 // Has reports whether the key holds scope.
 func (k *Key) Has(scope string) bool { return slices.Contains(k.Scopes, scope) }
 
-// KeyFilter selects keys; pointer fields are "not set".
+// KeyFilter selects an account's keys.
 type KeyFilter struct {
 	AccountID      string
 	IncludeRevoked bool
