@@ -117,9 +117,7 @@ func (c *classifier) margins(sentence string) [nLabels]float32 {
 			out[j] += row[j] * f.val
 		}
 	}
-	if !noRules {
-		c.applyRules(sentence, &out)
-	}
+	c.applyRules(sentence, &out)
 	return out
 }
 

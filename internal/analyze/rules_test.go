@@ -1,0 +1,34 @@
+package analyze
+
+import (
+	"slices"
+	"testing"
+)
+
+// The corrections must read raw service text and the tokenised training text
+// alike, and the consumer's own law or forum is never flagged.
+func TestCorrections(t *testing.T) {
+	cases := []struct {
+		sentence string
+		model    []string // what the linear model predicted
+		want     []string
+	}{
+		{"This Agreement is governed by, and construed in accordance with, the laws of England.", nil, []string{"choice_of_law"}},
+		{"this agreement is governed by , and construed in accordance with , the laws of england .", nil, []string{"choice_of_law"}},
+		{"The laws of the State of California govern these Terms.", nil, []string{"choice_of_law"}},
+		{"These terms are governed by the laws of your country of residence.", []string{"choice_of_law"}, nil},
+		{"Any dispute shall be resolved by final and binding arbitration in Boston.", nil, []string{"arbitration"}},
+		{"You agree to arbitrate all claims against us.", nil, []string{"arbitration"}},
+		{"Arbitration will take place in the county where you live.", []string{"arbitration"}, nil},
+		{"You can cancel your subscription at any time.", []string{"unilateral_termination"}, nil},
+		{"We may terminate your account at any time.", []string{"unilateral_termination"}, []string{"unilateral_termination"}},
+		{"Acme is liable for damages caused by its negligence.", []string{"limitation_of_liability"}, nil},
+		{"You must comply with the laws of your jurisdiction.", nil, nil},
+		{"Please read the arbitration section below.", nil, nil},
+	}
+	for _, c := range cases {
+		if got := withRules(c.sentence, c.model); !slices.Equal(got, c.want) {
+			t.Errorf("withRules(%q, %v) = %v, want %v", c.sentence, c.model, got, c.want)
+		}
+	}
+}
