@@ -49,8 +49,9 @@ const (
 	idxArbitration = 7
 )
 
-// applyRules moves the margins the corrections change just across the
-// threshold.
+// applyRules moves the margins the corrections change across the threshold:
+// a veto just below it, an added label far enough above it that its
+// confidence (0.73) says what the patterns achieve on train.
 func (c *classifier) applyRules(sentence string, ms *[nLabels]float32) {
 	var on [nLabels]bool
 	for j := range on {
@@ -62,7 +63,7 @@ func (c *classifier) applyRules(sentence string, ms *[nLabels]float32) {
 		case on[j] && !after[j]:
 			ms[j] = c.m.Thr[j] - 0.01
 		case !on[j] && after[j]:
-			ms[j] = c.m.Thr[j] + 0.01
+			ms[j] = c.m.Thr[j] + 0.25
 		}
 	}
 }
