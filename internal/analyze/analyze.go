@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"unicode"
 )
@@ -199,32 +200,38 @@ func capMinor(fs []Finding) []Finding {
 // category is reported as several findings.
 const maxMergedRunes = 2000
 
-// merge joins hits of the same category and severity on consecutive
-// sentences into one finding quoting the whole run.
+// merge joins hits of one category on consecutive sentences into one
+// finding quoting the whole run, at the worst severity in the run. Good
+// findings (commitments) run apart from the risky ones, so a promise is never
+// hidden inside a warning.
 func merge(rs []rune, spans []Span, hits []hit) []Finding {
 	catOrder := map[string]int{}
 	for i, c := range Categories {
 		catOrder[c] = i
 	}
+	good := func(h hit) bool { return h.sev == SeverityGood }
 	slices.SortStableFunc(hits, func(a, b hit) int {
-		return cmp.Or(cmp.Compare(catOrder[a.cat], catOrder[b.cat]), cmp.Compare(a.sev, b.sev), cmp.Compare(a.sent, b.sent))
+		return cmp.Or(cmp.Compare(catOrder[a.cat], catOrder[b.cat]), cmpBool(good(a), good(b)), cmp.Compare(a.sent, b.sent), cmp.Compare(severityRank(a.sev), severityRank(b.sev)))
 	})
 	findings := []Finding{}
 	for k := 0; k < len(hits); {
 		h := hits[k]
-		last, conf := h.sent, h.conf
+		last, conf, sev := h.sent, h.conf, h.sev
 		n := k + 1
-		for n < len(hits) && hits[n].cat == h.cat && hits[n].sev == h.sev && hits[n].sent <= last+1 &&
+		for n < len(hits) && hits[n].cat == h.cat && good(hits[n]) == good(h) && hits[n].sent <= last+1 &&
 			spans[hits[n].sent].End-spans[h.sent].Start <= maxMergedRunes {
 			last = max(last, hits[n].sent)
 			conf = max(conf, hits[n].conf)
+			if severityRank(hits[n].sev) < severityRank(sev) {
+				sev = hits[n].sev
+			}
 			n++
 		}
 		start, end := spans[h.sent].Start, spans[last].End
-		t := catalog[h.cat][h.sev]
+		t := catalog[h.cat][sev]
 		findings = append(findings, Finding{
 			Category:    h.cat,
-			Severity:    h.sev,
+			Severity:    sev,
 			Title:       t.title,
 			Explanation: t.explanation,
 			Guidance:    t.guidance,
@@ -239,6 +246,16 @@ func merge(rs []rune, spans []Span, hits []hit) []Finding {
 		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)), cmp.Compare(catOrder[a.Category], catOrder[b.Category]), cmp.Compare(a.End, b.End))
 	})
 	return findings
+}
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // checklist derives the review checklist: one item per category with a
@@ -314,19 +331,24 @@ func dropLoneHeadings(rs []rune, spans []Span, hits []hit) []hit {
 	return out
 }
 
-// isHeading: at most four words, or at most ten words without terminal
-// punctuation.
+// isHeading: at most four words ("Cookies.", "5. Termination", "What we
+// collect.") unless it opens with a subject pronoun ("We sell your data."),
+// or at most ten words without terminal punctuation.
 func isHeading(s []rune) bool {
 	words, inWord := 0, false
-	for _, r := range s {
+	var first []rune
+	for i, r := range s {
 		w := unicode.IsLetter(r) || unicode.IsDigit(r)
 		if w && !inWord {
 			words++
+			if words == 1 {
+				first = s[i:]
+			}
 		}
 		inWord = w
 	}
 	if words <= 4 {
-		return true
+		return words < 3 || !startsWithSubject(first)
 	}
 	if words > 10 || len(s) == 0 {
 		return false
@@ -336,4 +358,16 @@ func isHeading(s []rune) bool {
 		return false
 	}
 	return true
+}
+
+func startsWithSubject(s []rune) bool {
+	end := 0
+	for end < len(s) && unicode.IsLetter(s[end]) {
+		end++
+	}
+	switch strings.ToLower(string(s[:end])) {
+	case "we", "you", "they", "i", "it":
+		return true
+	}
+	return false
 }

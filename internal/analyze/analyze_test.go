@@ -219,6 +219,34 @@ func TestMergeAdjacent(t *testing.T) {
 	}
 }
 
+// Adjacent sentences of one category merge whatever their severities, at the
+// worst; a commitment (good) stays a finding of its own.
+func TestMergeAcrossSeverities(t *testing.T) {
+	text := "We may update this Privacy Policy at any time. Changes are effective immediately upon posting, and it is your responsibility to review this policy periodically."
+	r := Analyze(text, Options{DocumentType: "privacy"})
+	checkInvariants(t, text, r)
+	var got []Finding
+	for _, f := range r.Findings {
+		if f.Category == "policy_change_notice" {
+			got = append(got, f)
+		}
+	}
+	if len(got) != 1 || got[0].Quote != text || got[0].Severity != SeverityBad {
+		t.Fatalf("policy_change_notice findings = %+v, want one bad finding quoting both sentences", got)
+	}
+	text = "We do not sell your personal information. We may sell your personal information to data brokers."
+	r = Analyze(text, Options{DocumentType: "privacy"})
+	sev := map[string]bool{}
+	for _, f := range r.Findings {
+		if f.Category == "data_sale" {
+			sev[f.Severity] = true
+		}
+	}
+	if !sev[SeverityGood] || !sev[SeverityBlocker] {
+		t.Errorf("data_sale severities = %v, want the good and the blocker apart", sev)
+	}
+}
+
 func TestMergeBounded(t *testing.T) {
 	text := strings.Repeat("We may sell your personal information to data brokers. ", 200)
 	r := Analyze(text, Options{})
@@ -410,5 +438,22 @@ func TestReservedRightIsNotUserRight(t *testing.T) {
 	text := "Acme reserves the right to access the content of your private files for troubleshooting."
 	if r := Analyze(text, Options{DocumentType: "terms"}); categories(r)["user_rights"] {
 		t.Errorf("user_rights finding for the provider's reserved right: %+v", r.Findings)
+	}
+}
+
+// A short sentence is a clause, not a heading; a heading alone is dropped.
+func TestShortSentencesAreNotHeadings(t *testing.T) {
+	for text, want := range map[string]string{
+		"We sell your data.":         "data_sale",
+		"We may terminate accounts.": "unilateral_termination",
+	} {
+		if r := Analyze(text, Options{}); !categories(r)[want] {
+			t.Errorf("Analyze(%q) found %v, want %s", text, r.Findings, want)
+		}
+	}
+	for _, s := range []string{"Cookies.", "5. Termination", "Governing Law.", "What we collect.", "How we share information"} {
+		if !isHeading([]rune(s)) {
+			t.Errorf("isHeading(%q) = false", s)
+		}
 	}
 }
