@@ -615,3 +615,46 @@ func TestUsageAndKeyLimitsNumbers(t *testing.T) {
 		}
 	})
 }
+
+// An analysis carries the text its offsets count into, reads back by id, and
+// analyses refuses a limit outside 1..100 rather than guessing.
+func TestAnalysisTextAndPaging(t *testing.T) {
+	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d, options{})
+		_, acct := e.mustSession(t)
+		raw, _ := e.mustKey(t, acct, app.ScopeAnalyze)
+		const text = "Terms 🚀\n\nWe may terminate your account at any time without notice."
+		res := e.do(t, raw, `mutation($t: String!) { analyze(input: {text: $t}) { id text findings { quote start end } } }`, map[string]any{"t": text})
+		var got struct {
+			Analyze struct {
+				ID       string
+				Text     string
+				Findings []struct {
+					Quote      string
+					Start, End int
+				}
+			}
+		}
+		if err := json.Unmarshal(res.Data, &got); err != nil || got.Analyze.Text != text || len(got.Analyze.Findings) == 0 {
+			t.Fatalf("analyze: %s", res.body)
+		}
+		f := got.Analyze.Findings[0]
+		if string([]rune(text)[f.Start:f.End]) != f.Quote {
+			t.Errorf("quote %q is not text[%d:%d]", f.Quote, f.Start, f.End)
+		}
+		res = e.do(t, raw, `query($id: ID!) { analysis(id: $id) { text } }`, map[string]any{"id": got.Analyze.ID})
+		if !strings.Contains(string(res.Data), "without notice") {
+			t.Errorf("stored analysis: %s", res.body)
+		}
+		for _, limit := range []int{0, 101} {
+			res = e.do(t, raw, `query($n: Int) { analyses(limit: $n) { analyses { id } } }`, map[string]any{"n": limit})
+			if res.code() != "INVALID" {
+				t.Errorf("analyses(limit: %d): %s, want INVALID", limit, res.body)
+			}
+		}
+		res = e.do(t, raw, `{ analyses { analyses { id } nextCursor } }`, nil)
+		if res.code() != "" || !strings.Contains(string(res.Data), got.Analyze.ID) {
+			t.Errorf("analyses without limit: %s", res.body)
+		}
+	})
+}

@@ -63,10 +63,25 @@ func TestAnalyzeQuotesHighlightExactly(t *testing.T) {
 		if err != nil || got.ID != a.ID {
 			t.Errorf("stored analysis: %v %v", got, err)
 		}
-		// URL input goes through fetch and extract.
+		if a.Text != text {
+			t.Errorf("text = %q, want the text as given", a.Text)
+		}
+		// URL input goes through fetch and extract; the extracted text comes
+		// back, so the offsets can be used without a second request.
 		res = e.do("POST", "/api/analyze", k.RawKey, map[string]any{"url": e.docs.URL + "/terms"})
 		if res.status != http.StatusOK || !strings.Contains(string(res.body), `"url":"`+e.docs.URL+`/terms"`) {
-			t.Errorf("url analysis: %d %s", res.status, res.body)
+			t.Fatalf("url analysis: %d %s", res.status, res.body)
+		}
+		var u app.Analysis
+		res.decode(t, &u)
+		runes = []rune(u.Text)
+		if len(u.Findings) == 0 || strings.Contains(u.Text, "<") {
+			t.Fatalf("url analysis: %d findings, text %q", len(u.Findings), u.Text)
+		}
+		for _, f := range u.Findings {
+			if f.End > len(runes) || string(runes[f.Start:f.End]) != f.Quote {
+				t.Errorf("url finding %s at %d..%d does not quote text", f.Category, f.Start, f.End)
+			}
 		}
 	})
 }

@@ -101,9 +101,9 @@ func TestAnalysesArePagedPerAccount(t *testing.T) {
 		}
 		ctx := app.WithPrincipal(context.Background(), &app.Principal{Account: *acct})
 		var got []string
-		cursor := ""
+		cursor, two := "", 2
 		for range 4 {
-			page, err := e.svc.FindAnalyses(ctx, 2, cursor)
+			page, err := e.svc.FindAnalyses(ctx, &two, cursor)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,8 +125,13 @@ func TestAnalysesArePagedPerAccount(t *testing.T) {
 			}
 		}
 		for _, bad := range []string{"nope", "Zm9v"} {
-			if _, err := e.svc.FindAnalyses(ctx, 2, bad); app.ErrorCode(err) != app.CodeInvalid {
+			if _, err := e.svc.FindAnalyses(ctx, &two, bad); app.ErrorCode(err) != app.CodeInvalid {
 				t.Errorf("cursor %q: %v", bad, err)
+			}
+		}
+		for _, limit := range []int{0, -1, 101} {
+			if _, err := e.svc.FindAnalyses(ctx, &limit, ""); app.ErrorCode(err) != app.CodeInvalid {
+				t.Errorf("limit %d: %v, want invalid", limit, err)
 			}
 		}
 		if _, err := e.svc.FindAnalysis(ctx, ids[0]); err != nil {

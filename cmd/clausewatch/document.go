@@ -9,9 +9,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
+	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/extract"
 	"github.com/clausewatch/clausewatch/internal/fetch"
 )
@@ -28,7 +31,7 @@ func readDocument(ctx context.Context, arg, pageURL string, getenv func(string) 
 			return nil, err
 		}
 		raw = b
-	case strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://"):
+	case isURL(arg):
 		cfg, err := loadConfig(getenv)
 		if err != nil {
 			return nil, err
@@ -50,6 +53,10 @@ func readDocument(ctx context.Context, arg, pageURL string, getenv func(string) 
 		raw = b
 	}
 	return extract.Extract(raw, contentType, pageURL)
+}
+
+func isURL(arg string) bool {
+	return strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://")
 }
 
 func runExtract(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -97,47 +104,68 @@ func runAnalyze(ctx context.Context, args []string, getenv func(string) string, 
 	if err != nil {
 		return err
 	}
-	r := analyze.Analyze(doc.Text, analyze.Options{DocumentType: doc.DocumentType})
+	srcURL := *pageURL
+	if isURL(fs.Arg(0)) {
+		srcURL = fs.Arg(0)
+	}
+	now := time.Now()
+	x := app.NewExtraction(srcURL, srcURL, doc, now)
+	a := app.BuildAnalysis(x.Text, x.Source(""), now)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return enc.Encode(a)
 	}
-	return printAnalysis(stdout, doc, r)
+	return printAnalysis(stdout, a)
 }
 
 // printAnalysis is the terminal view: grade first, then each finding with
 // its quote, why it matters and what to check.
-func printAnalysis(w io.Writer, doc *extract.Document, r analyze.Result) error {
+func printAnalysis(w io.Writer, a *app.Analysis) error {
 	bw := bufio.NewWriter(w)
-	title := doc.Title
+	src := a.Source
+	title := src.Title
 	if title == "" {
 		title = "(untitled)"
 	}
-	fmt.Fprintf(bw, "%s\n%s, %s, %d words, about %.0f min to read (grade level %.1f)\n\n",
-		title, r.DocumentType, doc.Language, doc.WordCount, r.Readability.ReadingMinutes, r.Readability.FleschKincaidGrade)
-	fmt.Fprintf(bw, "Grade %s  (score %d/100)\n\n", r.Grade, r.Score)
-	if len(r.Findings) == 0 {
+	facts := []string{src.DocumentType}
+	if src.Language != "" {
+		facts = append(facts, src.Language)
+	}
+	minutes := "under 1 min"
+	if m := a.Readability.ReadingMinutes; m >= 0.5 {
+		minutes = fmt.Sprintf("about %.0f min", m)
+	}
+	facts = append(facts, fmt.Sprintf("%d words", src.WordCount), minutes+" to read", fmt.Sprintf("grade level %.1f", a.Readability.FleschKincaidGrade))
+	fmt.Fprintf(bw, "%s\n%s\n\n", title, strings.Join(facts, ", "))
+	fmt.Fprintf(bw, "Grade %s  (score %d/100)\n\n", a.Grade, a.Score)
+	if len(a.Findings) == 0 {
 		fmt.Fprintln(bw, "No clauses stood out.")
 	}
-	for i, f := range r.Findings {
-		fmt.Fprintf(bw, "%d. [%s] %s  (%s)\n", i+1, strings.ToUpper(f.Severity), f.Title, f.Category)
-		fmt.Fprintf(bw, "   \"%s\"\n", shorten(f.Quote, 300))
-		fmt.Fprintf(bw, "   Why it matters: %s\n", f.Explanation)
-		fmt.Fprintf(bw, "   What to check:  %s\n\n", f.Guidance)
+	for i, f := range a.Findings {
+		fmt.Fprintf(bw, "%2d. [%s] %s  (%s)\n", i+1, strings.ToUpper(f.Severity), f.Title, f.Category)
+		fmt.Fprintf(bw, "    \"%s\"\n", shorten(f.Quote, 300))
+		fmt.Fprintf(bw, "    Why it matters: %s\n", f.Explanation)
+		fmt.Fprintf(bw, "    What to check:  %s\n\n", f.Guidance)
 	}
-	if len(r.Guidance) > 0 {
+	if len(a.Guidance) > 0 {
 		fmt.Fprintln(bw, "Review checklist:")
-		for _, g := range r.Guidance {
+		for _, g := range a.Guidance {
 			fmt.Fprintf(bw, "  - %s\n", g)
 		}
 	}
-	fmt.Fprintln(bw, "\nInformational only; not legal advice.")
+	fmt.Fprintln(bw, "\n"+a.Disclaimer)
 	return bw.Flush()
 }
 
+// shorten puts a quote on one line, marking its line breaks (a heading and
+// the clause under it) with a dash, and cuts it at n code points.
 func shorten(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	lines := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
+	for i, l := range lines {
+		lines[i] = strings.Join(strings.Fields(l), " ")
+	}
+	s = strings.Join(slices.DeleteFunc(lines, func(l string) bool { return l == "" }), " — ")
 	if r := []rune(s); len(r) > n {
 		return string(r[:n]) + "…"
 	}

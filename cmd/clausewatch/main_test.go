@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/clausewatch/clausewatch/internal/app"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -77,10 +78,17 @@ func TestExtractAndAnalyzeFile(t *testing.T) {
 	if err != nil || !strings.Contains(human, "Grade ") || !strings.Contains(human, "What to check") {
 		t.Errorf("analyze -: %v\n%s", err, human)
 	}
+	// --json prints the API's analysis, with the text its offsets count into.
 	js, err := runCLI(t, nil, text, "analyze", "--json", "-")
-	var r map[string]any
-	if err != nil || json.Unmarshal([]byte(js), &r) != nil || r["grade"] == nil {
-		t.Errorf("analyze --json: %v %s", err, js)
+	var a app.Analysis
+	if err != nil || json.Unmarshal([]byte(js), &a) != nil || a.Grade == "" || a.Disclaimer != app.Disclaimer || a.Source.WordCount == 0 {
+		t.Fatalf("analyze --json: %v %s", err, js)
+	}
+	runes := []rune(a.Text)
+	for _, f := range a.Findings {
+		if f.End > len(runes) || string(runes[f.Start:f.End]) != f.Quote {
+			t.Errorf("finding %s at %d..%d does not quote the printed text", f.Category, f.Start, f.End)
+		}
 	}
 }
 

@@ -83,6 +83,7 @@ type ComplexityRoot struct {
 		Readability func(childComplexity int) int
 		Score       func(childComplexity int) int
 		Source      func(childComplexity int) int
+		Text        func(childComplexity int) int
 	}
 
 	AnalysisPage struct {
@@ -497,6 +498,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Analysis.Source(childComplexity), true
+	case "Analysis.text":
+		if e.ComplexityRoot.Analysis.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Analysis.Text(childComplexity), true
 
 	case "AnalysisPage.analyses":
 		if e.ComplexityRoot.AnalysisPage.Analyses == nil {
@@ -1421,6 +1428,8 @@ type Analysis {
   aiError: String
   disclaimer: String!
   createdAt: String!
+  "The text the findings' start and end offsets count into: the extracted text of a url, or the text as given."
+  text: String!
 }
 
 "Why one batch item failed."
@@ -1452,7 +1461,7 @@ type AnalysisPage {
 extend type Query {
   "One of the account's stored analyses. Scope analyze."
   analysis(id: ID!): Analysis!
-  "The account's analyses, newest first. Scope analyze."
+  "The account's analyses, newest first. Scope analyze. limit: 1 to 100, default 20."
   analyses(limit: Int, cursor: String): AnalysisPage!
 }
 
@@ -1743,6 +1752,8 @@ func (ec *executionContext) childFields_Analysis(ctx context.Context, field grap
 		return ec.fieldContext_Analysis_disclaimer(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Analysis_createdAt(ctx, field)
+	case "text":
+		return ec.fieldContext_Analysis_text(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Analysis", field.Name)
 }
@@ -3167,6 +3178,29 @@ func (ec *executionContext) _Analysis_createdAt(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_Analysis_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Analysis", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Analysis_text(ctx context.Context, field graphql.CollectedField, obj *app.Analysis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Analysis_text(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Text, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Analysis_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Analysis", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AnalysisPage_analyses(ctx context.Context, field graphql.CollectedField, obj *app.AnalysisPage) (ret graphql.Marshaler) {
@@ -7588,6 +7622,11 @@ func (ec *executionContext) _Analysis(ctx context.Context, sel ast.SelectionSet,
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "text":
+			out.Values[i] = ec._Analysis_text(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

@@ -55,7 +55,7 @@ type hit struct {
 // Analyze segments the text into sentences, classifies each for the eight
 // unfair-clause categories (linear model) and the ten privacy categories
 // (negation-aware patterns), merges adjacent sentences of the same category
-// and severity into one finding (at most 2000 code points each), and grades
+// into one finding (at most 2000 code points each, good ones apart), and grades
 // the document. Findings are in document order; at most five neutral and five
 // good findings are kept per category, blocker and bad ones are all kept.
 //

@@ -65,6 +65,9 @@ type Analysis struct {
 	AIError     string      `json:"aiError,omitempty"`
 	Disclaimer  string      `json:"disclaimer"`
 	CreatedAt   Timestamp   `json:"createdAt"`
+	// Text is what the findings' start and end count into (code points):
+	// the extracted text of a URL, or the text as given.
+	Text string `json:"text"`
 }
 
 // BatchItem is one result of a batch, in request order.
@@ -196,6 +199,35 @@ func (s *Service) checkAnalyzeInput(in AnalyzeInput, prefix string) error {
 	return nil
 }
 
+// DescribeText is the source of a text given as is (no URL, nothing fetched).
+func DescribeText(title, text string) Source {
+	return Source{
+		Title:        title,
+		DocumentType: extract.DetectType(title, text),
+		Language:     extract.DetectLanguage(text),
+		WordCount:    extract.WordCount(text),
+		ContentHash:  extract.ContentHash(text),
+	}
+}
+
+// BuildAnalysis analyzes an extracted text: the analysis the API returns,
+// before any AI summary and unsaved. The command line prints it as it is.
+func BuildAnalysis(text string, src Source, now time.Time) *Analysis {
+	r := analyze.Analyze(text, analyze.Options{DocumentType: src.DocumentType})
+	a := &Analysis{
+		ID: newID(), Source: src, Grade: r.Grade, Score: r.Score, Findings: r.Findings, Guidance: r.Guidance,
+		Readability: r.Readability, Disclaimer: Disclaimer, CreatedAt: Timestamp{now.Truncate(time.Millisecond)},
+		Text: text,
+	}
+	if a.Findings == nil {
+		a.Findings = []Finding{}
+	}
+	if a.Guidance == nil {
+		a.Guidance = []string{}
+	}
+	return a
+}
+
 // analyzeOne produces and stores one analysis. A failed AI summary leaves
 // the analysis standing with AIError set; the caller gives the AI unit back.
 func (s *Service) analyzeOne(ctx context.Context, in AnalyzeInput) (*Analysis, error) {
@@ -210,33 +242,18 @@ func (s *Service) analyzeOne(ctx context.Context, in AnalyzeInput) (*Analysis, e
 		if err != nil {
 			return nil, err
 		}
-		text, src.DocumentType, src.Language, src.WordCount, src.ContentHash = x.Text, x.DocumentType, x.Language, x.WordCount, x.ContentHash
-		if src.Title == "" {
-			src.Title = x.Title
-		}
+		text = x.Text
+		src = x.Source(src.Title)
 	} else {
 		text = in.Text
-		src.DocumentType = extract.DetectType(src.Title, text)
-		src.Language = extract.DetectLanguage(text)
-		src.WordCount = extract.WordCount(text)
-		src.ContentHash = extract.ContentHash(text)
+		src = DescribeText(src.Title, text)
 	}
 	if in.DocumentType != "" {
 		src.DocumentType = in.DocumentType
 	}
-	r := analyze.Analyze(text, analyze.Options{DocumentType: src.DocumentType})
-	a := &Analysis{
-		ID: newID(), Source: src, Grade: r.Grade, Score: r.Score, Findings: r.Findings, Guidance: r.Guidance,
-		Readability: r.Readability, Disclaimer: Disclaimer, CreatedAt: Timestamp{s.now().Truncate(time.Millisecond)},
-	}
-	if a.Findings == nil {
-		a.Findings = []Finding{}
-	}
-	if a.Guidance == nil {
-		a.Guidance = []string{}
-	}
+	a := BuildAnalysis(text, src, s.now())
 	if in.AI {
-		sum, err := s.llm.Summarize(ctx, llm.Input{Title: src.Title, DocumentType: src.DocumentType, Text: text, Findings: r.Findings})
+		sum, err := s.llm.Summarize(ctx, llm.Input{Title: src.Title, DocumentType: src.DocumentType, Text: text, Findings: a.Findings})
 		if err != nil {
 			a.AIError = aiError(err)
 			s.log.Warn("AI summary failed", "err", err)
@@ -289,14 +306,16 @@ type AnalysisCursor struct {
 	ID        string
 }
 
-// FindAnalyses pages through the caller's analyses (limit 1 to 100, default 20).
-func (s *Service) FindAnalyses(ctx context.Context, limit int, cursor string) (*AnalysisPage, error) {
+// FindAnalyses pages through the caller's analyses (limit 1 to 100, 20 when
+// nil).
+func (s *Service) FindAnalyses(ctx context.Context, limitArg *int, cursor string) (*AnalysisPage, error) {
 	if err := Require(ctx, ScopeAnalyze); err != nil {
 		return nil, err
 	}
 	p, _ := PrincipalFrom(ctx)
-	if limit == 0 {
-		limit = 20
+	limit := 20
+	if limitArg != nil {
+		limit = *limitArg
 	}
 	if limit < 1 || limit > 100 {
 		return nil, &Error{Code: CodeInvalid, Message: "invalid limit", Fields: []FieldError{{Field: "limit", Message: "must be from 1 to 100"}}}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/clausewatch/clausewatch/internal/extract"
 	"github.com/clausewatch/clausewatch/internal/fetch"
@@ -62,11 +63,26 @@ func (s *Service) fetchDocument(ctx context.Context, url string) (*Extraction, e
 	if err != nil {
 		return nil, extractError(err)
 	}
+	return NewExtraction(url, res.FinalURL, doc, res.FetchedAt), nil
+}
+
+// NewExtraction describes an extracted document fetched from url (finally
+// from finalURL after redirects) at fetchedAt.
+func NewExtraction(url, finalURL string, doc *extract.Document, fetchedAt time.Time) *Extraction {
 	return &Extraction{
-		URL: url, FinalURL: res.FinalURL, Title: doc.Title, DocumentType: doc.DocumentType, Language: doc.Language,
+		URL: url, FinalURL: finalURL, Title: doc.Title, DocumentType: doc.DocumentType, Language: doc.Language,
 		Text: doc.Text, Markdown: doc.Markdown, WordCount: doc.WordCount, ContentHash: doc.ContentHash,
-		FetchedAt: Timestamp{res.FetchedAt.UTC()},
-	}, nil
+		FetchedAt: Timestamp{fetchedAt.UTC()},
+	}
+}
+
+// Source is what an analysis of the extraction reports; a title given by
+// the caller wins over the document's own.
+func (x *Extraction) Source(title string) Source {
+	if title == "" {
+		title = x.Title
+	}
+	return Source{URL: x.URL, Title: title, DocumentType: x.DocumentType, Language: x.Language, WordCount: x.WordCount, ContentHash: x.ContentHash}
 }
 
 // fetchError maps a fetch failure to the statuses decisions.md fixes: not
