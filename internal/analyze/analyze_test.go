@@ -199,6 +199,11 @@ func TestSentences(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("Sentences:\n got %q\nwant %q", got, want)
 	}
+	// an emoji between sentences does not glue them together
+	text = "Disputes are heard in Zürich. 👨‍👩‍👧 We may sell your data."
+	if n := len(Sentences(text)); n != 2 {
+		t.Errorf("%d sentences in %q, want 2", n, text)
+	}
 }
 
 func TestMergeAdjacent(t *testing.T) {

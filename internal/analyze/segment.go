@@ -198,9 +198,12 @@ func splitBlock(rs []rune, b Span, out []Span) []Span {
 	return appendSentence(rs, Span{s, b.End}, out)
 }
 
+// startsSentence: what may follow a sentence's end and its space. Symbols
+// count ("... Zürich. 👨‍👩‍👧 We may sell ..."): an emoji between sentences
+// must not glue them into one quote.
 func startsSentence(r rune) bool {
 	return unicode.IsUpper(r) || unicode.IsDigit(r) || isOpener(r) || unicode.Is(unicode.Lo, r) ||
-		r == '•' || r == '-' || r == '*' || r == '§'
+		unicode.Is(unicode.So, r) || r == '•' || r == '-' || r == '*' || r == '§'
 }
 
 // periodEnds decides whether the period at i ends the sentence started at s.
