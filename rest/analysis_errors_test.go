@@ -175,23 +175,6 @@ func TestAnalyzeURLFetchTimeoutIs504AndRefunded(t *testing.T) {
 	})
 }
 
-// A URL serving something that is not a document gives 422, and the scan back.
-func TestAnalyzeURLUnreadableIs422(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
-		e := newEnv(t, d)
-		tok, _ := e.mustAccount("png@example.com")
-		k := e.mustKey(tok)
-		res := e.do("POST", "/api/analyze", k.RawKey, map[string]any{"url": e.docs.URL + "/image"})
-		if res.status != http.StatusUnprocessableEntity {
-			t.Fatalf("image/png: %d %s, want 422", res.status, res.body)
-		}
-		errorMessage(t, res)
-		if got := scansRemaining(t, e, tok, k.Key.ID); got != 5 {
-			t.Errorf("unreadable document consumed a scan: %v left, want 5", got)
-		}
-	})
-}
-
 // batchBound is the number of batch items analyzed at once
 // (internal/app/analysis.go, AnalyzeBatch's semaphore).
 const batchBound = 3

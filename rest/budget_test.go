@@ -197,6 +197,7 @@ func TestFailuresGiveTheScanBack(t *testing.T) {
 			{"/api/extract", map[string]string{"url": "ftp://example.com/x"}, http.StatusBadRequest},
 			{"/api/extract", map[string]string{}, http.StatusBadRequest},
 			{"/api/analyze", map[string]string{"url": e.docs.URL + "/broken"}, http.StatusBadGateway},
+			{"/api/analyze", map[string]string{"url": e.docs.URL + "/image"}, http.StatusUnprocessableEntity},
 			{"/api/analyze", map[string]any{"url": "https://example.com", "text": "both"}, http.StatusBadRequest},
 			{"/api/analyze", map[string]any{"text": "x", "documentType": "novel"}, http.StatusBadRequest},
 			{"/api/analyze", map[string]any{"text": "x", "ai": true}, http.StatusServiceUnavailable},
