@@ -20,10 +20,10 @@ import (
 // The error paths of POST /api/analyze and the batch's concurrency bound, as
 // decisions.md ("Fetch failures", "Budgets") and README ("Budgets") state them.
 
-// brokenLLM is an OpenAI-compatible provider on loopback that answers every
+// llmServer is an OpenAI-compatible provider on loopback that answers every
 // request with handle, and a client for it with the given timeout. It counts
 // the calls it gets.
-func brokenLLM(t *testing.T, timeout time.Duration, handle http.HandlerFunc) (*llm.Client, *atomic.Int32) {
+func llmServer(t *testing.T, timeout time.Duration, handle http.HandlerFunc) (*llm.Client, *atomic.Int32) {
 	t.Helper()
 	var calls atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -100,7 +100,7 @@ func TestAnalyzeAIFailureKeepsTheAnalysis(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
-				client, calls := brokenLLM(t, llmTimeout, c.handle)
+				client, calls := llmServer(t, llmTimeout, c.handle)
 				e := newEnvOn(t, dbtest.Open(t, d), func(o *app.Options) { o.LLM = client })
 				tok, _ := e.mustAccount("aifail@example.com")
 				k := e.mustKey(tok)

@@ -2,9 +2,7 @@ package rest_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -95,18 +93,17 @@ func mustAccountID(t *testing.T, e *env, tok string) string {
 	return p.Account.ID
 }
 
-// fakeLLM is an OpenAI-compatible chat-completions server on loopback.
+// fakeLLM is an OpenAI-compatible chat-completions server on loopback that
+// answers every request with content.
 func fakeLLM(t *testing.T, content string) *llm.Client {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
+	c, _ := llmServer(t, 2*time.Second, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(map[string]any{
 			"id": "c1", "object": "chat.completion", "created": time.Now().Unix(), "model": "test-model",
 			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": content}}},
 		})
-	}))
-	t.Cleanup(srv.Close)
-	return llm.New(llm.Config{BaseURL: srv.URL, Model: "test-model", Timeout: 2 * time.Second})
+	})
+	return c
 }
 
 func TestAnalyzeWithAI(t *testing.T) {
