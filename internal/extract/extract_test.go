@@ -306,6 +306,11 @@ func TestPDF(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantContains(t, doc.Text, "Acceptable Use Policy", "This Acceptable Use Policy (the “Policy”) applies")
+	// its font maps "fi" to the ligature U+FB01; the text spells it out
+	wantContains(t, doc.Text, "not defined in this policy")
+	if strings.ContainsAny(doc.Text, "\ufb00\ufb01\ufb02\ufb03\ufb04") {
+		t.Error("ligature characters left in the text")
+	}
 	if doc.DocumentType != "terms" || doc.Language != "en" {
 		t.Errorf("type %q lang %q", doc.DocumentType, doc.Language)
 	}

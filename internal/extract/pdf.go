@@ -129,6 +129,10 @@ func boldFont(name string) bool {
 // into lines by baseline, lines top to bottom, words split where the gap
 // between glyphs is wider than a fraction of the font size, paragraphs
 // split where the gap between lines is wider than the usual leading.
+// ligatures spells out the typographic ligatures a PDF font maps its glyphs
+// to ("deﬁned"), so words read, search and match as the letters they are.
+var ligatures = strings.NewReplacer("\ufb00", "ff", "\ufb01", "fi", "\ufb02", "fl", "\ufb03", "ffi", "\ufb04", "ffl", "\ufb05", "st", "\ufb06", "st")
+
 func extractPDF(raw []byte) (text, md, title string, err error) {
 	br := &budgetReader{r: bytes.NewReader(raw), deadline: time.Now().Add(pdfTimeBudget), budget: pdfReadBudget(len(raw))}
 	r, err := pdf.NewReader(br, int64(len(raw)))
@@ -147,7 +151,7 @@ func extractPDF(raw []byte) (text, md, title string, err error) {
 	sizeChars := map[int]int{} // characters set in each (rounded) font size
 	flushPara := func() {
 		if len(cur) > 0 {
-			paras = append(paras, joinPDFLines(cur))
+			paras = append(paras, ligatures.Replace(joinPDFLines(cur)))
 			sizes = append(sizes, curSize)
 			bolds = append(bolds, curBold)
 			cur, curSize = cur[:0], 0
