@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/clausewatch/clausewatch/internal/app"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/clausewatch/clausewatch/internal/app"
 )
 
 func runCLI(t *testing.T, env map[string]string, stdin string, args ...string) (string, error) {

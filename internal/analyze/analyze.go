@@ -332,8 +332,9 @@ func dropLoneHeadings(rs []rune, spans []Span, hits []hit) []hit {
 }
 
 // isHeading: at most four words ("Cookies.", "5. Termination", "What we
-// collect.") unless it opens with a subject pronoun ("We sell your data."),
-// or at most ten words without terminal punctuation.
+// collect.", "I. Governing Law") unless it is a sentence of three or more
+// words with a subject pronoun and a full stop ("We sell your data."), or at
+// most ten words without terminal punctuation.
 func isHeading(s []rune) bool {
 	words, inWord := 0, false
 	var first []rune
@@ -347,17 +348,19 @@ func isHeading(s []rune) bool {
 		}
 		inWord = w
 	}
+	ends := len(s) > 0 && endsSentence(s[len(s)-1])
 	if words <= 4 {
-		return words < 3 || !startsWithSubject(first)
+		return words < 3 || !ends || !startsWithSubject(first)
 	}
-	if words > 10 || len(s) == 0 {
-		return false
-	}
-	switch s[len(s)-1] {
+	return words <= 10 && !ends
+}
+
+func endsSentence(r rune) bool {
+	switch r {
 	case '.', '!', '?', ':', ';', '。', '！', '？', ')', '"', '\u201d':
-		return false
+		return true
 	}
-	return true
+	return false
 }
 
 func startsWithSubject(s []rune) bool {
@@ -366,7 +369,7 @@ func startsWithSubject(s []rune) bool {
 		end++
 	}
 	switch strings.ToLower(string(s[:end])) {
-	case "we", "you", "they", "i", "it":
+	case "we", "you", "they":
 		return true
 	}
 	return false

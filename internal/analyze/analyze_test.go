@@ -456,7 +456,7 @@ func TestShortSentencesAreNotHeadings(t *testing.T) {
 			t.Errorf("Analyze(%q) found %v, want %s", text, r.Findings, want)
 		}
 	}
-	for _, s := range []string{"Cookies.", "5. Termination", "Governing Law.", "What we collect.", "How we share information"} {
+	for _, s := range []string{"Cookies.", "5. Termination", "Governing Law.", "What we collect.", "How we share information", "I. Governing Law", "IT Security Measures", "You and Acme"} {
 		if !isHeading([]rune(s)) {
 			t.Errorf("isHeading(%q) = false", s)
 		}

@@ -121,12 +121,16 @@ func (c *classifier) margins(sentence string) [nLabels]float32 {
 	return out
 }
 
-func (c *classifier) confidence(j int, margin float32) float64 {
-	sc := c.m.Scale[j]
-	if sc == 0 {
-		sc = 4
+// scale turns a margin's distance from the threshold into log-odds.
+func (c *classifier) scale(j int) float32 {
+	if sc := c.m.Scale[j]; sc != 0 {
+		return sc
 	}
-	p := 1 / (1 + math.Exp(-float64(sc*(margin-c.m.Thr[j]))))
+	return 4
+}
+
+func (c *classifier) confidence(j int, margin float32) float64 {
+	p := 1 / (1 + math.Exp(-float64(c.scale(j)*(margin-c.m.Thr[j]))))
 	return math.Round(p*100) / 100
 }
 

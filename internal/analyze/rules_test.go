@@ -25,6 +25,17 @@ func TestCorrections(t *testing.T) {
 		{"Acme is liable for damages caused by its negligence.", []string{"limitation_of_liability"}, nil},
 		{"You must comply with the laws of your jurisdiction.", nil, nil},
 		{"Please read the arbitration section below.", nil, nil},
+		// negated, or not the agreement's own law: nothing added
+		{"Disputes will not be submitted to arbitration and you may go to court.", nil, nil},
+		{"Claims may not be referred to arbitration without the consent of both parties.", nil, nil},
+		{"Neither party shall be required to submit to arbitration.", nil, nil},
+		{"You may refer to arbitration any question about fees.", nil, nil},
+		{"You do not agree to arbitrate by using the app.", nil, nil},
+		{"Information we transfer to the United States may be subject to the laws of the United States.", nil, nil},
+		{"Our processing of personal data is governed by the laws of the European Union.", nil, nil},
+		{"Acme complies with the laws of the US government.", nil, nil},
+		{"These terms are governed by the laws of your home country.", nil, nil},
+		{"This policy is governed by the laws of your jurisdiction.", []string{"choice_of_law"}, nil},
 	}
 	for _, c := range cases {
 		if got := withRules(c.sentence, c.model); !slices.Equal(got, c.want) {

@@ -199,8 +199,8 @@ func (s *Service) checkAnalyzeInput(in AnalyzeInput, prefix string) error {
 	return nil
 }
 
-// DescribeText is the source of a text given as is (no URL, nothing fetched).
-func DescribeText(title, text string) Source {
+// describeText is the source of a text given as is (no URL, nothing fetched).
+func describeText(title, text string) Source {
 	return Source{
 		Title:        title,
 		DocumentType: extract.DetectType(title, text),
@@ -246,7 +246,7 @@ func (s *Service) analyzeOne(ctx context.Context, in AnalyzeInput) (*Analysis, e
 		src = x.Source(src.Title)
 	} else {
 		text = in.Text
-		src = DescribeText(src.Title, text)
+		src = describeText(src.Title, text)
 	}
 	if in.DocumentType != "" {
 		src.DocumentType = in.DocumentType

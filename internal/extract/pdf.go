@@ -125,14 +125,14 @@ func boldFont(name string) bool {
 	return strings.Contains(n, "bold") || strings.Contains(n, "black") || strings.Contains(n, "heavy")
 }
 
-// extractPDF reads the text of each page in reading order: glyphs grouped
-// into lines by baseline, lines top to bottom, words split where the gap
-// between glyphs is wider than a fraction of the font size, paragraphs
-// split where the gap between lines is wider than the usual leading.
 // ligatures spells out the typographic ligatures a PDF font maps its glyphs
 // to ("deﬁned"), so words read, search and match as the letters they are.
 var ligatures = strings.NewReplacer("\ufb00", "ff", "\ufb01", "fi", "\ufb02", "fl", "\ufb03", "ffi", "\ufb04", "ffl", "\ufb05", "st", "\ufb06", "st")
 
+// extractPDF reads the text of each page in reading order: glyphs grouped
+// into lines by baseline, lines top to bottom, words split where the gap
+// between glyphs is wider than a fraction of the font size, paragraphs
+// split where the gap between lines is wider than the usual leading.
 func extractPDF(raw []byte) (text, md, title string, err error) {
 	br := &budgetReader{r: bytes.NewReader(raw), deadline: time.Now().Add(pdfTimeBudget), budget: pdfReadBudget(len(raw))}
 	r, err := pdf.NewReader(br, int64(len(raw)))
