@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/app"
@@ -143,19 +144,48 @@ func printAnalysis(w io.Writer, a *app.Analysis) error {
 		fmt.Fprintln(bw, "No clauses stood out.")
 	}
 	for i, f := range a.Findings {
-		fmt.Fprintf(bw, "%2d. [%s] %s  (%s)\n", i+1, strings.ToUpper(f.Severity), f.Title, f.Category)
-		fmt.Fprintf(bw, "    \"%s\"\n", shorten(f.Quote, 300))
-		fmt.Fprintf(bw, "    Why it matters: %s\n", f.Explanation)
-		fmt.Fprintf(bw, "    What to check:  %s\n\n", f.Guidance)
+		fmt.Fprintln(bw, wrap(fmt.Sprintf("%2d. ", i+1), "    ", "["+strings.ToUpper(f.Severity)+"] "+f.Title+" ("+f.Category+")"))
+		fmt.Fprintln(bw, wrap("    ", "    ", `"`+shorten(f.Quote, 300)+`"`))
+		fmt.Fprintln(bw, wrap("    Why it matters: ", "                    ", f.Explanation))
+		fmt.Fprintln(bw, wrap("    What to check:  ", "                    ", f.Guidance))
+		fmt.Fprintln(bw)
 	}
 	if len(a.Guidance) > 0 {
 		fmt.Fprintln(bw, "Review checklist:")
 		for _, g := range a.Guidance {
-			fmt.Fprintf(bw, "  - %s\n", g)
+			fmt.Fprintln(bw, wrap("  - ", "    ", g))
 		}
 	}
 	fmt.Fprintln(bw, "\n"+a.Disclaimer)
 	return bw.Flush()
+}
+
+// lineWidth is where the terminal view wraps: readable in any terminal and
+// in a pager.
+const lineWidth = 80
+
+// wrap lays words out in lines of at most lineWidth code points (a longer
+// word gets a line of its own), the first line starting with first and the
+// others with indent.
+func wrap(first, indent, s string) string {
+	var b strings.Builder
+	b.WriteString(first)
+	col := utf8.RuneCountInString(first)
+	start := col
+	for _, w := range strings.Fields(s) {
+		n := utf8.RuneCountInString(w)
+		if col > start && col+1+n > lineWidth {
+			b.WriteString("\n" + indent)
+			col = utf8.RuneCountInString(indent)
+			start = col
+		} else if col > start {
+			b.WriteByte(' ')
+			col++
+		}
+		b.WriteString(w)
+		col += n
+	}
+	return b.String()
 }
 
 // shorten puts a quote on one line, marking its line breaks (a heading and

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/clausewatch/clausewatch/internal/app"
 )
@@ -78,6 +79,11 @@ func TestExtractAndAnalyzeFile(t *testing.T) {
 	human, err := runCLI(t, nil, text, "analyze", "-")
 	if err != nil || !strings.Contains(human, "Grade ") || !strings.Contains(human, "What to check") {
 		t.Errorf("analyze -: %v\n%s", err, human)
+	}
+	for _, l := range strings.Split(human, "\n") {
+		if n := utf8.RuneCountInString(l); n > lineWidth {
+			t.Errorf("line of %d code points in the terminal view: %q", n, l)
+		}
 	}
 	// --json prints the API's analysis, with the text its offsets count into.
 	js, err := runCLI(t, nil, text, "analyze", "--json", "-")
