@@ -7,35 +7,42 @@ import (
 	"github.com/clausewatch/clausewatch/internal/app"
 )
 
-const createAnalysisSQL = `INSERT INTO analyses (id, account_id, key_id, url, content_hash, grade, score, body, created_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+const createAnalysisSQL = `INSERT INTO analyses (id, account_id, key_id, url, content_hash, grade, score, body, text, created_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
-// CreateAnalysis implements app.Store. The whole analysis is kept as JSON;
-// the columns beside it are what lists and monitors query.
+// CreateAnalysis implements app.Store. The analysis is kept as JSON, its
+// text apart (lists leave it out); the columns beside them are what lists
+// and monitors query.
 func (s *Store) CreateAnalysis(ctx context.Context, accountID string, keyID *string, a *app.Analysis) error {
-	body, err := json.Marshal(a)
+	withoutText := *a
+	withoutText.Text = ""
+	body, err := json.Marshal(&withoutText)
 	if err != nil {
 		return app.Internal(err)
 	}
-	_, err = s.exec(ctx, createAnalysisSQL, a.ID, accountID, keyID, a.Source.URL, a.Source.ContentHash, a.Grade, a.Score, string(body), a.CreatedAt.UTC())
+	_, err = s.exec(ctx, createAnalysisSQL, a.ID, accountID, keyID, a.Source.URL, a.Source.ContentHash, a.Grade, a.Score, string(body), []byte(a.Text), a.CreatedAt.UTC())
 	return err
 }
 
-const findAnalysisSQL = `SELECT body FROM analyses WHERE id = ? AND account_id = ?`
+const findAnalysisSQL = `SELECT body, text FROM analyses WHERE id = ? AND account_id = ?`
 
 // FindAnalysis implements app.Store.
 func (s *Store) FindAnalysis(ctx context.Context, accountID, id string) (*app.Analysis, error) {
-	var body string
-	if err := s.get(ctx, &body, findAnalysisSQL, id, accountID); err != nil {
+	var row struct {
+		Body string `db:"body"`
+		Text []byte `db:"text"`
+	}
+	if err := s.get(ctx, &row, findAnalysisSQL, id, accountID); err != nil {
 		if app.ErrorCode(err) == app.CodeNotFound {
 			return nil, app.Errorf(app.CodeNotFound, "analysis not found")
 		}
 		return nil, err
 	}
 	var a app.Analysis
-	if err := json.Unmarshal([]byte(body), &a); err != nil {
+	if err := json.Unmarshal([]byte(row.Body), &a); err != nil {
 		return nil, app.Internal(err)
 	}
+	a.Text = string(row.Text)
 	return &a, nil
 }
 

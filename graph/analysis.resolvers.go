@@ -23,6 +23,18 @@ func (r *analysisResolver) CreatedAt(ctx context.Context, obj *app.Analysis) (st
 	return stamp(obj.CreatedAt), nil
 }
 
+func (r *analysisResolver) Text(ctx context.Context, obj *app.Analysis) (string, error) {
+	if obj.Text != "" {
+		return obj.Text, nil
+	}
+	// a page of analyses leaves the text out; read it only when asked for
+	a, err := r.Service.FindAnalysis(ctx, obj.ID)
+	if err != nil {
+		return "", err
+	}
+	return a.Text, nil
+}
+
 func (r *itemErrorResolver) Code(ctx context.Context, obj *app.ItemError) (string, error) {
 	return errorCode(obj.Code), nil
 }

@@ -109,6 +109,9 @@ func TestAnalysesArePagedPerAccount(t *testing.T) {
 			}
 			for _, a := range page.Analyses {
 				got = append(got, a.ID)
+				if a.Text != "" {
+					t.Errorf("a page carried the analysed text of %s", a.ID)
+				}
 			}
 			if page.NextCursor == nil {
 				break
@@ -134,8 +137,10 @@ func TestAnalysesArePagedPerAccount(t *testing.T) {
 				t.Errorf("limit %d: %v, want invalid", limit, err)
 			}
 		}
-		if _, err := e.svc.FindAnalysis(ctx, ids[0]); err != nil {
+		if a, err := e.svc.FindAnalysis(ctx, ids[0]); err != nil {
 			t.Errorf("own analysis: %v", err)
+		} else if a.Text != shortText["text"] {
+			t.Errorf("own analysis reads back text %q", a.Text)
 		}
 		otherCtx := app.WithPrincipal(context.Background(), &app.Principal{Account: app.Account{ID: "6f1c1f8e-0000-4000-8000-000000000000"}})
 		if _, err := e.svc.FindAnalysis(otherCtx, ids[0]); app.ErrorCode(err) != app.CodeNotFound {

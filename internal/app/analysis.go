@@ -307,7 +307,7 @@ type AnalysisCursor struct {
 }
 
 // FindAnalyses pages through the caller's analyses (limit 1 to 100, 20 when
-// nil).
+// nil). The analyses carry no Text: FindAnalysis reads it.
 func (s *Service) FindAnalyses(ctx context.Context, limitArg *int, cursor string) (*AnalysisPage, error) {
 	if err := Require(ctx, ScopeAnalyze); err != nil {
 		return nil, err

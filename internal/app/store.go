@@ -38,7 +38,8 @@ type Store interface {
 
 	CreateAnalysis(ctx context.Context, accountID string, keyID *string, a *Analysis) error
 	FindAnalysis(ctx context.Context, accountID, id string) (*Analysis, error)
-	// FindAnalyses returns up to limit analyses after the cursor, newest first.
+	// FindAnalyses returns up to limit analyses after the cursor, newest
+	// first, without their Text (a page would otherwise read whole documents).
 	FindAnalyses(ctx context.Context, accountID string, after *AnalysisCursor, limit int) ([]Analysis, error)
 }
 
