@@ -56,7 +56,7 @@ func (r *queryResolver) Analysis(ctx context.Context, id string) (*app.Analysis,
 }
 
 func (r *queryResolver) Analyses(ctx context.Context, limit *int, cursor *string) (*app.AnalysisPage, error) {
-	return r.Service.FindAnalyses(ctx, limit, deref(cursor))
+	return r.Service.FindAnalyses(ctx, app.AnalysisFilter{Limit: limit, Cursor: deref(cursor)})
 }
 
 func (r *sourceResolver) URL(ctx context.Context, obj *app.Source) (*string, error) {

@@ -103,7 +103,7 @@ func TestAnalysesArePagedPerAccount(t *testing.T) {
 		var got []string
 		cursor, two := "", 2
 		for range 4 {
-			page, err := e.svc.FindAnalyses(ctx, &two, cursor)
+			page, err := e.svc.FindAnalyses(ctx, app.AnalysisFilter{Limit: &two, Cursor: cursor})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -128,12 +128,12 @@ func TestAnalysesArePagedPerAccount(t *testing.T) {
 			}
 		}
 		for _, bad := range []string{"nope", "Zm9v"} {
-			if _, err := e.svc.FindAnalyses(ctx, &two, bad); app.ErrorCode(err) != app.CodeInvalid {
+			if _, err := e.svc.FindAnalyses(ctx, app.AnalysisFilter{Limit: &two, Cursor: bad}); app.ErrorCode(err) != app.CodeInvalid {
 				t.Errorf("cursor %q: %v", bad, err)
 			}
 		}
 		for _, limit := range []int{0, -1, 101} {
-			if _, err := e.svc.FindAnalyses(ctx, &limit, ""); app.ErrorCode(err) != app.CodeInvalid {
+			if _, err := e.svc.FindAnalyses(ctx, app.AnalysisFilter{Limit: &limit}); app.ErrorCode(err) != app.CodeInvalid {
 				t.Errorf("limit %d: %v, want invalid", limit, err)
 			}
 		}

@@ -306,23 +306,29 @@ type AnalysisCursor struct {
 	ID        string
 }
 
-// FindAnalyses pages through the caller's analyses (limit 1 to 100, 20 when
-// nil). The analyses carry no Text: FindAnalysis reads it.
-func (s *Service) FindAnalyses(ctx context.Context, limitArg *int, cursor string) (*AnalysisPage, error) {
+// AnalysisFilter selects a page of the caller's analyses.
+type AnalysisFilter struct {
+	Limit  *int   // 1 to 100; 20 when nil
+	Cursor string // a previous page's NextCursor; "" for the first page
+}
+
+// FindAnalyses pages through the caller's analyses, newest first. The
+// analyses carry no Text: FindAnalysis reads it.
+func (s *Service) FindAnalyses(ctx context.Context, f AnalysisFilter) (*AnalysisPage, error) {
 	if err := Require(ctx, ScopeAnalyze); err != nil {
 		return nil, err
 	}
 	p, _ := PrincipalFrom(ctx)
 	limit := 20
-	if limitArg != nil {
-		limit = *limitArg
+	if f.Limit != nil {
+		limit = *f.Limit
 	}
 	if limit < 1 || limit > 100 {
 		return nil, &Error{Code: CodeInvalid, Message: "invalid limit", Fields: []FieldError{{Field: "limit", Message: "must be from 1 to 100"}}}
 	}
 	var after *AnalysisCursor
-	if cursor != "" {
-		c, ok := decodeCursor(cursor)
+	if f.Cursor != "" {
+		c, ok := decodeCursor(f.Cursor)
 		if !ok {
 			return nil, &Error{Code: CodeInvalid, Message: "invalid cursor", Fields: []FieldError{{Field: "cursor", Message: "is not a cursor this API returned"}}}
 		}
