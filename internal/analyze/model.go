@@ -117,7 +117,7 @@ func (c *classifier) margins(sentence string) [nLabels]float32 {
 			out[j] += row[j] * f.val
 		}
 	}
-	c.applyRules(sentence, &out)
+	c.applyRules(sentence, s.toks, &out)
 	return out
 }
 

@@ -59,13 +59,14 @@ var addedPrecision = [nLabels]float64{idxLaw: 0.95, idxArbitration: 0.75}
 
 // applyRules moves the margins the corrections change across the threshold:
 // a veto just below it, an added label to where its confidence is the
-// pattern's precision on train.
-func (c *classifier) applyRules(sentence string, ms *[nLabels]float32) {
+// pattern's precision on train. toks are the sentence's normalised tokens,
+// as the model read them.
+func (c *classifier) applyRules(sentence string, toks []string, ms *[nLabels]float32) {
 	var on [nLabels]bool
 	for j := range on {
 		on[j] = ms[j] >= c.m.Thr[j]
 	}
-	after := correct(sentence, on)
+	after := correct(sentence, toks, on)
 	for j := range after {
 		switch {
 		case on[j] && !after[j]:
@@ -78,15 +79,14 @@ func (c *classifier) applyRules(sentence string, ms *[nLabels]float32) {
 }
 
 // correct returns the categories of a sentence after the corrections, given
-// those the model predicted (on).
-func correct(sentence string, on [nLabels]bool) [nLabels]bool {
-	low := strings.ToLower(sentence)
-	law := !on[idxLaw] && (strings.Contains(low, "laws of") || strings.Contains(low, "law of"))
-	arb := !on[idxArbitration] && strings.Contains(low, "arbitra")
+// those the model predicted (on) and the sentence's normalised tokens.
+func correct(sentence string, toks []string, on [nLabels]bool) [nLabels]bool {
+	law := !on[idxLaw] && lawOf(toks)
+	arb := !on[idxArbitration] && slices.ContainsFunc(toks, func(t string) bool { return strings.HasPrefix(t, "arbitra") })
 	if law || arb {
-		// Punctuation and spacing differ between raw and tokenised text
+		// The words alone, so raw and tokenised text read alike
 		// ("governed by, and construed" / "governed by , and construed").
-		w := strings.Join(strings.FieldsFunc(low, notWordRune), " ")
+		w := words(toks)
 		if law {
 			m := lawChosenRe.FindString(w)
 			on[idxLaw] = m != "" && !strings.Contains(m, "of your")
@@ -96,11 +96,36 @@ func correct(sentence string, on [nLabels]bool) [nLabels]bool {
 			on[idxArbitration] = loc != nil && !negatorRe.MatchString(lastWords(w[:loc[0]], 5))
 		}
 	}
-	v := vetoes(low, on)
+	v := vetoes(sentence, on)
 	for j := range on {
 		on[j] = on[j] && !v[j]
 	}
 	return on
+}
+
+// lawOf reports "law of" or "laws of" among the tokens.
+func lawOf(toks []string) bool {
+	for i := 0; i+1 < len(toks); i++ {
+		if (toks[i] == "law" || toks[i] == "laws") && toks[i+1] == "of" {
+			return true
+		}
+	}
+	return false
+}
+
+// words joins the tokens that hold a letter or digit with single spaces.
+func words(toks []string) string {
+	var b strings.Builder
+	for _, t := range toks {
+		if strings.IndexFunc(t, isWordRune) < 0 {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t)
+	}
+	return b.String()
 }
 
 // lastWords returns the last n words of space-separated s.
@@ -112,18 +137,18 @@ func lastWords(s string, n int) string {
 	return s[i:]
 }
 
-func notWordRune(r rune) bool {
-	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
-// vetoes returns which of the categories on the corrections remove from a
-// lower-cased sentence.
-func vetoes(low string, on [nLabels]bool) [nLabels]bool {
+// vetoes returns which of the categories on the corrections remove.
+func vetoes(sentence string, on [nLabels]bool) [nLabels]bool {
 	var v [nLabels]bool
 	forum := on[idxLaw] || on[idxJurisdict] || on[idxArbitration]
 	if !on[idxTermination] && !on[idxLiability] && !forum {
 		return v
 	}
+	low := strings.ToLower(sentence)
 	if on[idxTermination] && userTerminatesRe.MatchString(low) && !providerActsRe.MatchString(low) {
 		v[idxTermination] = true
 	}
@@ -142,7 +167,7 @@ func withRules(sentence string, labels []string) []string {
 	for j, l := range ClauseLabels {
 		on[j] = slices.Contains(labels, l)
 	}
-	after := correct(sentence, on)
+	after := correct(sentence, Normalize(sentence), on)
 	var out []string
 	for j, l := range ClauseLabels {
 		if after[j] {
