@@ -60,7 +60,7 @@ func isURL(arg string) bool {
 	return strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://")
 }
 
-func runExtract(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func runExtract(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("extract", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	file := fs.String("file", "", "HTML, PDF or text file to extract (no network)")
@@ -77,7 +77,7 @@ func runExtract(ctx context.Context, args []string, getenv func(string) string, 
 		fmt.Fprintln(stderr, "usage: clausewatch extract --file FILE [--url URL] [--markdown] | clausewatch extract URL")
 		return errUsage
 	}
-	doc, err := readDocument(ctx, src, *pageURL, getenv, os.Stdin)
+	doc, err := readDocument(ctx, src, *pageURL, getenv, stdin)
 	if err != nil {
 		return err
 	}

@@ -53,7 +53,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	case "key":
 		return runKey(ctx, rest, getenv, stdout, stderr)
 	case "extract":
-		return runExtract(ctx, rest, getenv, stdout, stderr)
+		return runExtract(ctx, rest, getenv, stdin, stdout, stderr)
 	case "analyze":
 		return runAnalyze(ctx, rest, getenv, stdin, stdout, stderr)
 	case "classify":

@@ -76,6 +76,9 @@ func TestExtractAndAnalyzeFile(t *testing.T) {
 		t.Errorf("extract --markdown: %v", err)
 	}
 	text := "Terms of Service\n\nWe may terminate your account at any time. Any dispute shall be resolved by binding arbitration."
+	if out, err := runCLI(t, nil, text, "extract", "-"); err != nil || !strings.Contains(out, "binding arbitration") {
+		t.Errorf("extract - read %q, %v; want the text given on standard input", out, err)
+	}
 	human, err := runCLI(t, nil, text, "analyze", "-")
 	if err != nil || !strings.Contains(human, "Grade ") || !strings.Contains(human, "What to check") {
 		t.Errorf("analyze -: %v\n%s", err, human)
