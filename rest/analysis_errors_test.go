@@ -56,20 +56,6 @@ func stall(r *http.Request) {
 	}
 }
 
-// budgetRemaining reads status.<pool>.remaining of keyID from the per-key snapshot.
-func budgetRemaining(t *testing.T, e *env, tok, keyID, pool string) float64 {
-	t.Helper()
-	res := e.do("GET", "/api/developer/usage/per-key", tok, nil)
-	for _, k := range res.json(t)["keys"].([]any) {
-		k := k.(map[string]any)
-		if k["keyId"] == keyID {
-			return k["status"].(map[string]any)[pool].(map[string]any)["remaining"].(float64)
-		}
-	}
-	t.Fatalf("key %s not in %s", keyID, res.body)
-	return 0
-}
-
 // errorMessage checks the contract's error body: a JSON object whose "error" is a non-empty string.
 func errorMessage(t *testing.T, res response) string {
 	t.Helper()

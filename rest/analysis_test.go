@@ -38,7 +38,7 @@ func TestExtractLoopbackPage(t *testing.T) {
 func TestAnalyzeQuotesHighlightExactly(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d)
-		tok, _ := e.mustAccount("q@example.com")
+		tok, acct := e.mustAccount("q@example.com")
 		k := e.mustKey(tok)
 		text := "Bienvenue 👋 — Ünïcödé terms.\n\nWe may terminate your account at any time without notice. 🚀\n\nAny dispute shall be resolved by binding arbitration in Zürich."
 		res := e.do("POST", "/api/analyze", k.RawKey, map[string]any{"text": text, "title": "Terms"})
@@ -57,7 +57,7 @@ func TestAnalyzeQuotesHighlightExactly(t *testing.T) {
 			}
 		}
 		// Stored per account: the same id reads back.
-		got, err := e.svc.FindAnalysis(app.WithPrincipal(t.Context(), &app.Principal{Account: *e.account(mustAccountID(t, e, tok))}), a.ID)
+		got, err := e.svc.FindAnalysis(app.WithPrincipal(t.Context(), &app.Principal{Account: *acct}), a.ID)
 		if err != nil || got.ID != a.ID {
 			t.Errorf("stored analysis: %v %v", got, err)
 		}
@@ -82,15 +82,6 @@ func TestAnalyzeQuotesHighlightExactly(t *testing.T) {
 			}
 		}
 	})
-}
-
-func mustAccountID(t *testing.T, e *env, tok string) string {
-	t.Helper()
-	p, err := e.svc.Authenticate(t.Context(), tok)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p.Account.ID
 }
 
 // fakeLLM is an OpenAI-compatible chat-completions server on loopback that

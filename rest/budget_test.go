@@ -110,17 +110,23 @@ func TestConcurrentScansAcrossTwoProcesses(t *testing.T) {
 	}
 }
 
-func scansRemaining(t *testing.T, e *env, tok, keyID string) float64 {
+// budgetRemaining reads status.<pool>.remaining of keyID from the per-key snapshot.
+func budgetRemaining(t *testing.T, e *env, tok, keyID, pool string) float64 {
 	t.Helper()
 	res := e.do("GET", "/api/developer/usage/per-key", tok, nil)
 	for _, k := range res.json(t)["keys"].([]any) {
 		k := k.(map[string]any)
 		if k["keyId"] == keyID {
-			return k["status"].(map[string]any)["scans"].(map[string]any)["remaining"].(float64)
+			return k["status"].(map[string]any)[pool].(map[string]any)["remaining"].(float64)
 		}
 	}
 	t.Fatalf("key %s not in %s", keyID, res.body)
 	return 0
+}
+
+func scansRemaining(t *testing.T, e *env, tok, keyID string) float64 {
+	t.Helper()
+	return budgetRemaining(t, e, tok, keyID, "scans")
 }
 
 func TestBatchAllOrNothing(t *testing.T) {
