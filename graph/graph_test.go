@@ -484,7 +484,7 @@ type leakyStore struct{ app.Store }
 
 const leak = "pq: password authentication failed for user hunter2 at 10.1.2.3"
 
-func (leakyStore) FindAccount(context.Context, string) (*app.Account, error) {
+func (leakyStore) FindAnalyses(context.Context, string, *app.AnalysisCursor, int) ([]app.Analysis, error) {
 	return nil, errors.New(leak)
 }
 
@@ -497,7 +497,7 @@ func TestErrorPresenter(t *testing.T) {
 		e := newEnv(t, d, options{wrap: func(s app.Store) app.Store { return leakyStore{s} }})
 		tok, _ := e.mustSession(t)
 		for _, c := range []struct{ name, query string }{
-			{"store error", `{ viewer { id } }`},
+			{"store error", `{ analyses { analyses { id } } }`},
 			{"panic", `{ apiKeys { id } }`},
 		} {
 			t.Run(c.name, func(t *testing.T) {
