@@ -98,23 +98,11 @@ func (s *Service) Analyze(ctx context.Context, in AnalyzeInput) (*Analysis, erro
 	if err := s.checkAnalyzeInput(in, ""); err != nil {
 		return nil, err
 	}
-	ai := 0
-	if in.AI {
-		ai = 1
-	}
-	c, err := s.chargeScans(ctx, 1, ai)
+	c, err := s.chargeScans(ctx, 1, boolInt(in.AI))
 	if err != nil {
 		return nil, err
 	}
-	a, err := s.analyzeOne(ctx, in)
-	if err != nil {
-		c.refund(ctx)
-		return nil, err
-	}
-	if a.AIError != "" {
-		c.refundPart(ctx, 0, 1) // the analysis stands; the failed summary costs nothing
-	}
-	return a, nil
+	return s.analyzeOne(ctx, c, in)
 }
 
 // AnalyzeBatch analyzes 1 to 5 items. The batch is admitted whole or not at
@@ -149,12 +137,8 @@ func (s *Service) AnalyzeBatch(ctx context.Context, in BatchInput) (*BatchResult
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			a, err := s.analyzeOne(ctx, it)
-			if err == nil && a.AIError != "" {
-				c.refundPart(ctx, 0, 1)
-			}
+			a, err := s.analyzeOne(ctx, c, it)
 			if err != nil {
-				c.refundPart(ctx, 1, boolInt(it.AI))
 				e := AsError(err)
 				if e.Code == CodeInternal {
 					s.log.Error("batch item failed", "index", i, "err", err)
@@ -228,9 +212,24 @@ func BuildAnalysis(text string, src Source, now time.Time) *Analysis {
 	return a
 }
 
-// analyzeOne produces and stores one analysis. A failed AI summary leaves
-// the analysis standing with AIError set; the caller gives the AI unit back.
-func (s *Service) analyzeOne(ctx context.Context, in AnalyzeInput) (*Analysis, error) {
+// analyzeOne produces and stores one analysis paid from c, giving back its
+// scan and AI unit if it fails. A failed AI summary leaves the analysis
+// standing with AIError set, and gives back only the AI unit.
+func (s *Service) analyzeOne(ctx context.Context, c *charge, in AnalyzeInput) (*Analysis, error) {
+	a, err := s.produceAnalysis(ctx, in)
+	if err != nil {
+		c.refundPart(ctx, 1, boolInt(in.AI))
+		return nil, err
+	}
+	if a.AIError != "" {
+		c.refundPart(ctx, 0, 1) // the analysis stands; the failed summary costs nothing
+	}
+	return a, nil
+}
+
+// produceAnalysis fetches or takes the text, analyzes it, asks for the AI
+// summary if wanted, and stores the result.
+func (s *Service) produceAnalysis(ctx context.Context, in AnalyzeInput) (*Analysis, error) {
 	p, err := principalFrom(ctx)
 	if err != nil {
 		return nil, err
