@@ -53,18 +53,9 @@ const findDayCountsSQL = `SELECT account_id, day, total, errors FROM usage_daily
 
 // FindDayCounts implements app.Store.
 func (s *Store) FindDayCounts(ctx context.Context, accountID, fromDay string) ([]app.DayCount, error) {
-	var rows []struct {
-		AccountID string `db:"account_id"`
-		Day       string `db:"day"`
-		Total     int64  `db:"total"`
-		Errors    int64  `db:"errors"`
-	}
-	if err := s.selectAll(ctx, &rows, findDayCountsSQL, accountID, fromDay); err != nil {
+	out := []app.DayCount{}
+	if err := s.selectAll(ctx, &out, findDayCountsSQL, accountID, fromDay); err != nil {
 		return nil, err
-	}
-	out := make([]app.DayCount, len(rows))
-	for i, r := range rows {
-		out[i] = app.DayCount{AccountID: r.AccountID, Day: r.Day, Total: r.Total, Errors: r.Errors}
 	}
 	return out, nil
 }

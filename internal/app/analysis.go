@@ -26,7 +26,7 @@ type AnalyzeInput struct {
 
 // BatchInput is the body of POST /api/analyze/batch.
 type BatchInput struct {
-	Items []AnalyzeInput `json:"items" validate:"required,min=1,max=5,dive"`
+	Items []AnalyzeInput `json:"items"` // 1 to MaxBatch, checked by AnalyzeBatch
 }
 
 // MaxBatch is the most items one batch may hold (interface.md 8).

@@ -35,10 +35,10 @@ type KeyUse struct {
 
 // DayCount adds to an account's per-day request counts (UTC day, YYYY-MM-DD).
 type DayCount struct {
-	AccountID string
-	Day       string
-	Total     int64
-	Errors    int64
+	AccountID string `db:"account_id"`
+	Day       string `db:"day"`
+	Total     int64  `db:"total"`
+	Errors    int64  `db:"errors"`
 }
 
 // UsageBatch is what one flush writes.
