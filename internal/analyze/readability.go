@@ -99,7 +99,7 @@ func Syllables(word string) int {
 		// "table": the final -le is its own syllable, already counted by 'e'
 	case strings.HasSuffix(s, "e") && !strings.HasSuffix(s, "ee") && !strings.HasSuffix(s, "ye"):
 		count--
-	case strings.HasSuffix(s, "es") || strings.HasSuffix(s, "ed"):
+	case n >= 3 && (strings.HasSuffix(s, "es") || strings.HasSuffix(s, "ed")):
 		// "-ted", "-ded", "-ses", "-zes", "-ces", "-ges", "-xes", "-shes", "-ches" are pronounced
 		c := w[n-3]
 		pron := (s[n-1] == 'd' && (c == 't' || c == 'd')) ||
