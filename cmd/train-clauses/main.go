@@ -63,13 +63,12 @@ func run(data, out string, quick bool) error {
 	if err != nil {
 		return err
 	}
-	var gold, texts, trainGold [][]string
+	var gold, trainGold [][]string
 	var vtexts []string
 	for _, e := range val {
 		gold = append(gold, e.Labels)
 		vtexts = append(vtexts, e.Text)
 	}
-	_ = texts
 	for _, e := range train {
 		trainGold = append(trainGold, e.Labels)
 	}
@@ -77,7 +76,7 @@ func run(data, out string, quick bool) error {
 	bestScore := -1.0
 	var notes strings.Builder
 	for _, cfg := range grid(quick) {
-		m, _, honest := analyze.TrainCV(train, cfg)
+		m, honest := analyze.TrainCV(train, cfg)
 		cv := analyze.Evaluate(trainGold, honest)
 		vm := analyze.Evaluate(gold, analyze.PredictWith(m, vtexts))
 		line := fmt.Sprintf("%-60s cv(train) micro9 %.1f macro9 %.1f | validation micro9 %.1f macro9 %.1f macro8 %.1f", cfg, cv.Micro9, cv.Macro9, vm.Micro9, vm.Macro9, vm.Macro8)

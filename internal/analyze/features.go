@@ -114,7 +114,6 @@ func (c *FeatureConfig) weigh(fs []feat, index []int32, idf []float32) []feat {
 		} else {
 			nw += float64(v) * float64(v)
 		}
-		// remember the block in the sign of val temporarily via the hash index
 		out = append(out, feat{f.idx, v})
 	}
 	sw, sc := float32(0), float32(0)

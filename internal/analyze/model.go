@@ -184,21 +184,3 @@ func Classify(sentence string) []string {
 	}
 	return out
 }
-
-// ClassifyScores returns the eight margins (decision values minus the
-// per-category threshold; >= 0 means the label applies) for one raw sentence.
-func ClassifyScores(sentence string) [8]float64 {
-	var out [8]float64
-	c, err := loadDefault()
-	if err != nil {
-		for j := range out {
-			out[j] = -1
-		}
-		return out
-	}
-	ms := c.margins(sentence)
-	for j := range out {
-		out[j] = float64(ms[j] - c.m.Thr[j])
-	}
-	return out
-}

@@ -115,7 +115,7 @@ type privacyHit struct {
 }
 
 // privacyHits runs the privacy lexicons on one sentence; at most one hit per
-// category. low is scratch for the lower-cased sentence.
+// category.
 func privacyHits(sentence string, dst []privacyHit) []privacyHit {
 	low := strings.ToLower(quoteFolder.Replace(sentence))
 	for _, pc := range privacyCats {

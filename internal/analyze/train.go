@@ -75,19 +75,12 @@ func (m *csr) row(i int) ([]int32, []float32) {
 	return m.idx[m.ptr[i]:m.ptr[i+1]], m.val[m.ptr[i]:m.ptr[i+1]]
 }
 
-// Train fits the one-vs-rest linear SVMs on the examples, choosing each
-// category's threshold by document-grouped cross-validation on the same
-// examples (never on validation data). It returns the model and the
-// out-of-fold predictions used for the thresholds.
-func Train(exs []Example, cfg TrainConfig) (*ModelFile, [][]string) {
-	m, oof, _ := TrainCV(exs, cfg)
-	return m, oof
-}
-
-// TrainCV is Train that also returns honest cross-validated predictions:
+// TrainCV fits the one-vs-rest linear SVMs on the examples, choosing the
+// threshold by document-grouped cross-validation on the same examples (never
+// on validation data). It also returns honest cross-validated predictions:
 // each fold predicted with thresholds chosen on the other folds' out-of-fold
 // margins only, so the threshold choice is validated too.
-func TrainCV(exs []Example, cfg TrainConfig) (m *ModelFile, oofPred, honest [][]string) {
+func TrainCV(exs []Example, cfg TrainConfig) (m *ModelFile, honest [][]string) {
 	fc := cfg.Features
 	raw := make([][]feat, len(exs))
 	var buf []byte
@@ -214,7 +207,6 @@ func TrainCV(exs []Example, cfg TrainConfig) (m *ModelFile, oofPred, honest [][]
 	}
 	thr := chooseThresholds(oofs, Y, allRows, cfg.ThrMode)
 	m = &ModelFile{Version: 1, Labels: slices.Clone(ClauseLabels), Features: fc, Buckets: buckets, IDF: idf, W: make([]float32, nf*nLabels)}
-	oofPred = make([][]string, len(exs))
 	for j := range nLabels {
 		for k := range nf {
 			m.W[k*nLabels+j] = float32(res[j].w[k])
@@ -222,17 +214,11 @@ func TrainCV(exs []Example, cfg TrainConfig) (m *ModelFile, oofPred, honest [][]
 		m.Bias[j] = float32(res[j].b)
 		m.Thr[j] = float32(thr[j])
 		m.Scale[j] = 4
-		for i := range exs {
-			if res[j].oof[i] >= float64(m.Thr[j]) {
-				oofPred[i] = append(oofPred[i], ClauseLabels[j])
-			}
-		}
 	}
 	for i := range exs {
-		oofPred[i] = withRules(exs[i].Text, oofPred[i])
 		honest[i] = withRules(exs[i].Text, honest[i])
 	}
-	return m, oofPred, honest
+	return m, honest
 }
 
 // f1Grid returns the F1 of scores >= t over rows for each t of grid.
