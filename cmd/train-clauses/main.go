@@ -38,7 +38,7 @@ func main() {
 func grid(quick bool) []analyze.TrainConfig {
 	base := analyze.TrainConfig{
 		Features: analyze.FeatureConfig{Bits: 18, WordNgrams: 2, CharMin: 2, CharMax: 5, CharWeight: 1},
-		MinDF:    2, C: 0.5, PosWeight: 2, Epochs: 60, Folds: 5, Seed: 1, ThrMode: 2,
+		MinDF:    2, C: 0.5, PosWeight: 2, Epochs: 60, Folds: 5, Seed: 1,
 	}
 	if quick {
 		return []analyze.TrainConfig{base}

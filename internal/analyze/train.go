@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -52,15 +51,11 @@ type TrainConfig struct {
 	Epochs    int     // max dual coordinate descent passes
 	Folds     int     // document-grouped folds for threshold selection
 	Seed      uint64
-	ThrMode   int // thresholds: 0 F1-optimal per category, 1 smoothed F1 per category, 2 one shared by all (macro-F1 optimal), 3 halfway between 0 and 2
 }
 
 func (c TrainConfig) String() string {
 	f := c.Features
 	s := fmt.Sprintf("bits=%d word<=%d char=%d-%d cw=%.2f mindf=%d C=%g pos=%g", f.Bits, f.WordNgrams, f.CharMin, f.CharMax, f.CharWeight, c.MinDF, c.C, c.PosWeight)
-	if c.ThrMode != 0 {
-		s += fmt.Sprintf(" thr%d", c.ThrMode)
-	}
 	return s
 }
 
@@ -192,10 +187,10 @@ func TrainCV(exs []Example, cfg TrainConfig) (m *ModelFile, honest [][]string) {
 				rows = append(rows, i)
 			}
 		}
-		ts := chooseThresholds(oofs, Y, rows, cfg.ThrMode)
+		ts := chooseThreshold(oofs, Y, rows)
 		for j := range nLabels {
 			for i := range exs {
-				if fold[i] == k && res[j].oof[i] >= ts[j] {
+				if fold[i] == k && res[j].oof[i] >= ts {
 					honest[i] = append(honest[i], ClauseLabels[j])
 				}
 			}
@@ -205,14 +200,14 @@ func TrainCV(exs []Example, cfg TrainConfig) (m *ModelFile, honest [][]string) {
 	for i := range allRows {
 		allRows[i] = i
 	}
-	thr := chooseThresholds(oofs, Y, allRows, cfg.ThrMode)
+	thr := chooseThreshold(oofs, Y, allRows)
 	m = &ModelFile{Version: 1, Labels: slices.Clone(ClauseLabels), Features: fc, Buckets: buckets, IDF: idf, W: make([]float32, nf*nLabels)}
 	for j := range nLabels {
 		for k := range nf {
 			m.W[k*nLabels+j] = float32(res[j].w[k])
 		}
 		m.Bias[j] = float32(res[j].b)
-		m.Thr[j] = float32(thr[j])
+		m.Thr[j] = float32(thr)
 		m.Scale[j] = 4
 	}
 	for i := range exs {
@@ -244,72 +239,31 @@ func f1Grid(score, y []float64, rows []int, grid []float64) []float64 {
 	return out
 }
 
-// chooseThresholds picks the eight decision thresholds on the given rows of
-// out-of-fold margins (see TrainConfig.ThrMode). Margins of the eight SVMs
-// share one scale, so a single threshold for all (mode 2) needs one
-// parameter where per-category F1-optimal thresholds (mode 0) need eight
-// fitted on as few as 28 positives; in document-grouped CV the shared one
-// generalises better (the per-category ones lose 3 points of macro-F1
-// between the folds they were fitted on and the held-out fold).
-func chooseThresholds(oof [][]float64, Y [][]float64, rows []int, mode int) [nLabels]float64 {
-	var ts [nLabels]float64
-	if mode == 0 {
-		for j := range nLabels {
-			var sc, yy []float64
-			for _, i := range rows {
-				sc = append(sc, oof[j][i])
-				yy = append(yy, Y[j][i])
-			}
-			ts[j] = bestThreshold(sc, yy)
-		}
-		return ts
-	}
+// chooseThreshold picks the decision threshold, one shared by the eight
+// categories, that maximises their mean F1 on the given rows of out-of-fold
+// margins. Margins of the eight SVMs share one scale, so one parameter
+// serves where per-category F1-optimal thresholds would need eight fitted on
+// as few as 28 positives; in document-grouped CV the shared one generalised
+// better (per-category ones lost 3 points of macro-F1 between the folds they
+// were fitted on and the held-out fold).
+func chooseThreshold(oof [][]float64, Y [][]float64, rows []int) float64 {
 	var grid []float64
 	for g := -150; g <= 100; g += 2 {
 		grid = append(grid, float64(g)/100)
 	}
-	f1s := make([][]float64, nLabels)
-	for j := range nLabels {
-		f1s[j] = f1Grid(oof[j], Y[j], rows, grid)
-	}
-	argmax := func(v []float64) int {
-		b := 0
-		for g := range v {
-			if v[g] > v[b] {
-				b = g
-			}
-		}
-		return b
-	}
 	mean := make([]float64, len(grid))
-	for g := range grid {
-		for j := range nLabels {
-			mean[g] += f1s[j][g] / nLabels
-		}
-	}
-	shared := grid[argmax(mean)]
 	for j := range nLabels {
-		switch mode {
-		case 1: // per category, F1 smoothed over +-0.1 of margin
-			sm := make([]float64, len(grid))
-			for g := range grid {
-				n := 0
-				for d := -5; d <= 5; d++ {
-					if g+d >= 0 && g+d < len(grid) {
-						sm[g] += f1s[j][g+d]
-						n++
-					}
-				}
-				sm[g] /= float64(n)
-			}
-			ts[j] = grid[argmax(sm)]
-		case 2:
-			ts[j] = shared
-		default: // halfway between per-category and shared
-			ts[j] = (grid[argmax(f1s[j])] + shared) / 2
+		for g, f1 := range f1Grid(oof[j], Y[j], rows, grid) {
+			mean[g] += f1 / nLabels
 		}
 	}
-	return ts
+	best := 0
+	for g := range mean {
+		if mean[g] > mean[best] {
+			best = g
+		}
+	}
+	return grid[best]
 }
 
 func dot(X *csr, i int, w []float64) float64 {
@@ -376,43 +330,6 @@ func trainSVM(X *csr, y []float64, rows []int, nf int, cfg TrainConfig, seed uin
 		}
 	}
 	return w, b
-}
-
-// bestThreshold returns the margin threshold that maximises F1 of the
-// positive class over the given scores (midpoint between neighbours).
-func bestThreshold(score, y []float64) float64 {
-	type sy struct{ s, y float64 }
-	v := make([]sy, len(score))
-	pos := 0
-	for i := range score {
-		v[i] = sy{score[i], y[i]}
-		if y[i] > 0 {
-			pos++
-		}
-	}
-	sort.SliceStable(v, func(a, b int) bool { return v[a].s > v[b].s })
-	best, thr := -1.0, 0.0
-	tp, fp := 0, 0
-	for k := range v {
-		if v[k].y > 0 {
-			tp++
-		} else {
-			fp++
-		}
-		if k+1 < len(v) && v[k+1].s == v[k].s {
-			continue
-		}
-		f1 := 2 * float64(tp) / float64(2*tp+fp+(pos-tp))
-		if f1 > best {
-			best = f1
-			if k+1 < len(v) {
-				thr = (v[k].s + v[k+1].s) / 2
-			} else {
-				thr = v[k].s - 1e-3
-			}
-		}
-	}
-	return thr
 }
 
 // PredictWith classifies the texts with a model that is not the embedded one.
