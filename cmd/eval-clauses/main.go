@@ -36,7 +36,7 @@ func main() {
 			os.Exit(1)
 		}
 		fmt.Println("model file:", *model, m.Notes)
-		classify = func(s string) []string { return analyze.PredictWith(m, []string{s})[0] }
+		classify = analyze.ClassifyWith(m)
 	}
 	exs, err := analyze.ReadExamples(filepath.Join(*data, *file))
 	if err != nil {

@@ -78,7 +78,12 @@ func run(data, out string, quick bool) error {
 	for _, cfg := range grid(quick) {
 		m, honest := analyze.TrainCV(train, cfg)
 		cv := analyze.Evaluate(trainGold, honest)
-		vm := analyze.Evaluate(gold, analyze.PredictWith(m, vtexts))
+		classify := analyze.ClassifyWith(m)
+		vpred := make([][]string, len(vtexts))
+		for i, t := range vtexts {
+			vpred[i] = classify(t)
+		}
+		vm := analyze.Evaluate(gold, vpred)
 		line := fmt.Sprintf("%-60s cv(train) micro9 %.1f macro9 %.1f | validation micro9 %.1f macro9 %.1f macro8 %.1f", cfg, cv.Micro9, cv.Macro9, vm.Micro9, vm.Macro9, vm.Macro8)
 		fmt.Println(line)
 		if cv.Macro9 > bestScore {

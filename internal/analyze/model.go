@@ -175,9 +175,17 @@ func Classify(sentence string) []string {
 	if err != nil {
 		return nil
 	}
-	ms := c.margins(sentence)
+	return c.labels(sentence)
+}
+
+// ClassifyWith is Classify with a model that is not the embedded one.
+func ClassifyWith(m *ModelFile) func(sentence string) []string {
+	return newClassifier(m).labels
+}
+
+func (c *classifier) labels(sentence string) []string {
 	var out []string
-	for j, m := range ms {
+	for j, m := range c.margins(sentence) {
 		if m >= c.m.Thr[j] {
 			out = append(out, ClauseLabels[j])
 		}

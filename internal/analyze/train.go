@@ -332,21 +332,6 @@ func trainSVM(X *csr, y []float64, rows []int, nf int, cfg TrainConfig, seed uin
 	return w, b
 }
 
-// PredictWith classifies the texts with a model that is not the embedded one.
-func PredictWith(m *ModelFile, texts []string) [][]string {
-	c := newClassifier(m)
-	out := make([][]string, len(texts))
-	for i, t := range texts {
-		ms := c.margins(t)
-		for j := range ms {
-			if ms[j] >= m.Thr[j] {
-				out[i] = append(out[i], ClauseLabels[j])
-			}
-		}
-	}
-	return out
-}
-
 // PRF is precision, recall and F1 of one column, in percent.
 type PRF struct {
 	Label      string
