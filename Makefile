@@ -11,9 +11,7 @@ BENCHTIME ?= 2s
 run: ## the service on embedded SQLite (./data), printing where to go next
 	$(GO) run ./cmd/clausewatch serve
 
-test: ## every test, on SQLite and a real PostgreSQL
-	gofmt_out="$$(gofmt -l cmd db graph internal rest)"; if [ -n "$$gofmt_out" ]; then echo "gofmt needed:"; echo "$$gofmt_out"; exit 1; fi
-	$(GO) vet $(PKGS)
+test: lint ## every test, on SQLite and a real PostgreSQL
 	./scripts/with-postgres.sh $(GO) test -race -count=1 -timeout 8m $(PKGS)
 
 bench: ## benchmarks (PostgreSQL for the HTTP ones) and pgbench's baseline; compare ratios, not absolutes
@@ -28,7 +26,7 @@ generate: ## regenerate GraphQL code after a schema change
 	$(GO) generate ./graph/...
 
 lint: ## gofmt and go vet
-	@test -z "$$(gofmt -l cmd db graph internal rest)" || (gofmt -l cmd db graph internal rest; exit 1)
+	@gofmt_out="$$(gofmt -l cmd db graph internal rest)"; if [ -n "$$gofmt_out" ]; then echo "gofmt needed:"; echo "$$gofmt_out"; exit 1; fi
 	$(GO) vet $(PKGS)
 
 migrate: ## apply migrations to DATABASE_URL (default: the SQLite file)

@@ -332,13 +332,13 @@ func (r *renderer) resolve(href string) string {
 		u = r.base.ResolveReference(u)
 	}
 	if !u.IsAbs() && !strings.HasPrefix(href, "/") {
-		if u.Scheme == "" {
-			return ""
-		}
+		return ""
 	}
-	s := u.String()
-	return strings.NewReplacer("(", "%28", ")", "%29", " ", "%20").Replace(s)
+	return hrefEscaper.Replace(u.String())
 }
+
+// hrefEscaper escapes what would end or break a Markdown link target.
+var hrefEscaper = strings.NewReplacer("(", "%28", ")", "%29", " ", "%20")
 
 // rawText collects text keeping white space (for <pre>).
 func (r *renderer) rawText(i int32, sb *strings.Builder) {

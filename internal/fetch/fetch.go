@@ -64,7 +64,6 @@ type Response struct {
 	ETag, LastModified         string
 	NotModified                bool // conditional request answered 304; Body is empty
 	FetchedAt                  time.Time
-	StatusCode                 int
 }
 
 // Kind classifies a fetch failure so the API can choose its status code.
@@ -313,7 +312,6 @@ func (c *Client) Fetch(ctx context.Context, r Request) (*Response, error) {
 		ETag:         resp.Header.Get("ETag"),
 		LastModified: resp.Header.Get("Last-Modified"),
 		FetchedAt:    time.Now().UTC(),
-		StatusCode:   resp.StatusCode,
 	}
 	if resp.StatusCode == http.StatusNotModified && (r.ETag != "" || r.LastModified != "") {
 		out.NotModified = true
