@@ -327,7 +327,7 @@ func (c *Client) Fetch(ctx context.Context, r Request) (*Response, error) {
 		return nil, newErr(KindUpstream, nil, "the site answered %s; check that the URL opens in a browser", statusText(resp.StatusCode))
 	}
 	if k, why := unreadableType(out.ContentType); k {
-		return nil, newErr(KindUnreadable, nil, "the URL serves %s, not a document we can read (HTML, PDF or plain text)", why)
+		return nil, unreadable(why)
 	}
 	if resp.ContentLength > c.opts.MaxBytes {
 		return nil, c.tooLarge()
@@ -335,28 +335,26 @@ func (c *Client) Fetch(ctx context.Context, r Request) (*Response, error) {
 
 	body, err := c.readBody(resp)
 	if err != nil {
-		var fe *Error
-		if errors.As(err, &fe) {
-			return nil, fe
-		}
 		return nil, c.classify(ctx, err, u.Hostname())
 	}
 	out.Body = body
-	if ct, _, _ := mime.ParseMediaType(out.ContentType); ct == "" || ct == "application/octet-stream" {
+	// A missing or generic type is sniffed, and so is a page labelled as
+	// text, which may still hold an image or an archive.
+	if ct, _, _ := mime.ParseMediaType(out.ContentType); ct == "" || ct == "application/octet-stream" ||
+		strings.HasPrefix(ct, "text/") || strings.Contains(ct, "html") || strings.Contains(ct, "xml") {
 		sniffed := http.DetectContentType(body)
 		if k, why := unreadableType(sniffed); k {
-			return nil, newErr(KindUnreadable, nil, "the URL serves %s, not a document we can read (HTML, PDF or plain text)", why)
+			return nil, unreadable(why)
 		}
 		if out.ContentType == "" {
 			out.ContentType = sniffed
 		}
-	} else if strings.HasPrefix(ct, "text/") || strings.Contains(ct, "html") || strings.Contains(ct, "xml") {
-		// A page labelled as text but holding an image or archive.
-		if k, why := unreadableType(http.DetectContentType(body)); k {
-			return nil, newErr(KindUnreadable, nil, "the URL serves %s, not a document we can read (HTML, PDF or plain text)", why)
-		}
 	}
 	return out, nil
+}
+
+func unreadable(what string) *Error {
+	return newErr(KindUnreadable, nil, "the URL serves %s, not a document we can read (HTML, PDF or plain text)", what)
 }
 
 func (c *Client) tooLarge() *Error {
