@@ -12,8 +12,7 @@ func (s *server) handleUsage(w http.ResponseWriter, r *http.Request) error {
 	if v := r.URL.Query().Get("days"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return &app.Error{Code: app.CodeInvalid, Message: "invalid query parameter",
-				Fields: []app.FieldError{{Field: "days", Message: "must be a whole number from 1 to 90"}}}
+			return app.InvalidDays()
 		}
 		days = &n
 	}

@@ -208,6 +208,13 @@ type UsageStats struct {
 	RecentErrors  []RecentError   `json:"recentErrors"`
 }
 
+// InvalidDays is the error for a days parameter that is not a whole number
+// from 1 to 90, whether a transport could not parse it or Usage refused it.
+func InvalidDays() *Error {
+	return &Error{Code: CodeInvalid, Message: "invalid query parameter",
+		Fields: []FieldError{{Field: "days", Message: "must be a whole number from 1 to 90"}}}
+}
+
 // Usage aggregates the caller's account over the last days UTC days (1 to
 // 90; nil means the default 30), today included: per-day counts zero-filled, oldest first.
 func (s *Service) Usage(ctx context.Context, daysParam *int) (*UsageStats, error) {
@@ -220,8 +227,7 @@ func (s *Service) Usage(ctx context.Context, daysParam *int) (*UsageStats, error
 		days = *daysParam
 	}
 	if days < 1 || days > 90 {
-		return nil, &Error{Code: CodeInvalid, Message: "invalid query parameter",
-			Fields: []FieldError{{Field: "days", Message: "must be a whole number from 1 to 90"}}}
+		return nil, InvalidDays()
 	}
 	today := dayWindow(s.now())
 	from := today.end.AddDate(0, 0, -days)

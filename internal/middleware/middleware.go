@@ -20,10 +20,9 @@ import (
 
 // Info is what the middleware learns about one request while it runs.
 type Info struct {
-	ID      string
-	Status  int
-	Error   string // the error message sent to the caller, if any
-	Pattern string
+	ID     string
+	Status int
+	Error  string // the error message sent to the caller, if any
 }
 
 type infoKey struct{}
