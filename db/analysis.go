@@ -28,10 +28,7 @@ const findAnalysisSQL = `SELECT body, text FROM analyses WHERE id = ? AND accoun
 
 // FindAnalysis implements app.Store.
 func (s *Store) FindAnalysis(ctx context.Context, accountID, id string) (*app.Analysis, error) {
-	var row struct {
-		Body string `db:"body"`
-		Text []byte `db:"text"`
-	}
+	var row analysisRow
 	if err := s.get(ctx, &row, findAnalysisSQL, id, accountID); err != nil {
 		if app.ErrorCode(err) == app.CodeNotFound {
 			return nil, app.Errorf(app.CodeNotFound, "analysis not found")
@@ -46,31 +43,53 @@ func (s *Store) FindAnalysis(ctx context.Context, accountID, id string) (*app.An
 	return &a, nil
 }
 
-const findAnalysesSQL = `SELECT body FROM analyses WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`
+// A page of analyses, optionally with their texts, optionally after a
+// keyset cursor: rows strictly after the cursor's (created_at, id).
+var (
+	findAnalysesSQL              = analysesPageSQL("NULL", "")
+	findAnalysesWithTextSQL      = analysesPageSQL("text", "")
+	findAnalysesAfterSQL         = analysesPageSQL("NULL", afterCursor)
+	findAnalysesWithTextAfterSQL = analysesPageSQL("text", afterCursor)
+)
 
-// Keyset paging: rows strictly after the cursor's (created_at, id).
-const findAnalysesAfterSQL = `SELECT body FROM analyses WHERE account_id = ?
-  AND (created_at < ? OR (created_at = ? AND id < ?))
-ORDER BY created_at DESC, id DESC LIMIT ?`
+const afterCursor = ` AND (created_at < ? OR (created_at = ? AND id < ?))`
+
+func analysesPageSQL(text, after string) string {
+	return `SELECT body, ` + text + ` AS text FROM analyses WHERE account_id = ?` + after + ` ORDER BY created_at DESC, id DESC LIMIT ?`
+}
+
+type analysisRow struct {
+	Body string `db:"body"`
+	Text []byte `db:"text"`
+}
 
 // FindAnalyses implements app.Store.
-func (s *Store) FindAnalyses(ctx context.Context, accountID string, after *app.AnalysisCursor, limit int) ([]app.Analysis, error) {
-	var bodies []string
+func (s *Store) FindAnalyses(ctx context.Context, accountID string, after *app.AnalysisCursor, limit int, withText bool) ([]app.Analysis, error) {
+	var rows []analysisRow
 	var err error
 	if after == nil {
-		err = s.selectAll(ctx, &bodies, findAnalysesSQL, accountID, limit)
+		q := findAnalysesSQL
+		if withText {
+			q = findAnalysesWithTextSQL
+		}
+		err = s.selectAll(ctx, &rows, q, accountID, limit)
 	} else {
+		q := findAnalysesAfterSQL
+		if withText {
+			q = findAnalysesWithTextAfterSQL
+		}
 		at := after.CreatedAt.UTC()
-		err = s.selectAll(ctx, &bodies, findAnalysesAfterSQL, accountID, at, at, after.ID, limit)
+		err = s.selectAll(ctx, &rows, q, accountID, at, at, after.ID, limit)
 	}
 	if err != nil {
 		return nil, err
 	}
-	out := make([]app.Analysis, len(bodies))
-	for i, b := range bodies {
-		if err := json.Unmarshal([]byte(b), &out[i]); err != nil {
+	out := make([]app.Analysis, len(rows))
+	for i, r := range rows {
+		if err := json.Unmarshal([]byte(r.Body), &out[i]); err != nil {
 			return nil, app.Internal(err)
 		}
+		out[i].Text = string(r.Text)
 	}
 	return out, nil
 }

@@ -23,18 +23,6 @@ func (r *analysisResolver) CreatedAt(ctx context.Context, obj *app.Analysis) (st
 	return stamp(obj.CreatedAt), nil
 }
 
-func (r *analysisResolver) Text(ctx context.Context, obj *app.Analysis) (string, error) {
-	if obj.Text != "" {
-		return obj.Text, nil
-	}
-	// a page of analyses leaves the text out; read it only when asked for
-	a, err := r.Service.FindAnalysis(ctx, obj.ID)
-	if err != nil {
-		return "", err
-	}
-	return a.Text, nil
-}
-
 func (r *itemErrorResolver) Code(ctx context.Context, obj *app.ItemError) (string, error) {
 	return errorCode(obj.Code), nil
 }
@@ -56,7 +44,7 @@ func (r *queryResolver) Analysis(ctx context.Context, id string) (*app.Analysis,
 }
 
 func (r *queryResolver) Analyses(ctx context.Context, limit *int, cursor *string) (*app.AnalysisPage, error) {
-	return r.Service.FindAnalyses(ctx, app.AnalysisFilter{Limit: limit, Cursor: deref(cursor)})
+	return r.Service.FindAnalyses(ctx, app.AnalysisFilter{Limit: limit, Cursor: deref(cursor), WithText: selects(ctx, "analyses", "text")})
 }
 
 func (r *sourceResolver) URL(ctx context.Context, obj *app.Source) (*string, error) {

@@ -1,7 +1,10 @@
 package graph
 
 import (
+	"context"
 	"time"
+
+	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/clausewatch/clausewatch/internal/app"
 )
@@ -28,3 +31,23 @@ func pointers[T any](in []T) []*T {
 // stamp renders a time in the contract's format (ISO 8601 UTC, milliseconds).
 // It takes time.Time and anything embedding it (app.Timestamp).
 func stamp(t interface{ UTC() time.Time }) string { return app.FormatTime(t.UTC()) }
+
+// selects reports whether the current field's selection reaches the field
+// path (fragments included), so a resolver reads only what was asked for.
+func selects(ctx context.Context, path ...string) bool {
+	op := graphql.GetOperationContext(ctx)
+	fields := graphql.CollectFieldsCtx(ctx, nil)
+	for i, name := range path {
+		var next []graphql.CollectedField
+		for _, f := range fields {
+			if f.Name == name {
+				if i == len(path)-1 {
+					return true
+				}
+				next = append(next, graphql.CollectFields(op, f.Selections, nil)...)
+			}
+		}
+		fields = next
+	}
+	return false
+}

@@ -484,7 +484,7 @@ type leakyStore struct{ app.Store }
 
 const leak = "pq: password authentication failed for user hunter2 at 10.1.2.3"
 
-func (leakyStore) FindAnalyses(context.Context, string, *app.AnalysisCursor, int) ([]app.Analysis, error) {
+func (leakyStore) FindAnalyses(context.Context, string, *app.AnalysisCursor, int, bool) ([]app.Analysis, error) {
 	return nil, errors.New(leak)
 }
 
@@ -652,10 +652,15 @@ func TestAnalysisTextAndPaging(t *testing.T) {
 				t.Errorf("analyses(limit: %d): %s, want INVALID", limit, res.body)
 			}
 		}
-		// a page is read without the texts; asking for text still gets it
-		res = e.do(t, raw, `{ analyses { analyses { id text } nextCursor } }`, nil)
-		if res.code() != "" || !strings.Contains(string(res.Data), got.Analyze.ID) || !strings.Contains(string(res.Data), "without notice") {
-			t.Errorf("analyses without limit: %s", res.body)
+		// a page reads the texts only when asked for, directly or through a fragment
+		for _, q := range []string{
+			`{ analyses { analyses { id text } nextCursor } }`,
+			`{ analyses { ...page } } fragment page on AnalysisPage { analyses { id ... on Analysis { text } } }`,
+		} {
+			res = e.do(t, raw, q, nil)
+			if res.code() != "" || !strings.Contains(string(res.Data), got.Analyze.ID) || !strings.Contains(string(res.Data), "without notice") {
+				t.Errorf("%s: %s", q, res.body)
+			}
 		}
 	})
 }

@@ -137,6 +137,9 @@ func TestAnalysesArePagedPerAccount(t *testing.T) {
 				t.Errorf("limit %d: %v, want invalid", limit, err)
 			}
 		}
+		if page, err := e.svc.FindAnalyses(ctx, app.AnalysisFilter{WithText: true}); err != nil || len(page.Analyses) != 5 || page.Analyses[0].Text != shortText["text"] {
+			t.Errorf("page with texts: %v %+v", err, page)
+		}
 		if a, err := e.svc.FindAnalysis(ctx, ids[0]); err != nil {
 			t.Errorf("own analysis: %v", err)
 		} else if a.Text != shortText["text"] {

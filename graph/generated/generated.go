@@ -270,7 +270,6 @@ type AnalysisResolver interface {
 	AiError(ctx context.Context, obj *app.Analysis) (*string, error)
 
 	CreatedAt(ctx context.Context, obj *app.Analysis) (string, error)
-	Text(ctx context.Context, obj *app.Analysis) (string, error)
 }
 type ApiKeyResolver interface {
 	Scopes(ctx context.Context, obj *app.Key) ([]string, error)
@@ -3190,7 +3189,7 @@ func (ec *executionContext) _Analysis_text(ctx context.Context, field graphql.Co
 			return ec.fieldContext_Analysis_text(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Analysis().Text(ctx, obj)
+			return obj.Text, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -3201,7 +3200,7 @@ func (ec *executionContext) _Analysis_text(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_Analysis_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Analysis", field, true, true, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Analysis", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AnalysisPage_analyses(ctx context.Context, field graphql.CollectedField, obj *app.AnalysisPage) (ret graphql.Marshaler) {
@@ -7624,43 +7623,10 @@ func (ec *executionContext) _Analysis(ctx context.Context, sel ast.SelectionSet,
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "text":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Analysis_text(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._Analysis_text(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

@@ -307,12 +307,12 @@ type AnalysisCursor struct {
 
 // AnalysisFilter selects a page of the caller's analyses.
 type AnalysisFilter struct {
-	Limit  *int   // 1 to 100; 20 when nil
-	Cursor string // a previous page's NextCursor; "" for the first page
+	Limit    *int   // 1 to 100; 20 when nil
+	Cursor   string // a previous page's NextCursor; "" for the first page
+	WithText bool   // also read each analysis's Text
 }
 
-// FindAnalyses pages through the caller's analyses, newest first. The
-// analyses carry no Text: FindAnalysis reads it.
+// FindAnalyses pages through the caller's analyses, newest first.
 func (s *Service) FindAnalyses(ctx context.Context, f AnalysisFilter) (*AnalysisPage, error) {
 	if err := Require(ctx, ScopeAnalyze); err != nil {
 		return nil, err
@@ -333,7 +333,7 @@ func (s *Service) FindAnalyses(ctx context.Context, f AnalysisFilter) (*Analysis
 		}
 		after = &c
 	}
-	list, err := s.store.FindAnalyses(ctx, p.Account.ID, after, limit+1)
+	list, err := s.store.FindAnalyses(ctx, p.Account.ID, after, limit+1, f.WithText)
 	if err != nil {
 		return nil, err
 	}

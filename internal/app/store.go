@@ -39,8 +39,9 @@ type Store interface {
 	CreateAnalysis(ctx context.Context, accountID string, keyID *string, a *Analysis) error
 	FindAnalysis(ctx context.Context, accountID, id string) (*Analysis, error)
 	// FindAnalyses returns up to limit analyses after the cursor, newest
-	// first, without their Text (a page would otherwise read whole documents).
-	FindAnalyses(ctx context.Context, accountID string, after *AnalysisCursor, limit int) ([]Analysis, error)
+	// first, with their Text only when withText is set (a page would
+	// otherwise read whole documents nobody asked for).
+	FindAnalyses(ctx context.Context, accountID string, after *AnalysisCursor, limit int, withText bool) ([]Analysis, error)
 }
 
 // Payment-event methods, run inside InTx.
