@@ -84,9 +84,7 @@ func BenchmarkPlainJSON(b *testing.B) {
 // BenchmarkKeyList is authenticated GET /api/developer/keys on PostgreSQL:
 // checksum, hash lookup with the account, the list query, usage recording.
 func BenchmarkKeyList(b *testing.B) {
-	t := &testing.T{}
-	e := newEnvOn(t, dbtest.Open(b, dbtest.Postgres))
-	e.t = t
+	e := newEnvOn(b, dbtest.Open(b, dbtest.Postgres))
 	tok, _ := e.mustAccount("bench@example.com")
 	k := e.mustKey(tok)
 	client := benchClient()
@@ -95,7 +93,6 @@ func BenchmarkKeyList(b *testing.B) {
 		req.Header.Set("Authorization", "Bearer "+k.RawKey)
 		return req
 	})
-	e.srv.Close()
 }
 
 // BenchmarkAnalyzeBudgeted is POST /api/analyze with a short text on
@@ -103,13 +100,11 @@ func BenchmarkKeyList(b *testing.B) {
 // and its insert. On the advanced plan (100 scans a day) the clock moves a
 // day every 60 requests, so the budget is exercised but never runs out.
 func BenchmarkAnalyzeBudgeted(b *testing.B) {
-	t := &testing.T{}
 	var n atomic.Int64
 	base := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
-	e := newEnvOn(t, dbtest.Open(b, dbtest.Postgres), func(o *app.Options) {
+	e := newEnvOn(b, dbtest.Open(b, dbtest.Postgres), func(o *app.Options) {
 		o.Now = func() time.Time { return base.AddDate(0, 0, int(n.Load()/60)) }
 	})
-	e.t = t
 	tok, acct := e.mustAccount("bench-analyze@example.com")
 	advanced := app.TierAdvanced
 	if err := e.store.UpdateBilling(b.Context(), acct.ID, app.BillingUpdate{Tier: &advanced}); err != nil {
@@ -124,5 +119,4 @@ func BenchmarkAnalyzeBudgeted(b *testing.B) {
 		req.Header.Set("Content-Type", "application/json")
 		return req
 	})
-	e.srv.Close()
 }

@@ -29,7 +29,7 @@ var testSecret = []byte("test-secret-test-secret-test-secret-0123")
 
 // env is one running service (one "server process") over a real store.
 type env struct {
-	t     *testing.T
+	t     testing.TB
 	store app.Store
 	svc   *app.Service
 	srv   *httptest.Server
@@ -45,7 +45,7 @@ func newEnv(t *testing.T, d dbtest.Dialect) *env {
 // newEnvOn starts a service on an existing store: two envs on one
 // PostgreSQL database behave as two server processes. opts adjust the
 // service's options (a failing store, an AI client, ...).
-func newEnvOn(t *testing.T, store app.Store, opts ...func(*app.Options)) *env {
+func newEnvOn(t testing.TB, store app.Store, opts ...func(*app.Options)) *env {
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	e := &env{t: t, docs: newDocServer(t)}
@@ -119,14 +119,14 @@ type response struct {
 	body   []byte
 }
 
-func (r response) decode(t *testing.T, v any) {
+func (r response) decode(t testing.TB, v any) {
 	t.Helper()
 	if err := json.Unmarshal(r.body, v); err != nil {
 		t.Fatalf("decode %s: %v", r.body, err)
 	}
 }
 
-func (r response) json(t *testing.T) map[string]any {
+func (r response) json(t testing.TB) map[string]any {
 	t.Helper()
 	var m map[string]any
 	r.decode(t, &m)
@@ -191,7 +191,7 @@ const termsPage = `<!doctype html><html><head><title>Example Terms of Service</t
 </main><footer>© Example</footer></body></html>`
 
 // newDocServer serves the documents the tests fetch, on 127.0.0.1 only.
-func newDocServer(t *testing.T) *httptest.Server {
+func newDocServer(t testing.TB) *httptest.Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/terms", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
