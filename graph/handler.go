@@ -29,9 +29,6 @@ import (
 // resolver runs.
 const ComplexityLimit = 200
 
-// maxBody is the largest request body accepted, as on REST (2 MiB).
-const maxBody = 2 << 20
-
 // Options configures the GraphQL handler.
 type Options struct {
 	Service *app.Service
@@ -184,15 +181,15 @@ func (p *presenter) unauthenticated(w http.ResponseWriter, r *http.Request, err 
 	writeErrors(w, http.StatusUnauthorized, app.ErrUnauthenticated().Message, errorCode(app.CodeUnauthenticated))
 }
 
-// limitBody refuses bodies over maxBody: 413 when the length is declared,
+// limitBody refuses bodies over middleware.MaxBody: 413 when the length is declared,
 // a decoding error from gqlgen when it is not.
 func limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > maxBody {
+		if r.ContentLength > middleware.MaxBody {
 			writeErrors(w, http.StatusRequestEntityTooLarge, "request body too large", errorCode(app.CodeTooLarge))
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+		r.Body = http.MaxBytesReader(w, r.Body, middleware.MaxBody)
 		next.ServeHTTP(w, r)
 	})
 }

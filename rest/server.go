@@ -18,9 +18,6 @@ import (
 	"github.com/clausewatch/clausewatch/internal/middleware"
 )
 
-// MaxBody is the largest request body accepted (decisions.md: 2 MiB).
-const MaxBody = 2 << 20
-
 // Options configures the REST handler.
 type Options struct {
 	Service *app.Service
@@ -162,13 +159,13 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 }
 
 // decode reads a strict JSON body into v: JSON content type (415), at most
-// MaxBody bytes (413), well-formed, no unknown fields, one value (400).
+// middleware.MaxBody bytes (413), well-formed, no unknown fields, one value (400).
 func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "application/json" {
 		return app.Errorf(app.CodeUnsupportedType, "Content-Type must be application/json")
 	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBody))
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, middleware.MaxBody))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return decodeError(err)
@@ -190,7 +187,7 @@ func decodeError(err error) error {
 	)
 	switch {
 	case errors.As(err, &tooBig):
-		return app.Errorf(app.CodeTooLarge, "request body exceeds %d bytes", MaxBody)
+		return app.Errorf(app.CodeTooLarge, "request body exceeds %d bytes", middleware.MaxBody)
 	case errors.As(err, &syn):
 		return &app.Error{Code: app.CodeInvalid, Message: "malformed JSON", Fields: []app.FieldError{{Field: "body", Message: "syntax error at byte " + strconv.FormatInt(syn.Offset, 10)}}}
 	case errors.As(err, &typ):

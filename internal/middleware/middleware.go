@@ -18,6 +18,10 @@ import (
 	"github.com/clausewatch/clausewatch/internal/app"
 )
 
+// MaxBody is the largest request body either transport accepts
+// (decisions.md: 2 MiB).
+const MaxBody = 2 << 20
+
 // Info is what the middleware learns about one request while it runs.
 type Info struct {
 	ID     string
