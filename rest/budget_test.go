@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -147,8 +148,14 @@ func TestBatchAllOrNothing(t *testing.T) {
 			}
 		}
 		bad := map[string]any{"items": []any{map[string]any{"text": "x"}, map[string]any{"url": "https://example.com", "text": "both"}}}
-		if res := e.do("POST", "/api/analyze/batch", k.RawKey, bad); res.status != http.StatusBadRequest {
-			t.Errorf("batch with an invalid item: %d, want 400", res.status)
+		if res := e.do("POST", "/api/analyze/batch", k.RawKey, bad); res.status != http.StatusBadRequest ||
+			!strings.Contains(string(res.body), `"details":[{"field":"items[1].url","message":"exactly one of url and text is required"}]`) {
+			t.Errorf("batch with an invalid item: %d %s, want 400 naming items[1].url", res.status, res.body)
+		}
+		private := map[string]any{"items": []any{map[string]any{"text": "x"}, map[string]any{"text": "y"}, map[string]any{"url": "http://10.0.0.1/terms"}}}
+		if res := e.do("POST", "/api/analyze/batch", k.RawKey, private); res.status != http.StatusBadRequest ||
+			!strings.Contains(string(res.body), `"field":"items[2].url"`) {
+			t.Errorf("batch with a private URL: %d %s, want 400 naming items[2].url", res.status, res.body)
 		}
 		if got := scansRemaining(t, e, tok, k.Key.ID); got != 5 {
 			t.Fatalf("invalid batches consumed: %v left", got)

@@ -95,7 +95,7 @@ func (s *Service) Analyze(ctx context.Context, in AnalyzeInput) (*Analysis, erro
 	if err := Require(ctx, ScopeAnalyze); err != nil {
 		return nil, err
 	}
-	if err := s.checkAnalyzeInput(in, ""); err != nil {
+	if err := s.checkAnalyzeInput(in); err != nil {
 		return nil, err
 	}
 	c, err := s.chargeScans(ctx, 1, boolInt(in.AI))
@@ -117,8 +117,8 @@ func (s *Service) AnalyzeBatch(ctx context.Context, in BatchInput) (*BatchResult
 	}
 	ai := 0
 	for i, it := range in.Items {
-		if err := s.checkAnalyzeInput(it, "items["+strconv.Itoa(i)+"]."); err != nil {
-			return nil, err
+		if err := s.checkAnalyzeInput(it); err != nil {
+			return nil, fieldsUnder(err, "items["+strconv.Itoa(i)+"].")
 		}
 		if it.AI {
 			ai++
@@ -153,34 +153,34 @@ func (s *Service) AnalyzeBatch(ctx context.Context, in BatchInput) (*BatchResult
 	return res, nil
 }
 
-// checkAnalyzeInput validates one request; prefix names batch items in details.
-func (s *Service) checkAnalyzeInput(in AnalyzeInput, prefix string) error {
+// checkAnalyzeInput validates one request.
+func (s *Service) checkAnalyzeInput(in AnalyzeInput) error {
 	if err := s.validate(in); err != nil {
-		if e := AsError(err); prefix != "" {
-			for i := range e.Fields {
-				e.Fields[i].Field = prefix + e.Fields[i].Field
-			}
-		}
 		return err
 	}
 	hasURL, hasText := in.URL != "", strings.TrimSpace(in.Text) != ""
 	if hasURL == hasText {
 		return &Error{Code: CodeInvalid, Message: "give exactly one of url and text",
-			Fields: []FieldError{{Field: prefix + "url", Message: "exactly one of url and text is required"}}}
+			Fields: []FieldError{{Field: "url", Message: "exactly one of url and text is required"}}}
 	}
 	if in.URL != "" {
 		if err := s.fetcher.Check(in.URL); err != nil {
-			e := AsError(fetchError(err))
-			for i := range e.Fields {
-				e.Fields[i].Field = prefix + e.Fields[i].Field
-			}
-			return e
+			return fetchError(err)
 		}
 	}
 	if in.AI && s.llm == nil {
 		return Errorf(CodeUnavailable, "AI summaries are not configured on this server; retry without \"ai\": true")
 	}
 	return nil
+}
+
+// fieldsUnder names err's fields as those of a batch item ("items[2].url").
+func fieldsUnder(err error, prefix string) error {
+	e := AsError(err)
+	for i := range e.Fields {
+		e.Fields[i].Field = prefix + e.Fields[i].Field
+	}
+	return e
 }
 
 // describeText is the source of a text given as is (no URL, nothing fetched).
