@@ -100,7 +100,7 @@ const parallelMin = 64
 func sentenceHits(rs []rune, spans []Span, clf *classifier, privacyDoc bool) []hit {
 	workers := runtime.GOMAXPROCS(0)
 	if len(spans) < parallelMin || workers < 2 {
-		return hitsFor(rs, spans, 0, len(spans), clf, privacyDoc, nil)
+		return hitsFor(rs, spans, 0, len(spans), clf, privacyDoc)
 	}
 	workers = min(workers, 8, len(spans)/(parallelMin/2))
 	parts := make([][]hit, workers)
@@ -110,7 +110,7 @@ func sentenceHits(rs []rune, spans []Span, clf *classifier, privacyDoc bool) []h
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			parts[w] = hitsFor(rs, spans, lo, hi, clf, privacyDoc, nil)
+			parts[w] = hitsFor(rs, spans, lo, hi, clf, privacyDoc)
 		}()
 	}
 	wg.Wait()
@@ -121,34 +121,25 @@ func sentenceHits(rs []rune, spans []Span, clf *classifier, privacyDoc bool) []h
 	return out
 }
 
-func hitsFor(rs []rune, spans []Span, lo, hi int, clf *classifier, privacyDoc bool, hits []hit) []hit {
+func hitsFor(rs []rune, spans []Span, lo, hi int, clf *classifier, privacyDoc bool) []hit {
+	var hits []hit
 	var ph []privacyHit
 	for i := lo; i < hi; i++ {
 		sp := spans[i]
 		s := string(rs[sp.Start:sp.End])
+		ph = privacyHits(s, ph[:0])
 		changeClause := false
 		if clf != nil {
 			ms := clf.margins(s)
+			// "We may update this privacy policy" is reported as a
+			// policy_change_notice, which the patterns grade more finely.
+			changeClause = ms[idxChange] >= clf.m.Thr[idxChange] && !privacyPolicyChange(ph, s, privacyDoc)
 			for j, m := range ms {
-				if m >= clf.m.Thr[j] {
+				if m >= clf.m.Thr[j] && (j != idxChange || changeClause) {
 					cat := ClauseLabels[j]
 					hits = append(hits, hit{i, cat, clauseSeverity[cat], clf.confidence(j, m)})
-					if cat == "unilateral_change" {
-						changeClause = true
-					}
 				}
 			}
-		}
-		ph = privacyHits(s, ph[:0])
-		if changeClause && privacyPolicyChange(ph, s, privacyDoc) {
-			// "We may update this privacy policy": report it as a
-			// policy_change_notice, which the patterns grade more finely.
-			for k := len(hits) - 1; k >= 0 && hits[k].sent == i; k-- {
-				if hits[k].cat == "unilateral_change" {
-					hits = append(hits[:k], hits[k+1:]...)
-				}
-			}
-			changeClause = false
 		}
 		for _, p := range ph {
 			if changeClause && p.cat == "policy_change_notice" && p.sev != SeverityGood {

@@ -48,6 +48,7 @@ var (
 const (
 	idxLiability   = 0
 	idxTermination = 1
+	idxChange      = 2
 	idxLaw         = 5
 	idxJurisdict   = 6
 	idxArbitration = 7
