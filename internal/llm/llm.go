@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"regexp"
 	"strings"
 	"time"
@@ -60,9 +59,7 @@ func New(cfg Config) *Client {
 	c.client = openai.NewClient(
 		option.WithBaseURL(cfg.BaseURL),
 		option.WithAPIKey(cfg.APIKey),
-		option.WithMaxRetries(0),
-		option.WithRequestTimeout(cfg.Timeout),
-		option.WithHTTPClient(&http.Client{Timeout: cfg.Timeout}),
+		option.WithMaxRetries(0), // Summarize's context bounds the whole call, cfg.Timeout
 	)
 	return c
 }
