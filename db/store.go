@@ -146,50 +146,52 @@ func (s *Store) InTx(ctx context.Context, fn func(app.Store) error) error {
 }
 
 func (s *Store) get(ctx context.Context, dest any, query string, args ...any) error {
-	q, err := s.queryer(ctx, query)
+	q, text, err := s.queryer(ctx, query)
 	if err != nil {
 		return translate(err)
 	}
-	return translate(sqlx.GetContext(ctx, q, dest, s.q.Rebind(query), args...))
+	return translate(sqlx.GetContext(ctx, q, dest, text, args...))
 }
 
 func (s *Store) selectAll(ctx context.Context, dest any, query string, args ...any) error {
-	q, err := s.queryer(ctx, query)
+	q, text, err := s.queryer(ctx, query)
 	if err != nil {
 		return translate(err)
 	}
-	return translate(sqlx.SelectContext(ctx, q, dest, s.q.Rebind(query), args...))
+	return translate(sqlx.SelectContext(ctx, q, dest, text, args...))
 }
 
 func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	q, err := s.queryer(ctx, query)
+	q, text, err := s.queryer(ctx, query)
 	if err != nil {
 		return nil, translate(err)
 	}
-	r, err := q.ExecContext(ctx, s.q.Rebind(query), args...)
+	r, err := q.ExecContext(ctx, text, args...)
 	return r, translate(err)
 }
 
 // queryer runs query as a prepared statement outside transactions: the
 // server parses and plans each statement once per connection, and every
 // later execution is one round trip (Bind/Execute). All SQL run through it is
-// constant, so the cache holds one statement per query in this package.
-func (s *Store) queryer(ctx context.Context, query string) (queryer, error) {
+// constant, so the cache holds one statement per query in this package. It
+// returns the text to pass along: rebound for this dialect inside a
+// transaction, ignored by a prepared statement (rebound once, when prepared).
+func (s *Store) queryer(ctx context.Context, query string) (queryer, string, error) {
 	if _, inTx := s.q.(*sqlx.Tx); inTx {
-		return s.q, nil
+		return s.q, s.q.Rebind(query), nil
 	}
 	if st, ok := s.stmts.Load(query); ok {
-		return stmtQueryer{st.(*sqlx.Stmt)}, nil
+		return stmtQueryer{st.(*sqlx.Stmt)}, query, nil
 	}
 	st, err := s.db.PreparexContext(ctx, s.db.Rebind(query))
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if prev, loaded := s.stmts.LoadOrStore(query, st); loaded {
 		st.Close()
 		st = prev.(*sqlx.Stmt)
 	}
-	return stmtQueryer{st}, nil
+	return stmtQueryer{st}, query, nil
 }
 
 type queryer interface {
