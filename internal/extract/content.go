@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html/atom"
@@ -39,15 +40,21 @@ var dropTags = map[atom.Atom]bool{
 
 // Words in class, id or aria-label that mark boilerplate. strongWords match
 // anywhere (they are distinctive), tokenWords only as a whole token of the
-// class or id ("nav" in "site-nav", not in "canvas").
-var strongWords = []string{
-	"cookie", "consent", "gdpr", "onetrust", "cookiebot", "didomi", "usercentrics",
-	"truste-", "truste_", "osano", "qc-cmp", "iubenda", "termly-", "cc-banner", "cc-window",
-	"breadcrumb", "skip-link", "skiplink", "skip-to", "social-share",
-	"share-buttons", "sharing-buttons", "backtotop", "back-to-top", "scroll-to-top",
-	"sp_message", "fc-consent", "cmpbox", "cky-consent", "klaro", "tarteaucitron", "axeptio",
-	"cmplz", "evidon", "trustarc", "borlabs",
-}
+// class or id ("nav" in "site-nav", not in "canvas"). consentWords, the
+// consent and cookie tools among the strong words, mark boilerplate however
+// much text the element holds.
+var (
+	consentWords = []string{
+		"cookie", "consent", "gdpr", "onetrust", "cookiebot", "didomi", "usercentrics",
+		"truste-", "truste_", "osano", "qc-cmp", "iubenda", "cc-banner", "cc-window", "sp_message", "fc-consent", "cmpbox",
+		"klaro", "tarteaucitron", "axeptio", "cmplz", "evidon", "trustarc", "borlabs",
+	}
+	strongWords = append(slices.Clone(consentWords),
+		"termly-", "cky-consent",
+		"breadcrumb", "skip-link", "skiplink", "skip-to", "social-share",
+		"share-buttons", "sharing-buttons", "backtotop", "back-to-top", "scroll-to-top",
+	)
+)
 
 var tokenWords = map[string]bool{
 	"nav": true, "navbar": true, "navigation": true, "navigations": true, "menu": true, "menubar": true,
@@ -425,10 +432,6 @@ func strongMatch(s string) bool {
 	}
 	return false
 }
-
-var consentWords = []string{"cookie", "consent", "gdpr", "onetrust", "cookiebot", "didomi", "usercentrics",
-	"truste-", "truste_", "osano", "qc-cmp", "iubenda", "cc-banner", "cc-window", "sp_message", "fc-consent", "cmpbox",
-	"klaro", "tarteaucitron", "axeptio", "cmplz", "evidon", "trustarc", "borlabs"}
 
 // insideContent reports whether an ancestor of i is a content landmark
 // (main, article, section).
