@@ -28,9 +28,8 @@ func toUTF8(raw []byte, contentType string, isHTML bool) []byte {
 	if _, params, err := mime.ParseMediaType(contentType); err == nil {
 		if cs := params["charset"]; cs != "" {
 			if e, name := charset.Lookup(cs); e != nil {
-				// Servers often label UTF-8 pages as Latin-1 by default.
-				if name == "utf-8" || isUTF8 && latin1(name) && hasHighBit(raw) {
-					return valid(raw)
+				if readAsUTF8(name, isUTF8, raw) {
+					return validUTF8(raw, isUTF8)
 				}
 				return decode(e, raw)
 			}
@@ -47,8 +46,8 @@ func toUTF8(raw []byte, contentType string, isHTML bool) []byte {
 				// Windows code page under a template's UTF-8 meta.
 				return decode(guessEncoding(raw), raw)
 			}
-			if name == "utf-8" || isUTF8 && latin1(name) && hasHighBit(raw) {
-				return valid(raw)
+			if readAsUTF8(name, isUTF8, raw) {
+				return validUTF8(raw, isUTF8)
 			}
 			return decode(e, raw)
 		}
@@ -57,6 +56,21 @@ func toUTF8(raw []byte, contentType string, isHTML bool) []byte {
 		return raw
 	}
 	return decode(guessEncoding(raw), raw)
+}
+
+// readAsUTF8: bytes declared as name are read as UTF-8 when that is the
+// declaration, or when a Latin-1 label (servers often send it by default)
+// sits on bytes that are valid UTF-8 beyond ASCII.
+func readAsUTF8(name string, isUTF8 bool, raw []byte) bool {
+	return name == "utf-8" || isUTF8 && latin1(name) && hasHighBit(raw)
+}
+
+// validUTF8 is valid without scanning again bytes already known to be UTF-8.
+func validUTF8(raw []byte, isUTF8 bool) []byte {
+	if isUTF8 {
+		return raw
+	}
+	return valid(raw)
 }
 
 func latin1(name string) bool {
