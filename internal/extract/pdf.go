@@ -57,11 +57,7 @@ func (b *budgetReader) spent() bool { return b.over }
 // library's Page(n) restarts from the root for every page and loops
 // forever on a tree whose Kids point back at an ancestor.
 func pageList(r *pdf.Reader) (pages []pdf.Page) {
-	defer func() {
-		if recover() != nil && len(pages) == 0 {
-			pages = nil
-		}
-	}()
+	defer func() { _ = recover() }() // a broken tree keeps the pages found so far
 	type item struct {
 		v     pdf.Value
 		depth int

@@ -138,10 +138,14 @@ func (r *renderer) getInline() *inline {
 }
 
 func (r *renderer) putInline(in *inline) {
+	in.reset()
+	r.pool = append(r.pool, in)
+}
+
+func (in *inline) reset() {
 	in.t.Reset()
 	in.m.Reset()
 	in.tSpace, in.mSpace = false, false
-	r.pool = append(r.pool, in)
 }
 
 func render(s *selection, pageURL string) *renderer {
@@ -363,9 +367,7 @@ func (r *renderer) flush(kind blockKind, level int) {
 	}
 	t := strings.TrimSpace(in.t.String())
 	m := strings.TrimSpace(in.m.String())
-	in.t.Reset()
-	in.m.Reset()
-	in.tSpace, in.mSpace = false, false
+	in.reset()
 	if t == "" {
 		return
 	}
