@@ -1602,6 +1602,9 @@ extend type Mutation {
   updateAlerts(ids: [ID!]!, read: Boolean!): UpdateAlertsResult!
 }
 `, BuiltIn: false},
+	{Name: "../schema/scalar.graphqls", Input: `"An instant: ISO 8601 in UTC with milliseconds, e.g. 2026-11-24T09:30:00.000Z."
+scalar Time
+`, BuiltIn: false},
 	{Name: "../schema/usage.graphqls", Input: `"Requests on one UTC day."
 type DailyRequests {
   "YYYY-MM-DD"
