@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/clausewatch/clausewatch/internal/app"
 )
@@ -14,9 +15,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 // text apart (lists leave it out); the columns beside them are what lists
 // and monitors query.
 func (s *Store) CreateAnalysis(ctx context.Context, accountID string, keyID *string, a *app.Analysis) error {
-	withoutText := *a
-	withoutText.Text = ""
-	body, err := json.Marshal(&withoutText)
+	body, err := json.Marshal(storedAnalysisOf(a))
 	if err != nil {
 		return app.Internal(err)
 	}
@@ -35,11 +34,10 @@ func (s *Store) FindAnalysis(ctx context.Context, accountID, id string) (*app.An
 		}
 		return nil, err
 	}
-	var a app.Analysis
-	if err := json.Unmarshal([]byte(row.Body), &a); err != nil {
-		return nil, app.Internal(err)
+	a, err := row.analysis()
+	if err != nil {
+		return nil, err
 	}
-	a.Text = string(row.Text)
 	return &a, nil
 }
 
@@ -61,6 +59,104 @@ func analysesPageSQL(text, after string) string {
 type analysisRow struct {
 	Body string `db:"body"`
 	Text []byte `db:"text"`
+}
+
+func (r analysisRow) analysis() (app.Analysis, error) {
+	var b storedAnalysis
+	if err := json.Unmarshal([]byte(r.Body), &b); err != nil {
+		return app.Analysis{}, app.Internal(err)
+	}
+	return b.analysis(string(r.Text)), nil
+}
+
+// storedAnalysis is the analyses.body column: the shape every stored row
+// has, whatever the API or the engines look like now. Its json names are
+// frozen (testdata/analysis-body.json holds a row as written); a change
+// here must still read the rows already written.
+type storedAnalysis struct {
+	ID          string            `json:"id"`
+	Source      storedSource      `json:"source"`
+	Grade       string            `json:"grade"`
+	Score       int               `json:"score"`
+	Findings    []storedFinding   `json:"findings"`
+	Guidance    []string          `json:"guidance"`
+	Readability storedReadability `json:"readability"`
+	AI          *storedAISummary  `json:"ai"`
+	AIError     string            `json:"aiError,omitempty"`
+	Disclaimer  string            `json:"disclaimer"`
+	CreatedAt   storedTime        `json:"createdAt"`
+	// Text is always empty: the text has its own column (00005). The member
+	// stays so the bytes written are those rows before and after it hold.
+	Text string `json:"text"`
+}
+
+type storedSource struct {
+	URL          string `json:"url,omitempty"`
+	Title        string `json:"title"`
+	DocumentType string `json:"documentType"`
+	Language     string `json:"language"`
+	WordCount    int    `json:"wordCount"`
+	ContentHash  string `json:"contentHash"`
+}
+
+type storedFinding struct {
+	Category    string  `json:"category"`
+	Severity    string  `json:"severity"`
+	Title       string  `json:"title"`
+	Explanation string  `json:"explanation"`
+	Guidance    string  `json:"guidance"`
+	Quote       string  `json:"quote"`
+	Start       int     `json:"start"`
+	End         int     `json:"end"`
+	Confidence  float64 `json:"confidence"`
+}
+
+type storedReadability struct {
+	FleschKincaidGrade float64 `json:"fleschKincaidGrade"`
+	ReadingMinutes     float64 `json:"readingMinutes"`
+}
+
+type storedAISummary struct {
+	Summary string   `json:"summary"`
+	Model   string   `json:"model"`
+	Quotes  []string `json:"quotes,omitempty"`
+}
+
+// storedAnalysisOf and analysis map the stored shape to and from app's by
+// conversion: the field lists match, so a field added to one without the
+// other stops the build instead of silently changing the stored rows.
+func storedAnalysisOf(a *app.Analysis) storedAnalysis {
+	b := storedAnalysis{
+		ID: a.ID, Source: storedSource(a.Source), Grade: a.Grade, Score: a.Score,
+		Findings: make([]storedFinding, len(a.Findings)), Guidance: a.Guidance,
+		Readability: storedReadability(a.Readability), AIError: a.AIError, Disclaimer: a.Disclaimer,
+		CreatedAt: storedTime(a.CreatedAt),
+	}
+	for i, f := range a.Findings {
+		b.Findings[i] = storedFinding(f)
+	}
+	if a.AI != nil {
+		ai := storedAISummary(*a.AI)
+		b.AI = &ai
+	}
+	return b
+}
+
+func (b storedAnalysis) analysis(text string) app.Analysis {
+	a := app.Analysis{
+		ID: b.ID, Source: app.Source(b.Source), Grade: b.Grade, Score: b.Score,
+		Findings: make([]app.Finding, len(b.Findings)), Guidance: b.Guidance,
+		Readability: app.Readability(b.Readability), AIError: b.AIError, Disclaimer: b.Disclaimer,
+		CreatedAt: time.Time(b.CreatedAt).UTC(), Text: text,
+	}
+	for i, f := range b.Findings {
+		a.Findings[i] = app.Finding(f)
+	}
+	if b.AI != nil {
+		ai := app.AISummary(*b.AI)
+		a.AI = &ai
+	}
+	return a
 }
 
 // FindAnalyses implements app.Store.
@@ -86,10 +182,29 @@ func (s *Store) FindAnalyses(ctx context.Context, accountID string, after *app.A
 	}
 	out := make([]app.Analysis, len(rows))
 	for i, r := range rows {
-		if err := json.Unmarshal([]byte(r.Body), &out[i]); err != nil {
-			return nil, app.Internal(err)
+		if out[i], err = r.analysis(); err != nil {
+			return nil, err
 		}
-		out[i].Text = string(r.Text)
 	}
 	return out, nil
+}
+
+// storedTime is how rows hold a time: UTC with exactly three fractional
+// digits (time.Time's own JSON would drop trailing zeros).
+type storedTime time.Time
+
+const storedTimeFormat = "2006-01-02T15:04:05.000Z07:00"
+
+func (t storedTime) MarshalJSON() ([]byte, error) {
+	return json.Marshal(time.Time(t).UTC().Format(storedTimeFormat))
+}
+
+func (t *storedTime) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	v, err := time.Parse(time.RFC3339Nano, s)
+	*t = storedTime(v)
+	return err
 }

@@ -19,10 +19,6 @@ func (r *analysisResolver) AiError(ctx context.Context, obj *app.Analysis) (*str
 	return &obj.AIError, nil
 }
 
-func (r *analysisResolver) CreatedAt(ctx context.Context, obj *app.Analysis) (string, error) {
-	return stamp(obj.CreatedAt), nil
-}
-
 func (r *itemErrorResolver) Code(ctx context.Context, obj *app.ItemError) (string, error) {
 	return errorCode(obj.Code), nil
 }

@@ -2,11 +2,8 @@ package graph
 
 import (
 	"context"
-	"time"
 
 	"github.com/99designs/gqlgen/graphql"
-
-	"github.com/clausewatch/clausewatch/internal/app"
 )
 
 // deref returns *p, or the zero value for an absent argument (app applies
@@ -27,10 +24,6 @@ func pointers[T any](in []T) []*T {
 	}
 	return out
 }
-
-// stamp renders a time in the contract's format (ISO 8601 UTC, milliseconds).
-// It takes time.Time and anything embedding it (app.Timestamp).
-func stamp(t interface{ UTC() time.Time }) string { return app.FormatTime(t.UTC()) }
 
 // selects reports whether the current field's selection reaches the field
 // path (fragments included), so a resolver reads only what was asked for.

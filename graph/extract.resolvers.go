@@ -8,18 +8,9 @@ package graph
 import (
 	"context"
 
-	"github.com/clausewatch/clausewatch/graph/generated"
 	"github.com/clausewatch/clausewatch/internal/app"
 )
-
-func (r *extractionResolver) FetchedAt(ctx context.Context, obj *app.Extraction) (string, error) {
-	return stamp(obj.FetchedAt), nil
-}
 
 func (r *mutationResolver) Extract(ctx context.Context, url string) (*app.Extraction, error) {
 	return r.Service.Extract(ctx, app.ExtractInput{URL: url})
 }
-
-func (r *Resolver) Extraction() generated.ExtractionResolver { return &extractionResolver{r} }
-
-type extractionResolver struct{ *Resolver }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/graph"
+	"github.com/clausewatch/clausewatch/graph/model"
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/middleware"
 	"github.com/clausewatch/clausewatch/internal/session"
@@ -186,7 +187,7 @@ func TestViewerAndKeys(t *testing.T) {
 				if k.ID != key.ID || k.Name != "test" || k.KeyPrefix != raw[:12] || strings.Join(k.Scopes, ",") != "monitor" || k.RevokedAt != nil {
 					t.Errorf("apiKeys[0] = %+v, want key %s", k, key.ID)
 				}
-				if _, err := time.Parse(app.TimeFormat, k.CreatedAt); err != nil || !strings.HasSuffix(k.CreatedAt, "Z") || len(k.CreatedAt) != 24 {
+				if _, err := time.Parse(model.TimeFormat, k.CreatedAt); err != nil || !strings.HasSuffix(k.CreatedAt, "Z") || len(k.CreatedAt) != 24 {
 					t.Errorf("createdAt %q is not ISO 8601 UTC with milliseconds", k.CreatedAt)
 				}
 			})

@@ -16,18 +16,6 @@ func (r *apiKeyResolver) Scopes(ctx context.Context, obj *app.Key) ([]string, er
 	return obj.Scopes, nil
 }
 
-func (r *apiKeyResolver) LastUsedAt(ctx context.Context, obj *app.Key) (*string, error) {
-	return app.FormatTimePtr(obj.LastUsedAt), nil
-}
-
-func (r *apiKeyResolver) CreatedAt(ctx context.Context, obj *app.Key) (string, error) {
-	return stamp(obj.CreatedAt), nil
-}
-
-func (r *apiKeyResolver) RevokedAt(ctx context.Context, obj *app.Key) (*string, error) {
-	return app.FormatTimePtr(obj.RevokedAt), nil
-}
-
 func (r *mutationResolver) CreateAPIKey(ctx context.Context, name string, scopes []string) (*app.CreatedKey, error) {
 	return r.Service.CreateKey(ctx, app.KeyCreate{Name: name, Scopes: scopes})
 }

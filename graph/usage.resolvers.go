@@ -24,15 +24,6 @@ func (r *queryResolver) KeyLimits(ctx context.Context) (*app.KeyLimits, error) {
 	return r.Service.KeyLimits(ctx)
 }
 
-func (r *recentErrorResolver) At(ctx context.Context, obj *app.RecentError) (string, error) {
-	return stamp(obj.At), nil
-}
-
 func (r *Resolver) KeyLimit() generated.KeyLimitResolver { return &keyLimitResolver{r} }
 
-func (r *Resolver) RecentError() generated.RecentErrorResolver { return &recentErrorResolver{r} }
-
-type (
-	keyLimitResolver    struct{ *Resolver }
-	recentErrorResolver struct{ *Resolver }
-)
+type keyLimitResolver struct{ *Resolver }

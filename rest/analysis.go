@@ -6,6 +6,101 @@ import (
 	"github.com/clausewatch/clausewatch/internal/app"
 )
 
+// AnalysisResponse is an analysis as the contract writes it (decisions.md,
+// "Analysis result", plus text). Exported because `clausewatch analyze
+// --json` prints this same shape.
+type AnalysisResponse struct {
+	ID          string              `json:"id"`
+	Source      sourceResponse      `json:"source"`
+	Grade       string              `json:"grade"`
+	Score       int                 `json:"score"`
+	Findings    []findingResponse   `json:"findings"`
+	Guidance    []string            `json:"guidance"`
+	Readability readabilityResponse `json:"readability"`
+	AI          *aiSummaryResponse  `json:"ai"`
+	AIError     string              `json:"aiError,omitempty"`
+	Disclaimer  string              `json:"disclaimer"`
+	CreatedAt   Time                `json:"createdAt"`
+	Text        string              `json:"text"`
+}
+
+type sourceResponse struct {
+	URL          string `json:"url,omitempty"`
+	Title        string `json:"title"`
+	DocumentType string `json:"documentType"`
+	Language     string `json:"language"`
+	WordCount    int    `json:"wordCount"`
+	ContentHash  string `json:"contentHash"`
+}
+
+type findingResponse struct {
+	Category    string  `json:"category"`
+	Severity    string  `json:"severity"`
+	Title       string  `json:"title"`
+	Explanation string  `json:"explanation"`
+	Guidance    string  `json:"guidance"`
+	Quote       string  `json:"quote"`
+	Start       int     `json:"start"`
+	End         int     `json:"end"`
+	Confidence  float64 `json:"confidence"`
+}
+
+type readabilityResponse struct {
+	FleschKincaidGrade float64 `json:"fleschKincaidGrade"`
+	ReadingMinutes     float64 `json:"readingMinutes"`
+}
+
+type aiSummaryResponse struct {
+	Summary string   `json:"summary"`
+	Model   string   `json:"model"`
+	Quotes  []string `json:"quotes,omitempty"`
+}
+
+// NewAnalysisResponse maps an analysis to its response. Source, findings,
+// readability and summary are conversions: their fields match app's one
+// for one, so a field added on one side only stops the build.
+func NewAnalysisResponse(a *app.Analysis) *AnalysisResponse {
+	res := &AnalysisResponse{
+		ID: a.ID, Source: sourceResponse(a.Source), Grade: a.Grade, Score: a.Score,
+		Findings: mapAll(a.Findings, func(f app.Finding) findingResponse { return findingResponse(f) }),
+		Guidance: a.Guidance, Readability: readabilityResponse(a.Readability), AIError: a.AIError,
+		Disclaimer: a.Disclaimer, CreatedAt: Time(a.CreatedAt), Text: a.Text,
+	}
+	if a.AI != nil {
+		ai := aiSummaryResponse(*a.AI)
+		res.AI = &ai
+	}
+	return res
+}
+
+type batchResultResponse struct {
+	Results []batchItemResponse `json:"results"`
+}
+
+type batchItemResponse struct {
+	Index    int                `json:"index"`
+	OK       bool               `json:"ok"`
+	Analysis *AnalysisResponse  `json:"analysis,omitempty"`
+	Error    *itemErrorResponse `json:"error,omitempty"`
+}
+
+type itemErrorResponse struct {
+	Code    app.Code `json:"code"`
+	Message string   `json:"message"`
+}
+
+func newBatchItemResponse(it app.BatchItem) batchItemResponse {
+	res := batchItemResponse{Index: it.Index, OK: it.OK}
+	if it.Analysis != nil {
+		res.Analysis = NewAnalysisResponse(it.Analysis)
+	}
+	if it.Error != nil {
+		e := itemErrorResponse(*it.Error)
+		res.Error = &e
+	}
+	return res
+}
+
 func (s *server) handleAnalyze(w http.ResponseWriter, r *http.Request) error {
 	var in app.AnalyzeInput
 	if err := decode(w, r, &in); err != nil {
@@ -15,7 +110,7 @@ func (s *server) handleAnalyze(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, a)
+	return writeJSON(w, http.StatusOK, NewAnalysisResponse(a))
 }
 
 func (s *server) handleAnalyzeBatch(w http.ResponseWriter, r *http.Request) error {
@@ -27,5 +122,5 @@ func (s *server) handleAnalyzeBatch(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, res)
+	return writeJSON(w, http.StatusOK, batchResultResponse{Results: mapAll(res.Results, newBatchItemResponse)})
 }

@@ -6,6 +6,26 @@ import (
 	"github.com/clausewatch/clausewatch/internal/app"
 )
 
+// extractionResponse is the body of POST /api/extract.
+type extractionResponse struct {
+	URL          string `json:"url"`
+	FinalURL     string `json:"finalUrl"`
+	Title        string `json:"title"`
+	DocumentType string `json:"documentType"`
+	Language     string `json:"language"`
+	Text         string `json:"text"`
+	Markdown     string `json:"markdown"`
+	WordCount    int    `json:"wordCount"`
+	ContentHash  string `json:"contentHash"`
+	FetchedAt    Time   `json:"fetchedAt"`
+}
+
+func newExtractionResponse(x *app.Extraction) extractionResponse {
+	return extractionResponse{URL: x.URL, FinalURL: x.FinalURL, Title: x.Title, DocumentType: x.DocumentType,
+		Language: x.Language, Text: x.Text, Markdown: x.Markdown, WordCount: x.WordCount,
+		ContentHash: x.ContentHash, FetchedAt: Time(x.FetchedAt)}
+}
+
 func (s *server) handleExtract(w http.ResponseWriter, r *http.Request) error {
 	var in app.ExtractInput
 	if err := decode(w, r, &in); err != nil {
@@ -15,5 +35,5 @@ func (s *server) handleExtract(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, x)
+	return writeJSON(w, http.StatusOK, newExtractionResponse(x))
 }

@@ -6,6 +6,36 @@ import (
 	"github.com/clausewatch/clausewatch/internal/app"
 )
 
+// keyResponse is a key as the contract lists it (interface.md 2.1).
+type keyResponse struct {
+	ID           string   `json:"id"`
+	Name         string   `json:"name"`
+	KeyPrefix    string   `json:"keyPrefix"`
+	Scopes       []string `json:"scopes"`
+	RequestCount int64    `json:"requestCount"`
+	LastUsedAt   *Time    `json:"lastUsedAt"`
+	CreatedAt    Time     `json:"createdAt"`
+	RevokedAt    *Time    `json:"revokedAt"`
+}
+
+func newKeyResponse(k app.Key) keyResponse {
+	scopes := k.Scopes
+	if scopes == nil {
+		scopes = app.Scopes{}
+	}
+	return keyResponse{ID: k.ID, Name: k.Name, KeyPrefix: k.Prefix, Scopes: scopes, RequestCount: k.RequestCount,
+		LastUsedAt: timePtr(k.LastUsedAt), CreatedAt: Time(k.CreatedAt), RevokedAt: timePtr(k.RevokedAt)}
+}
+
+type keyListResponse struct {
+	Keys []keyResponse `json:"keys"`
+}
+
+type createdKeyResponse struct {
+	Key    keyResponse `json:"key"`
+	RawKey string      `json:"rawKey"`
+}
+
 func (s *server) handleKeyList(w http.ResponseWriter, r *http.Request) error {
 	include, err := boolQuery(r, "includeRevoked")
 	if err != nil {
@@ -15,7 +45,7 @@ func (s *server) handleKeyList(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"keys": keys})
+	return writeJSON(w, http.StatusOK, keyListResponse{Keys: mapAll(keys, newKeyResponse)})
 }
 
 func (s *server) handleKeyCreate(w http.ResponseWriter, r *http.Request) error {
@@ -27,7 +57,7 @@ func (s *server) handleKeyCreate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, k)
+	return writeJSON(w, http.StatusCreated, createdKeyResponse{Key: newKeyResponse(*k.Key), RawKey: k.RawKey})
 }
 
 func (s *server) handleKeyRevoke(w http.ResponseWriter, r *http.Request) error {
@@ -35,7 +65,7 @@ func (s *server) handleKeyRevoke(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, k)
+	return writeJSON(w, http.StatusOK, newKeyResponse(*k))
 }
 
 func boolQuery(r *http.Request, name string) (bool, error) {

@@ -25,3 +25,16 @@ func timePtr(t *time.Time) *Time {
 	v := Time(*t)
 	return &v
 }
+
+// mapAll maps a list of domain values to their response structs; nil stays
+// null, as the contract's bodies have always written it.
+func mapAll[T, R any](in []T, f func(T) R) []R {
+	if in == nil {
+		return nil
+	}
+	out := make([]R, len(in))
+	for i, v := range in {
+		out[i] = f(v)
+	}
+	return out
+}

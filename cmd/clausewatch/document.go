@@ -18,6 +18,7 @@ import (
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/extract"
 	"github.com/clausewatch/clausewatch/internal/fetch"
+	"github.com/clausewatch/clausewatch/rest"
 )
 
 // readDocument extracts a FILE (HTML, PDF or text, sniffed; no network), a
@@ -115,7 +116,7 @@ func runAnalyze(ctx context.Context, args []string, getenv func(string) string, 
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(a)
+		return enc.Encode(rest.NewAnalysisResponse(a))
 	}
 	return printAnalysis(stdout, a)
 }

@@ -10,13 +10,12 @@ import (
 	"math"
 	"strconv"
 	"sync/atomic"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/clausewatch/clausewatch/graph/model"
-	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/app"
-	"github.com/clausewatch/clausewatch/internal/llm"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -33,12 +32,10 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 type ResolverRoot interface {
 	Analysis() AnalysisResolver
 	ApiKey() ApiKeyResolver
-	Extraction() ExtractionResolver
 	ItemError() ItemErrorResolver
 	KeyLimit() KeyLimitResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
-	RecentError() RecentErrorResolver
 	Source() SourceResolver
 }
 
@@ -268,18 +265,9 @@ type ComplexityRoot struct {
 
 type AnalysisResolver interface {
 	AiError(ctx context.Context, obj *app.Analysis) (*string, error)
-
-	CreatedAt(ctx context.Context, obj *app.Analysis) (string, error)
 }
 type ApiKeyResolver interface {
 	Scopes(ctx context.Context, obj *app.Key) ([]string, error)
-
-	LastUsedAt(ctx context.Context, obj *app.Key) (*string, error)
-	CreatedAt(ctx context.Context, obj *app.Key) (string, error)
-	RevokedAt(ctx context.Context, obj *app.Key) (*string, error)
-}
-type ExtractionResolver interface {
-	FetchedAt(ctx context.Context, obj *app.Extraction) (string, error)
 }
 type ItemErrorResolver interface {
 	Code(ctx context.Context, obj *app.ItemError) (string, error)
@@ -307,9 +295,6 @@ type QueryResolver interface {
 	Alerts(ctx context.Context, unread *bool, monitorID *string, limit *int, cursor *string) (*model.AlertPage, error)
 	Usage(ctx context.Context, days *int) (*app.UsageStats, error)
 	KeyLimits(ctx context.Context) (*app.KeyLimits, error)
-}
-type RecentErrorResolver interface {
-	At(ctx context.Context, obj *app.RecentError) (string, error)
 }
 type SourceResolver interface {
 	URL(ctx context.Context, obj *app.Source) (*string, error)
@@ -1325,7 +1310,7 @@ clausewatch GraphQL API. Every operation needs ` + "`" + `Authorization: Bearer 
 an API key (cwsk_...) or an account-session token. With an API key an operation
 needs the scope its REST twin needs (extensions.code FORBIDDEN, extensions.requiredScope)
 and draws on that key's budgets; an account session is not scope-limited.
-Timestamps are ISO 8601 UTC strings with milliseconds (2026-01-02T03:04:05.000Z).
+Timestamps are the Time scalar: ISO 8601 UTC strings with milliseconds (2026-01-02T03:04:05.000Z).
 """
 schema {
   query: Query
@@ -1427,7 +1412,7 @@ type Analysis {
   "Why the AI summary is missing, when it was asked for."
   aiError: String
   disclaimer: String!
-  createdAt: String!
+  createdAt: Time!
   "The text the findings' start and end offsets count into: the extracted text of a url, or the text as given."
   text: String!
 }
@@ -1485,7 +1470,7 @@ type Extraction {
   markdown: String!
   wordCount: Int!
   contentHash: String!
-  fetchedAt: String!
+  fetchedAt: Time!
 }
 
 extend type Mutation {
@@ -1503,10 +1488,10 @@ type ApiKey {
   scopes: [String!]!
   "Authenticated requests made with the key (best-effort, asynchronous)."
   requestCount: Int64!
-  lastUsedAt: String
-  createdAt: String!
+  lastUsedAt: Time
+  createdAt: Time!
   "Null while the key is active."
-  revokedAt: String
+  revokedAt: Time
 }
 
 "A new key with its raw value, shown this once."
@@ -1537,8 +1522,8 @@ type Monitor {
   url: String!
   name: String!
   intervalSeconds: Int!
-  createdAt: String!
-  lastCheckedAt: String
+  createdAt: Time!
+  lastCheckedAt: Time
   "contentHash of the last extraction."
   contentHash: String
   lastError: String
@@ -1549,7 +1534,7 @@ type Alert {
   id: ID!
   monitorId: ID!
   url: String!
-  detectedAt: String!
+  detectedAt: Time!
   read: Boolean!
   summary: String!
   "Unified diff of the extracted text."
@@ -1614,7 +1599,7 @@ type DailyRequests {
 
 "One of the newest failed requests."
 type RecentError {
-  at: String!
+  at: Time!
   keyPrefix: String!
   method: String!
   path: String!
@@ -2499,7 +2484,7 @@ func (ec *executionContext) field___Type_fields_args(ctx context.Context, rawArg
 
 // region    **************************** field.gotpl *****************************
 
-func (ec *executionContext) _AISummary_summary(ctx context.Context, field graphql.CollectedField, obj *llm.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _AISummary_summary(ctx context.Context, field graphql.CollectedField, obj *app.AISummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2522,7 +2507,7 @@ func (ec *executionContext) fieldContext_AISummary_summary(_ context.Context, fi
 	return graphql.NewScalarFieldContext("AISummary", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _AISummary_model(ctx context.Context, field graphql.CollectedField, obj *llm.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _AISummary_model(ctx context.Context, field graphql.CollectedField, obj *app.AISummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2545,7 +2530,7 @@ func (ec *executionContext) fieldContext_AISummary_model(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("AISummary", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _AISummary_quotes(ctx context.Context, field graphql.CollectedField, obj *llm.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _AISummary_quotes(ctx context.Context, field graphql.CollectedField, obj *app.AISummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2649,15 +2634,15 @@ func (ec *executionContext) _Alert_detectedAt(ctx context.Context, field graphql
 			return obj.DetectedAt, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Alert_detectedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Alert", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Alert", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Alert_read(ctx context.Context, field graphql.CollectedField, obj *model.Alert) (ret graphql.Marshaler) {
@@ -2787,8 +2772,8 @@ func (ec *executionContext) _Alert_findingsAdded(ctx context.Context, field grap
 			return obj.FindingsAdded, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*analyze.Finding) graphql.Marshaler {
-			return ec.marshalNFinding2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋanalyzeᚐFindingᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []*app.Finding) graphql.Marshaler {
+			return ec.marshalNFinding2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFindingᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -2819,8 +2804,8 @@ func (ec *executionContext) _Alert_findingsRemoved(ctx context.Context, field gr
 			return obj.FindingsRemoved, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*analyze.Finding) graphql.Marshaler {
-			return ec.marshalNFinding2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋanalyzeᚐFindingᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []*app.Finding) graphql.Marshaler {
+			return ec.marshalNFinding2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFindingᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3008,7 +2993,7 @@ func (ec *executionContext) _Analysis_findings(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []app.Finding) graphql.Marshaler {
-			return ec.marshalNFinding2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋanalyzeᚐFindingᚄ(ctx, selections, v)
+			return ec.marshalNFinding2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFindingᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3062,8 +3047,8 @@ func (ec *executionContext) _Analysis_readability(ctx context.Context, field gra
 			return obj.Readability, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v analyze.Readability) graphql.Marshaler {
-			return ec.marshalNReadability2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋanalyzeᚐReadability(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v app.Readability) graphql.Marshaler {
+			return ec.marshalNReadability2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐReadability(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3094,8 +3079,8 @@ func (ec *executionContext) _Analysis_ai(ctx context.Context, field graphql.Coll
 			return obj.AI, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *llm.Summary) graphql.Marshaler {
-			return ec.marshalOAISummary2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋllmᚐSummary(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *app.AISummary) graphql.Marshaler {
+			return ec.marshalOAISummary2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAISummary(ctx, selections, v)
 		},
 		true,
 		false,
@@ -3169,18 +3154,18 @@ func (ec *executionContext) _Analysis_createdAt(ctx context.Context, field graph
 			return ec.fieldContext_Analysis_createdAt(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Analysis().CreatedAt(ctx, obj)
+			return obj.CreatedAt, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Analysis_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Analysis", field, true, true, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Analysis", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Analysis_text(ctx context.Context, field graphql.CollectedField, obj *app.Analysis) (ret graphql.Marshaler) {
@@ -3385,18 +3370,18 @@ func (ec *executionContext) _ApiKey_lastUsedAt(ctx context.Context, field graphq
 			return ec.fieldContext_ApiKey_lastUsedAt(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.ApiKey().LastUsedAt(ctx, obj)
+			return obj.LastUsedAt, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_ApiKey_lastUsedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ApiKey", field, true, true, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("ApiKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _ApiKey_createdAt(ctx context.Context, field graphql.CollectedField, obj *app.Key) (ret graphql.Marshaler) {
@@ -3408,18 +3393,18 @@ func (ec *executionContext) _ApiKey_createdAt(ctx context.Context, field graphql
 			return ec.fieldContext_ApiKey_createdAt(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.ApiKey().CreatedAt(ctx, obj)
+			return obj.CreatedAt, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_ApiKey_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ApiKey", field, true, true, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("ApiKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _ApiKey_revokedAt(ctx context.Context, field graphql.CollectedField, obj *app.Key) (ret graphql.Marshaler) {
@@ -3431,18 +3416,18 @@ func (ec *executionContext) _ApiKey_revokedAt(ctx context.Context, field graphql
 			return ec.fieldContext_ApiKey_revokedAt(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.ApiKey().RevokedAt(ctx, obj)
+			return obj.RevokedAt, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_ApiKey_revokedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ApiKey", field, true, true, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("ApiKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _BatchItem_index(ctx context.Context, field graphql.CollectedField, obj *app.BatchItem) (ret graphql.Marshaler) {
@@ -4042,21 +4027,21 @@ func (ec *executionContext) _Extraction_fetchedAt(ctx context.Context, field gra
 			return ec.fieldContext_Extraction_fetchedAt(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Extraction().FetchedAt(ctx, obj)
+			return obj.FetchedAt, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Extraction_fetchedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Extraction", field, true, true, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Extraction", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _Finding_category(ctx context.Context, field graphql.CollectedField, obj *analyze.Finding) (ret graphql.Marshaler) {
+func (ec *executionContext) _Finding_category(ctx context.Context, field graphql.CollectedField, obj *app.Finding) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4079,7 +4064,7 @@ func (ec *executionContext) fieldContext_Finding_category(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Finding", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Finding_severity(ctx context.Context, field graphql.CollectedField, obj *analyze.Finding) (ret graphql.Marshaler) {
+func (ec *executionContext) _Finding_severity(ctx context.Context, field graphql.CollectedField, obj *app.Finding) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4102,7 +4087,7 @@ func (ec *executionContext) fieldContext_Finding_severity(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Finding", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Finding_title(ctx context.Context, field graphql.CollectedField, obj *analyze.Finding) (ret graphql.Marshaler) {
+func (ec *executionContext) _Finding_title(ctx context.Context, field graphql.CollectedField, obj *app.Finding) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4125,7 +4110,7 @@ func (ec *executionContext) fieldContext_Finding_title(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Finding", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Finding_explanation(ctx context.Context, field graphql.CollectedField, obj *analyze.Finding) (ret graphql.Marshaler) {
+func (ec *executionContext) _Finding_explanation(ctx context.Context, field graphql.CollectedField, obj *app.Finding) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4148,7 +4133,7 @@ func (ec *executionContext) fieldContext_Finding_explanation(_ context.Context, 
 	return graphql.NewScalarFieldContext("Finding", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Finding_guidance(ctx context.Context, field graphql.CollectedField, obj *analyze.Finding) (ret graphql.Marshaler) {
+func (ec *executionContext) _Finding_guidance(ctx context.Context, field graphql.CollectedField, obj *app.Finding) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4171,7 +4156,7 @@ func (ec *executionContext) fieldContext_Finding_guidance(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Finding", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Finding_quote(ctx context.Context, field graphql.CollectedField, obj *analyze.Finding) (ret graphql.Marshaler) {
+func (ec *executionContext) _Finding_quote(ctx context.Context, field graphql.CollectedField, obj *app.Finding) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4194,7 +4179,7 @@ func (ec *executionContext) fieldContext_Finding_quote(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Finding", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Finding_start(ctx context.Context, field graphql.CollectedField, obj *analyze.Finding) (ret graphql.Marshaler) {
+func (ec *executionContext) _Finding_start(ctx context.Context, field graphql.CollectedField, obj *app.Finding) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4217,7 +4202,7 @@ func (ec *executionContext) fieldContext_Finding_start(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Finding", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _Finding_end(ctx context.Context, field graphql.CollectedField, obj *analyze.Finding) (ret graphql.Marshaler) {
+func (ec *executionContext) _Finding_end(ctx context.Context, field graphql.CollectedField, obj *app.Finding) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4240,7 +4225,7 @@ func (ec *executionContext) fieldContext_Finding_end(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("Finding", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _Finding_confidence(ctx context.Context, field graphql.CollectedField, obj *analyze.Finding) (ret graphql.Marshaler) {
+func (ec *executionContext) _Finding_confidence(ctx context.Context, field graphql.CollectedField, obj *app.Finding) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4633,15 +4618,15 @@ func (ec *executionContext) _Monitor_createdAt(ctx context.Context, field graphq
 			return obj.CreatedAt, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Monitor_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Monitor_lastCheckedAt(ctx context.Context, field graphql.CollectedField, obj *model.Monitor) (ret graphql.Marshaler) {
@@ -4656,15 +4641,15 @@ func (ec *executionContext) _Monitor_lastCheckedAt(ctx context.Context, field gr
 			return obj.LastCheckedAt, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_Monitor_lastCheckedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Monitor_contentHash(ctx context.Context, field graphql.CollectedField, obj *model.Monitor) (ret graphql.Marshaler) {
@@ -5501,7 +5486,7 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 	return fc, nil
 }
 
-func (ec *executionContext) _Readability_fleschKincaidGrade(ctx context.Context, field graphql.CollectedField, obj *analyze.Readability) (ret graphql.Marshaler) {
+func (ec *executionContext) _Readability_fleschKincaidGrade(ctx context.Context, field graphql.CollectedField, obj *app.Readability) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5524,7 +5509,7 @@ func (ec *executionContext) fieldContext_Readability_fleschKincaidGrade(_ contex
 	return graphql.NewScalarFieldContext("Readability", field, false, false, errors.New("field of type Float does not have child fields"))
 }
 
-func (ec *executionContext) _Readability_readingMinutes(ctx context.Context, field graphql.CollectedField, obj *analyze.Readability) (ret graphql.Marshaler) {
+func (ec *executionContext) _Readability_readingMinutes(ctx context.Context, field graphql.CollectedField, obj *app.Readability) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5556,18 +5541,18 @@ func (ec *executionContext) _RecentError_at(ctx context.Context, field graphql.C
 			return ec.fieldContext_RecentError_at(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.RecentError().At(ctx, obj)
+			return obj.At, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_RecentError_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RecentError", field, true, true, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("RecentError", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _RecentError_keyPrefix(ctx context.Context, field graphql.CollectedField, obj *app.RecentError) (ret graphql.Marshaler) {
@@ -7315,7 +7300,7 @@ func (ec *executionContext) unmarshalInputCreateMonitorInput(ctx context.Context
 
 var aISummaryImplementors = []string{"AISummary"}
 
-func (ec *executionContext) _AISummary(ctx context.Context, sel ast.SelectionSet, obj *llm.Summary) graphql.Marshaler {
+func (ec *executionContext) _AISummary(ctx context.Context, sel ast.SelectionSet, obj *app.AISummary) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, aISummaryImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -7588,43 +7573,10 @@ func (ec *executionContext) _Analysis(ctx context.Context, sel ast.SelectionSet,
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Analysis_createdAt(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._Analysis_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "text":
 			out.Values[i] = ec._Analysis_text(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -7765,119 +7717,20 @@ func (ec *executionContext) _ApiKey(ctx context.Context, sel ast.SelectionSet, o
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "lastUsedAt":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._ApiKey_lastUsedAt(ctx, field, obj)
-				if res == graphql.RequiredNull {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._ApiKey_lastUsedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "createdAt":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._ApiKey_createdAt(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._ApiKey_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "revokedAt":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._ApiKey_revokedAt(ctx, field, obj)
-				if res == graphql.RequiredNull {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._ApiKey_revokedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -8187,86 +8040,53 @@ func (ec *executionContext) _Extraction(ctx context.Context, sel ast.SelectionSe
 		case "url":
 			out.Values[i] = ec._Extraction_url(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "finalUrl":
 			out.Values[i] = ec._Extraction_finalUrl(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "title":
 			out.Values[i] = ec._Extraction_title(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "documentType":
 			out.Values[i] = ec._Extraction_documentType(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "language":
 			out.Values[i] = ec._Extraction_language(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "text":
 			out.Values[i] = ec._Extraction_text(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "markdown":
 			out.Values[i] = ec._Extraction_markdown(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "wordCount":
 			out.Values[i] = ec._Extraction_wordCount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "contentHash":
 			out.Values[i] = ec._Extraction_contentHash(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "fetchedAt":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Extraction_fetchedAt(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._Extraction_fetchedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -8290,7 +8110,7 @@ func (ec *executionContext) _Extraction(ctx context.Context, sel ast.SelectionSe
 
 var findingImplementors = []string{"Finding"}
 
-func (ec *executionContext) _Finding(ctx context.Context, sel ast.SelectionSet, obj *analyze.Finding) graphql.Marshaler {
+func (ec *executionContext) _Finding(ctx context.Context, sel ast.SelectionSet, obj *app.Finding) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, findingImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -9024,7 +8844,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 
 var readabilityImplementors = []string{"Readability"}
 
-func (ec *executionContext) _Readability(ctx context.Context, sel ast.SelectionSet, obj *analyze.Readability) graphql.Marshaler {
+func (ec *executionContext) _Readability(ctx context.Context, sel ast.SelectionSet, obj *app.Readability) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, readabilityImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -9078,67 +8898,34 @@ func (ec *executionContext) _RecentError(ctx context.Context, sel ast.SelectionS
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("RecentError")
 		case "at":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._RecentError_at(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._RecentError_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "keyPrefix":
 			out.Values[i] = ec._RecentError_keyPrefix(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "method":
 			out.Values[i] = ec._RecentError_method(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "path":
 			out.Values[i] = ec._RecentError_path(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "status":
 			out.Values[i] = ec._RecentError_status(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "error":
 			out.Values[i] = ec._RecentError_error(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -10044,15 +9831,15 @@ func (ec *executionContext) marshalNExtraction2ᚖgithubᚗcomᚋclausewatchᚋc
 	return ec._Extraction(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNFinding2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋanalyzeᚐFinding(ctx context.Context, sel ast.SelectionSet, v app.Finding) graphql.Marshaler {
+func (ec *executionContext) marshalNFinding2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFinding(ctx context.Context, sel ast.SelectionSet, v app.Finding) graphql.Marshaler {
 	return ec._Finding(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNFinding2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋanalyzeᚐFindingᚄ(ctx context.Context, sel ast.SelectionSet, v []app.Finding) graphql.Marshaler {
+func (ec *executionContext) marshalNFinding2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFindingᚄ(ctx context.Context, sel ast.SelectionSet, v []app.Finding) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNFinding2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋanalyzeᚐFinding(ctx, sel, v[i])
+		return ec.marshalNFinding2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFinding(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -10064,11 +9851,11 @@ func (ec *executionContext) marshalNFinding2ᚕgithubᚗcomᚋclausewatchᚋclau
 	return ret
 }
 
-func (ec *executionContext) marshalNFinding2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋanalyzeᚐFindingᚄ(ctx context.Context, sel ast.SelectionSet, v []*analyze.Finding) graphql.Marshaler {
+func (ec *executionContext) marshalNFinding2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFindingᚄ(ctx context.Context, sel ast.SelectionSet, v []*app.Finding) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNFinding2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋanalyzeᚐFinding(ctx, sel, v[i])
+		return ec.marshalNFinding2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFinding(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -10080,7 +9867,7 @@ func (ec *executionContext) marshalNFinding2ᚕᚖgithubᚗcomᚋclausewatchᚋc
 	return ret
 }
 
-func (ec *executionContext) marshalNFinding2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋanalyzeᚐFinding(ctx context.Context, sel ast.SelectionSet, v *analyze.Finding) graphql.Marshaler {
+func (ec *executionContext) marshalNFinding2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFinding(ctx context.Context, sel ast.SelectionSet, v *app.Finding) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -10243,7 +10030,7 @@ func (ec *executionContext) marshalNMonitor2ᚖgithubᚗcomᚋclausewatchᚋclau
 	return ec._Monitor(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNReadability2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋanalyzeᚐReadability(ctx context.Context, sel ast.SelectionSet, v analyze.Readability) graphql.Marshaler {
+func (ec *executionContext) marshalNReadability2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐReadability(ctx context.Context, sel ast.SelectionSet, v app.Readability) graphql.Marshaler {
 	return ec._Readability(ctx, sel, &v)
 }
 
@@ -10345,6 +10132,22 @@ var (
 		app.TierAdvanced: "advanced",
 	}
 )
+
+func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
+	res, err := model.UnmarshalTime(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel ast.SelectionSet, v time.Time) graphql.Marshaler {
+	_ = sel
+	res := model.MarshalTime(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
 
 func (ec *executionContext) marshalNUpdateAlertsResult2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋgraphᚋmodelᚐUpdateAlertsResult(ctx context.Context, sel ast.SelectionSet, v *model.UpdateAlertsResult) graphql.Marshaler {
 	if v == nil {
@@ -10516,7 +10319,7 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 	return res
 }
 
-func (ec *executionContext) marshalOAISummary2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋllmᚐSummary(ctx context.Context, sel ast.SelectionSet, v *llm.Summary) graphql.Marshaler {
+func (ec *executionContext) marshalOAISummary2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAISummary(ctx context.Context, sel ast.SelectionSet, v *app.AISummary) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
@@ -10665,6 +10468,24 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	_ = sel
 	_ = ctx
 	res := graphql.MarshalString(*v)
+	return res
+}
+
+func (ec *executionContext) unmarshalOTime2ᚖtimeᚐTime(ctx context.Context, v any) (*time.Time, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := model.UnmarshalTime(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel ast.SelectionSet, v *time.Time) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := model.MarshalTime(*v)
 	return res
 }
 

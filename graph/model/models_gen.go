@@ -3,17 +3,19 @@
 package model
 
 import (
-	"github.com/clausewatch/clausewatch/internal/analyze"
+	"time"
+
+	"github.com/clausewatch/clausewatch/internal/app"
 )
 
 // A change detected on a monitored document.
 type Alert struct {
-	ID         string `json:"id"`
-	MonitorID  string `json:"monitorId"`
-	URL        string `json:"url"`
-	DetectedAt string `json:"detectedAt"`
-	Read       bool   `json:"read"`
-	Summary    string `json:"summary"`
+	ID         string    `json:"id"`
+	MonitorID  string    `json:"monitorId"`
+	URL        string    `json:"url"`
+	DetectedAt time.Time `json:"detectedAt"`
+	Read       bool      `json:"read"`
+	Summary    string    `json:"summary"`
 	// Unified diff of the extracted text.
 	Diff string `json:"diff"`
 	// Lines added.
@@ -21,9 +23,9 @@ type Alert struct {
 	// Lines removed.
 	Removed int `json:"removed"`
 	// Findings that appeared.
-	FindingsAdded []*analyze.Finding `json:"findingsAdded"`
+	FindingsAdded []*app.Finding `json:"findingsAdded"`
 	// Findings that went away.
-	FindingsRemoved []*analyze.Finding `json:"findingsRemoved"`
+	FindingsRemoved []*app.Finding `json:"findingsRemoved"`
 }
 
 type AlertPage struct {
@@ -44,12 +46,12 @@ type DeleteMonitorResult struct {
 
 // A public legal document checked for changes on an interval.
 type Monitor struct {
-	ID              string  `json:"id"`
-	URL             string  `json:"url"`
-	Name            string  `json:"name"`
-	IntervalSeconds int     `json:"intervalSeconds"`
-	CreatedAt       string  `json:"createdAt"`
-	LastCheckedAt   *string `json:"lastCheckedAt,omitempty"`
+	ID              string     `json:"id"`
+	URL             string     `json:"url"`
+	Name            string     `json:"name"`
+	IntervalSeconds int        `json:"intervalSeconds"`
+	CreatedAt       time.Time  `json:"createdAt"`
+	LastCheckedAt   *time.Time `json:"lastCheckedAt,omitempty"`
 	// contentHash of the last extraction.
 	ContentHash *string `json:"contentHash,omitempty"`
 	LastError   *string `json:"lastError,omitempty"`

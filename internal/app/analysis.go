@@ -34,59 +34,101 @@ const MaxBatch = 5
 
 // Source describes what was analyzed.
 type Source struct {
-	URL          string `json:"url,omitempty"`
-	Title        string `json:"title"`
-	DocumentType string `json:"documentType"`
-	Language     string `json:"language"`
-	WordCount    int    `json:"wordCount"`
-	ContentHash  string `json:"contentHash"`
+	URL          string
+	Title        string
+	DocumentType string
+	Language     string
+	WordCount    int
+	ContentHash  string
 }
 
-// The analysis engine's and the AI client's result types are the API's.
-type (
-	Finding     = analyze.Finding
-	Readability = analyze.Readability
-	AISummary   = llm.Summary
-)
+// Finding is one clause worth the reader's attention. It is app's own, so an
+// engine change cannot reach the API or the stored analyses unnoticed.
+type Finding struct {
+	Category    string
+	Severity    string // blocker | bad | neutral | good
+	Title       string
+	Explanation string
+	Guidance    string
+	Quote       string
+	Start, End  int // Unicode code point offsets into Analysis.Text
+	Confidence  float64
+}
+
+// Readability of the analyzed text.
+type Readability struct {
+	FleschKincaidGrade float64
+	ReadingMinutes     float64
+}
+
+// AISummary is the language model's summary, its quotes verified verbatim.
+type AISummary struct {
+	Summary string
+	Model   string
+	Quotes  []string
+}
+
+// The engines' results become app's types here and only here. Conversions,
+// not field copies: if an engine's shape changes, this stops compiling.
+func findingsOf(in []analyze.Finding) []Finding {
+	out := make([]Finding, len(in))
+	for i, f := range in {
+		out[i] = Finding(f)
+	}
+	return out
+}
+
+func engineFindings(in []Finding) []analyze.Finding {
+	out := make([]analyze.Finding, len(in))
+	for i, f := range in {
+		out[i] = analyze.Finding(f)
+	}
+	return out
+}
+
+func aiSummaryOf(s llm.Summary) *AISummary {
+	a := AISummary(s)
+	return &a
+}
 
 // Disclaimer goes with every analysis.
 const Disclaimer = "Informational only; not legal advice."
 
 // Analysis is the review guidance for one document (decisions.md, "Analysis result").
 type Analysis struct {
-	ID          string      `json:"id"`
-	Source      Source      `json:"source"`
-	Grade       string      `json:"grade"`
-	Score       int         `json:"score"`
-	Findings    []Finding   `json:"findings"`
-	Guidance    []string    `json:"guidance"`
-	Readability Readability `json:"readability"`
-	AI          *AISummary  `json:"ai"`
-	AIError     string      `json:"aiError,omitempty"`
-	Disclaimer  string      `json:"disclaimer"`
-	CreatedAt   Timestamp   `json:"createdAt"`
+	ID          string
+	Source      Source
+	Grade       string
+	Score       int
+	Findings    []Finding
+	Guidance    []string
+	Readability Readability
+	AI          *AISummary
+	AIError     string
+	Disclaimer  string
+	CreatedAt   time.Time
 	// Text is what the findings' start and end count into (code points):
 	// the extracted text of a URL, or the text as given.
-	Text string `json:"text"`
+	Text string
 }
 
 // BatchItem is one result of a batch, in request order.
 type BatchItem struct {
-	Index    int        `json:"index"`
-	OK       bool       `json:"ok"`
-	Analysis *Analysis  `json:"analysis,omitempty"`
-	Error    *ItemError `json:"error,omitempty"`
+	Index    int
+	OK       bool
+	Analysis *Analysis
+	Error    *ItemError
 }
 
 // ItemError says why one batch item failed.
 type ItemError struct {
-	Code    Code   `json:"code"`
-	Message string `json:"message"`
+	Code    Code
+	Message string
 }
 
 // BatchResult is the answer of AnalyzeBatch.
 type BatchResult struct {
-	Results []BatchItem `json:"results"`
+	Results []BatchItem
 }
 
 // Analyze analyzes a public URL or given text. It needs the analyze scope,
@@ -199,12 +241,9 @@ func describeText(title, text string) Source {
 func BuildAnalysis(text string, src Source, now time.Time) *Analysis {
 	r := analyze.Analyze(text, analyze.Options{DocumentType: src.DocumentType})
 	a := &Analysis{
-		ID: newID(), Source: src, Grade: r.Grade, Score: r.Score, Findings: r.Findings, Guidance: r.Guidance,
-		Readability: r.Readability, Disclaimer: Disclaimer, CreatedAt: Timestamp{now.Truncate(time.Millisecond)},
+		ID: newID(), Source: src, Grade: r.Grade, Score: r.Score, Findings: findingsOf(r.Findings), Guidance: r.Guidance,
+		Readability: Readability(r.Readability), Disclaimer: Disclaimer, CreatedAt: now.Truncate(time.Millisecond),
 		Text: text,
-	}
-	if a.Findings == nil {
-		a.Findings = []Finding{}
 	}
 	if a.Guidance == nil {
 		a.Guidance = []string{}
@@ -252,12 +291,12 @@ func (s *Service) produceAnalysis(ctx context.Context, in AnalyzeInput) (*Analys
 	}
 	a := BuildAnalysis(text, src, s.now())
 	if in.AI {
-		sum, err := s.llm.Summarize(ctx, llm.Input{Title: src.Title, DocumentType: src.DocumentType, Text: text, Findings: a.Findings})
+		sum, err := s.llm.Summarize(ctx, llm.Input{Title: src.Title, DocumentType: src.DocumentType, Text: text, Findings: engineFindings(a.Findings)})
 		if err != nil {
 			a.AIError = aiError(err)
 			s.log.Warn("AI summary failed", "err", err)
 		} else {
-			a.AI = &sum
+			a.AI = aiSummaryOf(sum)
 		}
 	}
 	var keyID *string
@@ -295,8 +334,8 @@ func (s *Service) FindAnalysis(ctx context.Context, id string) (*Analysis, error
 
 // AnalysisPage is one page of the caller's analyses, newest first.
 type AnalysisPage struct {
-	Analyses   []Analysis `json:"analyses"`
-	NextCursor *string    `json:"nextCursor"`
+	Analyses   []Analysis
+	NextCursor *string
 }
 
 // AnalysisCursor is where a page ends: the last row's time and id.

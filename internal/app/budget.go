@@ -32,31 +32,31 @@ const (
 
 // Budget is one window of a pool (interface.md 2.4): limit -1 is unlimited.
 type Budget struct {
-	Allowed   bool  `json:"allowed"`
-	Remaining int   `json:"remaining"`
-	Limit     int   `json:"limit"`
-	ResetsAt  int64 `json:"resetsAt"`
-	WindowEnd int64 `json:"windowEnd"`
+	Allowed   bool
+	Remaining int
+	Limit     int
+	ResetsAt  int64
+	WindowEnd int64
 }
 
 // KeyStatus is a key's two budgets.
 type KeyStatus struct {
-	Scans Budget `json:"scans"`
-	AI    Budget `json:"ai"`
+	Scans Budget
+	AI    Budget
 }
 
 // KeyLimit is one element of GET /api/developer/usage/per-key.
 type KeyLimit struct {
-	KeyID     string    `json:"keyId"`
-	KeyPrefix string    `json:"keyPrefix"`
-	Scopes    Scopes    `json:"scopes"`
-	Status    KeyStatus `json:"status"`
+	KeyID     string
+	KeyPrefix string
+	Scopes    Scopes
+	Status    KeyStatus
 }
 
 // KeyLimits is the per-key rate-limit snapshot with the account's tier.
 type KeyLimits struct {
-	Keys []KeyLimit `json:"keys"`
-	Tier Tier       `json:"tier"`
+	Keys []KeyLimit
+	Tier Tier
 }
 
 // RateLimit is the state of the pool a request drew on, for the

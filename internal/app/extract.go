@@ -16,16 +16,16 @@ type ExtractInput struct {
 
 // Extraction is the readable text of one public document.
 type Extraction struct {
-	URL          string    `json:"url"`
-	FinalURL     string    `json:"finalUrl"`
-	Title        string    `json:"title"`
-	DocumentType string    `json:"documentType"`
-	Language     string    `json:"language"`
-	Text         string    `json:"text"`
-	Markdown     string    `json:"markdown"`
-	WordCount    int       `json:"wordCount"`
-	ContentHash  string    `json:"contentHash"`
-	FetchedAt    Timestamp `json:"fetchedAt"`
+	URL          string
+	FinalURL     string
+	Title        string
+	DocumentType string
+	Language     string
+	Text         string
+	Markdown     string
+	WordCount    int
+	ContentHash  string
+	FetchedAt    time.Time
 }
 
 // Extract fetches a public URL and returns its readable text. It needs the
@@ -72,7 +72,7 @@ func NewExtraction(url, finalURL string, doc *extract.Document, fetchedAt time.T
 	return &Extraction{
 		URL: url, FinalURL: finalURL, Title: doc.Title, DocumentType: doc.DocumentType, Language: doc.Language,
 		Text: doc.Text, Markdown: doc.Markdown, WordCount: doc.WordCount, ContentHash: doc.ContentHash,
-		FetchedAt: Timestamp{fetchedAt.UTC()},
+		FetchedAt: fetchedAt.UTC(),
 	}
 }
 

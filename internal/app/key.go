@@ -35,16 +35,16 @@ var (
 
 // Key is an API key as stored: never the raw key, only its SHA-256 hash.
 type Key struct {
-	ID           string     `db:"id" json:"id"`
-	AccountID    string     `db:"account_id" json:"-"`
-	Name         string     `db:"name" json:"name"`
-	Prefix       string     `db:"key_prefix" json:"keyPrefix"`
-	Hash         []byte     `db:"key_hash" json:"-"`
-	Scopes       Scopes     `db:"scopes" json:"scopes"`
-	RequestCount int64      `db:"request_count" json:"requestCount"`
-	LastUsedAt   *time.Time `db:"last_used_at" json:"lastUsedAt"`
-	CreatedAt    time.Time  `db:"created_at" json:"createdAt"`
-	RevokedAt    *time.Time `db:"revoked_at" json:"revokedAt"`
+	ID           string     `db:"id"`
+	AccountID    string     `db:"account_id"`
+	Name         string     `db:"name"`
+	Prefix       string     `db:"key_prefix"`
+	Hash         []byte     `db:"key_hash"`
+	Scopes       Scopes     `db:"scopes"`
+	RequestCount int64      `db:"request_count"`
+	LastUsedAt   *time.Time `db:"last_used_at"`
+	CreatedAt    time.Time  `db:"created_at"`
+	RevokedAt    *time.Time `db:"revoked_at"`
 }
 
 // Has reports whether the key holds scope.
@@ -64,8 +64,8 @@ type KeyCreate struct {
 
 // CreatedKey is a new key with its raw value, shown this once.
 type CreatedKey struct {
-	Key    *Key   `json:"key"`
-	RawKey string `json:"rawKey"`
+	Key    *Key
+	RawKey string
 }
 
 // NewRawKey returns a fresh raw key: the prefix, 42 characters from

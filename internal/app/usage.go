@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"math"
 	"strings"
@@ -183,29 +182,29 @@ func summarize(recs []RequestRecord) UsageBatch {
 
 // DailyRequests is one day of a usage window.
 type DailyRequests struct {
-	Date  string `json:"date"`
-	Count int64  `json:"count"`
+	Date  string // YYYY-MM-DD
+	Count int64
 }
 
 // RecentError is one of the newest failed requests.
 type RecentError struct {
-	At        time.Time `json:"at" db:"at"`
-	KeyPrefix string    `json:"keyPrefix" db:"key_prefix"`
-	Method    string    `json:"method" db:"method"`
-	Path      string    `json:"path" db:"path"`
-	Status    int       `json:"status" db:"status"`
-	Error     string    `json:"error" db:"error"`
+	At        time.Time `db:"at"`
+	KeyPrefix string    `db:"key_prefix"`
+	Method    string    `db:"method"`
+	Path      string    `db:"path"`
+	Status    int       `db:"status"`
+	Error     string    `db:"error"`
 }
 
 // UsageStats is the per-account aggregate of GET /api/developer/usage (interface.md 2.3).
 type UsageStats struct {
-	TotalRequests int64           `json:"totalRequests"`
-	SuccessCount  int64           `json:"successCount"`
-	ErrorCount    int64           `json:"errorCount"`
-	SuccessRate   float64         `json:"successRate"`
-	ErrorRate     float64         `json:"errorRate"`
-	DailyRequests []DailyRequests `json:"dailyRequests"`
-	RecentErrors  []RecentError   `json:"recentErrors"`
+	TotalRequests int64
+	SuccessCount  int64
+	ErrorCount    int64
+	SuccessRate   float64
+	ErrorRate     float64
+	DailyRequests []DailyRequests
+	RecentErrors  []RecentError
 }
 
 // InvalidDays is the error for a days parameter that is not a whole number
@@ -260,15 +259,6 @@ func (s *Service) Usage(ctx context.Context, daysParam *int) (*UsageStats, error
 // percent rounds to two decimals, as a dashboard shows it.
 func percent(n, of int64) float64 {
 	return math.Round(float64(n)*10000/float64(of)) / 100
-}
-
-// MarshalJSON writes the time in the contract's format.
-func (e RecentError) MarshalJSON() ([]byte, error) {
-	type plain RecentError
-	return json.Marshal(struct {
-		plain
-		At string `json:"at"`
-	}{plain(e), FormatTime(e.At)})
 }
 
 // PruneUsage deletes raw request-log rows older than retention; per-day
