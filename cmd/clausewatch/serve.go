@@ -87,24 +87,24 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	log.Info("listening", "addr", ln.Addr().String(), "database", dialectName(cfg))
 
-	go pruneUsage(ctx, svc, cfg.UsageRetention, log)
+	// The background work outlives the signal: it stops only once the last
+	// request is done, so the usage that request recorded is written too.
+	bgCtx, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
+	bgErr := make(chan error, 1)
+	go func() { bgErr <- svc.Run(bgCtx) }()
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
-	case err := <-errc:
-		return err
+	case err = <-errc:
 	case <-ctx.Done():
 	}
-	// Stop accepting, let in-flight requests finish, then flush usage counts.
 	log.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	err = srv.Shutdown(sctx)
-	if cerr := svc.Close(sctx); cerr != nil {
-		err = errors.Join(err, fmt.Errorf("flush usage: %w", cerr))
-	}
-	return err
+	err = errors.Join(err, srv.Shutdown(sctx))
+	stopBackground()
+	return errors.Join(err, <-bgErr)
 }
 
 func runMigrate(ctx context.Context, getenv func(string) string, stdout io.Writer) error {
@@ -157,7 +157,7 @@ func newService(cfg config.Config, store *db.Store, sessions app.SessionVerifier
 	}
 	return app.New(app.Options{Store: store, Sessions: sessions, Logger: log,
 		Fetcher: newFetcher(cfg), LLM: ai,
-		WebhookSecret: cfg.WebhookSecret, Prices: cfg.StripePrices})
+		WebhookSecret: cfg.WebhookSecret, Prices: cfg.StripePrices, UsageRetention: cfg.UsageRetention})
 }
 
 // newSessions picks the session verifier: JWKS, a configured HS256 secret,
@@ -255,25 +255,6 @@ func dialectName(cfg config.Config) string {
 		return "postgres"
 	}
 	return "sqlite"
-}
-
-// pruneUsage drops raw request-log rows past retention, at start and hourly.
-// Several replicas may all do it: the DELETE is idempotent.
-func pruneUsage(ctx context.Context, svc *app.Service, retention time.Duration, log *slog.Logger) {
-	t := time.NewTicker(time.Hour)
-	defer t.Stop()
-	for {
-		if n, err := svc.PruneUsage(ctx, retention); err != nil {
-			log.Warn("prune usage log", "err", err)
-		} else if n > 0 {
-			log.Info("pruned usage log", "rows", n)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
 }
 
 func newFetcher(cfg config.Config) *fetch.Client {
