@@ -22,6 +22,7 @@ import (
 
 	"github.com/clausewatch/clausewatch/db"
 	"github.com/clausewatch/clausewatch/graph"
+	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/config"
 	"github.com/clausewatch/clausewatch/internal/fetch"
@@ -47,6 +48,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	if *addr != "" {
 		cfg.Addr = *addr
+	}
+	if err := loadModel(); err != nil {
+		return err
 	}
 	log := newLogger(cfg, stderr)
 
@@ -256,6 +260,19 @@ func dialectName(cfg config.Config) string {
 	}
 	return "sqlite"
 }
+
+// loadModel loads the clause model every command that analyzes needs:
+// without it every document would be graded with no unfair clause found,
+// so they refuse to start instead.
+func loadModel() error {
+	if err := loadClauseModel(); err != nil {
+		return fmt.Errorf("the clause model cannot be loaded, so nothing can be analyzed: %w", err)
+	}
+	return nil
+}
+
+// loadClauseModel is replaced by tests with a failing load.
+var loadClauseModel = analyze.Load
 
 func newFetcher(cfg config.Config) *fetch.Client {
 	return fetch.New(fetch.Options{AllowHosts: cfg.FetchAllowHosts, Timeout: cfg.FetchTimeout})
