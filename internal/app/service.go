@@ -92,6 +92,7 @@ func New(o Options) *Service {
 // pending, so a server cancels ctx only after its last request is done and
 // loses nothing.
 func (s *Service) Run(ctx context.Context) error {
+	// Every background loop is started here, and only here.
 	loops := []func(context.Context) error{
 		s.flushLoop,
 		s.pruneLoop,
