@@ -49,7 +49,14 @@ func newEnv(t *testing.T, d dbtest.Dialect, o options) *env {
 		store = o.wrap(store)
 	}
 	svc := app.New(app.Options{Store: store, Sessions: session.NewHS256(secret, "", ""), Logger: slog.New(slog.DiscardHandler)})
-	t.Cleanup(func() { _ = svc.Close(context.Background()) })
+	// As in serve: the background work runs beside the handler.
+	ctx, stop := context.WithCancel(context.Background())
+	ran := make(chan error, 1)
+	go func() { ran <- svc.Run(ctx) }()
+	t.Cleanup(func() {
+		stop()
+		<-ran
+	})
 	buf := &syncBuffer{}
 	h := graph.NewHandler(graph.Options{Service: svc, Logger: slog.New(slog.NewTextHandler(buf, nil)), Introspection: o.introspection})
 	// As in the server: Observe carries the per-request info the usage log reads.

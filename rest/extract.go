@@ -6,8 +6,8 @@ import (
 	"github.com/clausewatch/clausewatch/internal/app"
 )
 
-// extractionResponse is the body of POST /api/extract.
-type extractionResponse struct {
+// ExtractionResponse is the body of POST /api/extract (and of `clausewatch extract --json`).
+type ExtractionResponse struct {
 	URL          string `json:"url"`
 	FinalURL     string `json:"finalUrl"`
 	Title        string `json:"title"`
@@ -20,8 +20,9 @@ type extractionResponse struct {
 	FetchedAt    Time   `json:"fetchedAt"`
 }
 
-func newExtractionResponse(x *app.Extraction) extractionResponse {
-	return extractionResponse{URL: x.URL, FinalURL: x.FinalURL, Title: x.Title, DocumentType: x.DocumentType,
+// NewExtractionResponse maps an extraction to its body.
+func NewExtractionResponse(x *app.Extraction) ExtractionResponse {
+	return ExtractionResponse{URL: x.URL, FinalURL: x.FinalURL, Title: x.Title, DocumentType: x.DocumentType,
 		Language: x.Language, Text: x.Text, Markdown: x.Markdown, WordCount: x.WordCount,
 		ContentHash: x.ContentHash, FetchedAt: Time(x.FetchedAt)}
 }
@@ -35,5 +36,5 @@ func (s *server) handleExtract(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newExtractionResponse(x))
+	return writeJSON(w, http.StatusOK, NewExtractionResponse(x))
 }

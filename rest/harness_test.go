@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -35,6 +36,8 @@ type env struct {
 	srv   *httptest.Server
 	docs  *httptest.Server // public documents, on loopback and allowlisted
 	clock atomic.Pointer[time.Time]
+	// stopRun ends the service's Run, as serve does after the last request.
+	stopRun func() error
 }
 
 func newEnv(t *testing.T, d dbtest.Dialect) *env {
@@ -68,9 +71,17 @@ func newEnvOn(t testing.TB, store app.Store, opts ...func(*app.Options)) *env {
 	mux := http.NewServeMux()
 	rest.Register(mux, rest.Options{Service: svc, Logger: log, Ready: func(context.Context) error { return nil }})
 	srv := httptest.NewServer(middleware.Observe(log, middleware.NewMetrics(prometheus.NewRegistry()), mux))
+	// As in serve: the background work stops after the last request.
+	ctx, stop := context.WithCancel(context.Background())
+	ran := make(chan error, 1)
+	go func() { ran <- svc.Run(ctx) }()
+	e.stopRun = sync.OnceValue(func() error {
+		stop()
+		return <-ran
+	})
 	t.Cleanup(func() {
 		srv.Close()
-		_ = svc.Close(context.Background())
+		_ = e.stopRun()
 	})
 	e.store, e.svc, e.srv = store, svc, srv
 	return e

@@ -217,7 +217,6 @@ func flip(c byte) string {
 func TestChecksumFailureNeverReachesDatabase(t *testing.T) {
 	counting := &countingStore{Store: dbtest.Open(t, dbtest.SQLite)}
 	svc := app.New(app.Options{Store: counting})
-	defer svc.Close(context.Background())
 	good := app.NewRawKey()
 	if _, err := svc.Authenticate(context.Background(), good[:52]+flip(good[52])); app.ErrorCode(err) != app.CodeUnauthenticated {
 		t.Fatalf("got %v", err)
@@ -241,7 +240,7 @@ func (c *countingStore) FindActiveKeyByHash(ctx context.Context, h []byte) (*app
 }
 
 // Shutdown flushes the counts still held in memory.
-func TestCloseFlushesPendingCounts(t *testing.T) {
+func TestRunFlushesPendingCountsWhenStopped(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		store := dbtest.Open(t, d)
 		e := newEnvOn(t, store)
@@ -250,12 +249,12 @@ func TestCloseFlushesPendingCounts(t *testing.T) {
 		for range 3 {
 			e.do("GET", "/api/developer/keys", k.RawKey, nil)
 		}
-		if err := e.svc.Close(context.Background()); err != nil {
+		if err := e.stopRun(); err != nil {
 			t.Fatal(err)
 		}
 		keys, err := store.FindKeys(context.Background(), app.KeyFilter{AccountID: acct.ID})
 		if err != nil || len(keys) != 1 || keys[0].RequestCount != 3 || keys[0].LastUsedAt == nil {
-			t.Fatalf("after Close: %+v %v", keys, err)
+			t.Fatalf("after Run stopped: %+v %v", keys, err)
 		}
 	})
 }

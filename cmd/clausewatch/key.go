@@ -34,7 +34,6 @@ func runKey(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	defer store.Close()
 	svc := app.New(app.Options{Store: store, Logger: newLogger(cfg, stderr)})
-	defer svc.Close(ctx)
 
 	acct, err := svc.EnsureAccount(ctx, app.Identity{Subject: app.LocalSubject(*email), Email: strings.TrimSpace(*email)})
 	if err != nil {

@@ -19,7 +19,7 @@ commands:
   migrate                            apply database migrations
   key create --email E --name N [--scopes extract,analyze]
                                      create an API key (and the account if new)
-  extract --file FILE [--url URL] [--markdown] | extract URL
+  extract [--json|--markdown] --file FILE [--url URL] | extract [--json|--markdown] URL
                                      print the readable text of a document
   analyze [--json] [--url URL] FILE|URL|-
                                      print the analysis of a document

@@ -4,9 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/clausewatch/clausewatch/internal/app"
@@ -98,6 +103,62 @@ func TestExtractAndAnalyzeFile(t *testing.T) {
 	for _, f := range a.Findings {
 		if f.End > len(runes) || string(runes[f.Start:f.End]) != f.Quote {
 			t.Errorf("finding %s at %d..%d does not quote the printed text", f.Category, f.Start, f.End)
+		}
+	}
+}
+
+// A URL goes through the fetcher the API uses: refused on loopback unless
+// allowlisted, and reported with the URL it was finally read from.
+func TestExtractAndAnalyzeURL(t *testing.T) {
+	docs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/terms" {
+			http.Redirect(w, r, "/legal/terms-2026", http.StatusFound)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, `<html><head><title>Terms of Service</title></head><body><main><h1>Terms of Service</h1>
+<p>We may terminate your account at any time. Any dispute shall be resolved by binding arbitration.</p>
+<p>See the <a href="privacy">privacy policy</a>.</p></main></body></html>`)
+	}))
+	defer docs.Close()
+	url := docs.URL + "/terms"
+	env := map[string]string{"CLAUSEWATCH_FETCH_ALLOW_HOSTS": docs.Listener.Addr().String()}
+
+	js, err := runCLI(t, env, "", "extract", "--json", url)
+	var x app.Extraction
+	if err != nil || json.Unmarshal([]byte(js), &x) != nil {
+		t.Fatalf("extract --json URL: %v %s", err, js)
+	}
+	if x.URL != url || x.FinalURL != docs.URL+"/legal/terms-2026" || !strings.Contains(x.Text, "binding arbitration") || x.ContentHash == "" {
+		t.Errorf("extract --json URL: %+v", x)
+	}
+	if md, err := runCLI(t, env, "", "extract", "--markdown", url); err != nil || !strings.Contains(md, docs.URL+"/legal/privacy") {
+		t.Errorf("links resolve against the final URL: %v\n%s", err, md)
+	}
+	js, err = runCLI(t, env, "", "analyze", "--json", url)
+	var a app.Analysis
+	if err != nil || json.Unmarshal([]byte(js), &a) != nil || a.Source.URL != url || a.Source.ContentHash != x.ContentHash || len(a.Findings) == 0 {
+		t.Errorf("analyze --json URL: %v %s", err, js)
+	}
+	if _, err := runCLI(t, nil, "", "extract", url); err == nil || !strings.Contains(err.Error(), "public") {
+		t.Errorf("loopback without the allow list: %v, want refused as not public", err)
+	}
+}
+
+// Without the clause model every document would be graded with no unfair
+// clause found: the server and the analyzing commands refuse to start.
+func TestRefusesToStartWithoutTheModel(t *testing.T) {
+	broken := errors.New("analyze: embedded clause model: unexpected EOF")
+	defer func(orig func() error) { loadClauseModel = orig }(loadClauseModel)
+	loadClauseModel = func() error { return broken }
+	env := map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "cw.db")}
+	for _, args := range [][]string{{"serve", "--addr", "127.0.0.1:0"}, {"analyze", "-"}, {"classify"}} {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		var out, errb bytes.Buffer
+		err := run(ctx, args, func(k string) string { return env[k] }, strings.NewReader("We may terminate your account."), &out, &errb)
+		cancel()
+		if !errors.Is(err, broken) || !strings.Contains(err.Error(), "clause model cannot be loaded") {
+			t.Errorf("%s: %v, want the model's load error", args[0], err)
 		}
 	}
 }

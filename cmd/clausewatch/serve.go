@@ -22,6 +22,7 @@ import (
 
 	"github.com/clausewatch/clausewatch/db"
 	"github.com/clausewatch/clausewatch/graph"
+	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/config"
 	"github.com/clausewatch/clausewatch/internal/fetch"
@@ -47,6 +48,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	if *addr != "" {
 		cfg.Addr = *addr
+	}
+	if err := loadModel(); err != nil {
+		return err
 	}
 	log := newLogger(cfg, stderr)
 
@@ -87,24 +91,24 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	log.Info("listening", "addr", ln.Addr().String(), "database", dialectName(cfg))
 
-	go pruneUsage(ctx, svc, cfg.UsageRetention, log)
+	// The background work outlives the signal: it stops only once the last
+	// request is done, so the usage that request recorded is written too.
+	bgCtx, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
+	bgErr := make(chan error, 1)
+	go func() { bgErr <- svc.Run(bgCtx) }()
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
-	case err := <-errc:
-		return err
+	case err = <-errc:
 	case <-ctx.Done():
 	}
-	// Stop accepting, let in-flight requests finish, then flush usage counts.
 	log.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	err = srv.Shutdown(sctx)
-	if cerr := svc.Close(sctx); cerr != nil {
-		err = errors.Join(err, fmt.Errorf("flush usage: %w", cerr))
-	}
-	return err
+	err = errors.Join(err, srv.Shutdown(sctx))
+	stopBackground()
+	return errors.Join(err, <-bgErr)
 }
 
 func runMigrate(ctx context.Context, getenv func(string) string, stdout io.Writer) error {
@@ -157,7 +161,7 @@ func newService(cfg config.Config, store *db.Store, sessions app.SessionVerifier
 	}
 	return app.New(app.Options{Store: store, Sessions: sessions, Logger: log,
 		Fetcher: newFetcher(cfg), LLM: ai,
-		WebhookSecret: cfg.WebhookSecret, Prices: cfg.StripePrices})
+		WebhookSecret: cfg.WebhookSecret, Prices: cfg.StripePrices, UsageRetention: cfg.UsageRetention})
 }
 
 // newSessions picks the session verifier: JWKS, a configured HS256 secret,
@@ -257,24 +261,18 @@ func dialectName(cfg config.Config) string {
 	return "sqlite"
 }
 
-// pruneUsage drops raw request-log rows past retention, at start and hourly.
-// Several replicas may all do it: the DELETE is idempotent.
-func pruneUsage(ctx context.Context, svc *app.Service, retention time.Duration, log *slog.Logger) {
-	t := time.NewTicker(time.Hour)
-	defer t.Stop()
-	for {
-		if n, err := svc.PruneUsage(ctx, retention); err != nil {
-			log.Warn("prune usage log", "err", err)
-		} else if n > 0 {
-			log.Info("pruned usage log", "rows", n)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+// loadModel loads the clause model every command that analyzes needs:
+// without it every document would be graded with no unfair clause found,
+// so they refuse to start instead.
+func loadModel() error {
+	if err := loadClauseModel(); err != nil {
+		return fmt.Errorf("the clause model cannot be loaded, so nothing can be analyzed: %w", err)
 	}
+	return nil
 }
+
+// loadClauseModel is replaced by tests with a failing load.
+var loadClauseModel = analyze.Load
 
 func newFetcher(cfg config.Config) *fetch.Client {
 	return fetch.New(fetch.Options{AllowHosts: cfg.FetchAllowHosts, Timeout: cfg.FetchTimeout})

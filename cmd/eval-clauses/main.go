@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
+	"github.com/clausewatch/clausewatch/internal/analyze/train"
 )
 
 func main() {
@@ -38,7 +39,7 @@ func main() {
 		fmt.Println("model file:", *model, m.Notes)
 		classify = analyze.ClassifyWith(m)
 	}
-	exs, err := analyze.ReadExamples(filepath.Join(*data, *file))
+	exs, err := train.ReadExamples(filepath.Join(*data, *file))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "eval-clauses:", err)
 		os.Exit(1)
@@ -52,13 +53,13 @@ func main() {
 	}
 }
 
-func report(name string, exs []analyze.Example, classify func(string) []string, f func(string) string) {
+func report(name string, exs []train.Example, classify func(string) []string, f func(string) string) {
 	var gold, pred [][]string
 	for _, e := range exs {
 		gold = append(gold, e.Labels)
 		pred = append(pred, classify(f(e.Text)))
 	}
-	m := analyze.Evaluate(gold, pred)
+	m := train.Evaluate(gold, pred)
 	fmt.Printf("\n%s: %d sentences\n", name, len(exs))
 	fmt.Printf("LexGLUE micro-F1 (9 columns): %.1f\n", m.Micro9)
 	fmt.Printf("LexGLUE macro-F1 (9 columns): %.1f\n", m.Macro9)

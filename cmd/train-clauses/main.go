@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
+	"github.com/clausewatch/clausewatch/internal/analyze/train"
 )
 
 func main() {
@@ -35,15 +36,15 @@ func main() {
 	}
 }
 
-func grid(quick bool) []analyze.TrainConfig {
-	base := analyze.TrainConfig{
+func grid(quick bool) []train.TrainConfig {
+	base := train.TrainConfig{
 		Features: analyze.FeatureConfig{Bits: 18, WordNgrams: 2, CharMin: 2, CharMax: 5, CharWeight: 1},
 		MinDF:    2, C: 0.5, PosWeight: 2, Epochs: 60, Folds: 5, Seed: 1,
 	}
 	if quick {
-		return []analyze.TrainConfig{base}
+		return []train.TrainConfig{base}
 	}
-	var g []analyze.TrainConfig
+	var g []train.TrainConfig
 	for _, c := range []float64{0.25, 0.5, 1} {
 		for _, pw := range []float64{1, 2} {
 			cfg := base
@@ -55,11 +56,11 @@ func grid(quick bool) []analyze.TrainConfig {
 }
 
 func run(data, out string, quick bool) error {
-	train, err := analyze.ReadExamples(filepath.Join(data, "train.jsonl"))
+	trainSet, err := train.ReadExamples(filepath.Join(data, "train.jsonl"))
 	if err != nil {
 		return err
 	}
-	val, err := analyze.ReadExamples(filepath.Join(data, "validation.jsonl"))
+	val, err := train.ReadExamples(filepath.Join(data, "validation.jsonl"))
 	if err != nil {
 		return err
 	}
@@ -69,28 +70,28 @@ func run(data, out string, quick bool) error {
 		gold = append(gold, e.Labels)
 		vtexts = append(vtexts, e.Text)
 	}
-	for _, e := range train {
+	for _, e := range trainSet {
 		trainGold = append(trainGold, e.Labels)
 	}
 	var best *analyze.ModelFile
 	bestScore := -1.0
 	var notes strings.Builder
 	for _, cfg := range grid(quick) {
-		m, honest := analyze.TrainCV(train, cfg)
-		cv := analyze.Evaluate(trainGold, honest)
+		m, honest := train.TrainCV(trainSet, cfg)
+		cv := train.Evaluate(trainGold, honest)
 		classify := analyze.ClassifyWith(m)
 		vpred := make([][]string, len(vtexts))
 		for i, t := range vtexts {
 			vpred[i] = classify(t)
 		}
-		vm := analyze.Evaluate(gold, vpred)
+		vm := train.Evaluate(gold, vpred)
 		line := fmt.Sprintf("%-60s cv(train) micro9 %.1f macro9 %.1f | validation micro9 %.1f macro9 %.1f macro8 %.1f", cfg, cv.Micro9, cv.Macro9, vm.Micro9, vm.Macro9, vm.Macro8)
 		fmt.Println(line)
 		if cv.Macro9 > bestScore {
 			bestScore = cv.Macro9
 			best = m
 			notes.Reset()
-			fmt.Fprintf(&notes, "trained on %d sentences of train.jsonl; %s; selected and threshold chosen by %d-fold document-grouped CV on train (cv macro9 %.1f, thresholds held out too); validation macro9 %.1f", len(train), cfg, cfg.Folds, cv.Macro9, vm.Macro9)
+			fmt.Fprintf(&notes, "trained on %d sentences of train.jsonl; %s; selected and threshold chosen by %d-fold document-grouped CV on train (cv macro9 %.1f, thresholds held out too); validation macro9 %.1f", len(trainSet), cfg, cfg.Folds, cv.Macro9, vm.Macro9)
 		}
 	}
 	best.Notes = notes.String()

@@ -65,7 +65,7 @@ type hit struct {
 //
 // With DocumentType "privacy", "we may change this policy" is reported as a
 // policy_change_notice rather than as a unilateral change of terms. The
-// embedded model is decoded on first use (ModelInfo preloads it).
+// embedded model is decoded on first use; call Load first to know it can be.
 func Analyze(text string, opts Options) Result {
 	docType := opts.DocumentType
 	if docType == "" {

@@ -276,6 +276,19 @@ func TestEmptyAndDegenerate(t *testing.T) {
 	}
 }
 
+// A missing or damaged model is an error Load reports, not a classifier
+// that silently finds nothing.
+func TestLoadReportsABrokenModel(t *testing.T) {
+	if err := Load(); err != nil {
+		t.Fatalf("the embedded model: %v", err)
+	}
+	for name, b := range map[string][]byte{"missing": nil, "not gzip": []byte("not a model"), "truncated": embeddedModel[:len(embeddedModel)/2]} {
+		if _, err := decodeEmbedded(b); err == nil || !strings.Contains(err.Error(), "clause model") {
+			t.Errorf("%s: %v, want an error naming the clause model", name, err)
+		}
+	}
+}
+
 func TestClassifySanity(t *testing.T) {
 	if _, err := ModelInfo(); err != nil {
 		t.Fatal(err)

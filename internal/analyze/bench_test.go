@@ -6,30 +6,6 @@ import (
 	"testing"
 )
 
-// BenchmarkClassify measures sentences classified per second on one core
-// over the validation sentences (tokenised, lower-cased).
-func BenchmarkClassify(b *testing.B) {
-	exs, err := ReadExamples(filepath.Join("..", "..", "..", "shared", "data", "clauses", "validation.jsonl"))
-	if err != nil || len(exs) == 0 {
-		// fall back to the golden documents' sentences
-		exs = nil
-		for _, s := range strings.Split(unfairTerms+benignPrivacy, ".") {
-			exs = append(exs, Example{Text: s + "."})
-		}
-	}
-	if _, err := ModelInfo(); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	n := 0
-	for i := 0; i < b.N; i++ {
-		Classify(exs[i%len(exs)].Text)
-		n++
-	}
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "sentences/s")
-}
-
 // tenKWords builds a 10,000-word policy from the golden documents.
 func tenKWords(b *testing.B) string {
 	files, _ := filepath.Glob("testdata/*.txt")

@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"math"
-	"slices"
 )
 
 // FeatureConfig describes how a sentence becomes a sparse vector. It is stored
@@ -72,64 +71,14 @@ func (c *FeatureConfig) extractRaw(dst []feat, toks []string, buf []byte) ([]fea
 	return dst, buf
 }
 
-// extract is extractRaw with the features sorted by index and duplicates
-// merged (used in training, where no index exists yet).
-func (c *FeatureConfig) extract(dst []feat, toks []string, buf []byte) ([]feat, []byte) {
-	dst, buf = c.extractRaw(dst, toks, buf)
-	slices.SortFunc(dst, func(a, b feat) int {
-		switch {
-		case a.idx < b.idx:
-			return -1
-		case a.idx > b.idx:
-			return 1
-		}
-		return 0
-	})
-	out := dst[:0]
-	for _, f := range dst {
-		if n := len(out); n > 0 && out[n-1].idx == f.idx {
-			out[n-1].val++
-			continue
-		}
-		out = append(out, f)
-	}
-	return out, buf
-}
-
-// weigh applies sublinear tf, idf (looked up through the compact index) and
-// per-block L2 normalisation. Features without an index (unseen in training)
-// are dropped. On return idx holds compact indices.
-func (c *FeatureConfig) weigh(fs []feat, index []int32, idf []float32) []feat {
-	half := uint32(1) << (c.Bits - 1)
-	out := fs[:0]
-	var nw, nc float64
-	for _, f := range fs {
-		k := index[f.idx]
-		if k < 0 {
-			continue
-		}
-		v := (1 + float32(math.Log(float64(f.val)))) * idf[k]
-		if f.idx >= half {
-			nc += float64(v) * float64(v)
-		} else {
-			nw += float64(v) * float64(v)
-		}
-		out = append(out, feat{f.idx, v})
-	}
-	sw, sc := float32(0), float32(0)
-	if nw > 0 {
-		sw = float32(1 / math.Sqrt(nw))
-	}
-	if nc > 0 {
-		sc = c.CharWeight / float32(math.Sqrt(nc))
-	}
-	for i := range out {
-		if out[i].idx >= half {
-			out[i].val *= sc
-		} else {
-			out[i].val *= sw
-		}
-		out[i].idx = uint32(index[out[i].idx])
+// HashFeatures returns the hashed feature index of every n-gram occurrence
+// in toks, unsorted, exactly as the classifier sees them: training counts
+// and weighs them.
+func (c *FeatureConfig) HashFeatures(toks []string) []uint32 {
+	fs, _ := c.extractRaw(nil, toks, nil)
+	out := make([]uint32, len(fs))
+	for i, f := range fs {
+		out[i] = f.idx
 	}
 	return out
 }

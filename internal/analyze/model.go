@@ -144,19 +144,27 @@ var (
 )
 
 func loadDefault() (*classifier, error) {
-	loadOnce.Do(func() {
-		if len(embeddedModel) == 0 {
-			defaultErr = fmt.Errorf("analyze: no embedded clause model (run make train)")
-			return
-		}
-		m, err := DecodeModel(bytes.NewReader(embeddedModel))
-		if err != nil {
-			defaultErr = fmt.Errorf("analyze: embedded clause model: %w", err)
-			return
-		}
-		defaultClf = newClassifier(m)
-	})
+	loadOnce.Do(func() { defaultClf, defaultErr = decodeEmbedded(embeddedModel) })
 	return defaultClf, defaultErr
+}
+
+func decodeEmbedded(b []byte) (*classifier, error) {
+	if len(b) == 0 {
+		return nil, fmt.Errorf("analyze: no embedded clause model (run make train)")
+	}
+	m, err := DecodeModel(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("analyze: embedded clause model: %w", err)
+	}
+	return newClassifier(m), nil
+}
+
+// Load decodes the embedded clause model, once, and reports why it cannot.
+// Analyze and Classify cannot fail, and without the model they would find
+// no unfair clause in any text, so whatever serves them calls Load first.
+func Load() error {
+	_, err := loadDefault()
+	return err
 }
 
 // ModelInfo returns the training notes of the embedded model, or the load error.

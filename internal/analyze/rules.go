@@ -162,8 +162,9 @@ func vetoes(sentence string, on [nLabels]bool) [nLabels]bool {
 	return v
 }
 
-// withRules applies the corrections to a prediction.
-func withRules(sentence string, labels []string) []string {
+// WithRules applies the corrections to a prediction (training scores its
+// cross-validated predictions with them, as the classifier applies them).
+func WithRules(sentence string, labels []string) []string {
 	var on [nLabels]bool
 	for j, l := range ClauseLabels {
 		on[j] = slices.Contains(labels, l)

@@ -38,8 +38,8 @@ func TestCorrections(t *testing.T) {
 		{"This policy is governed by the laws of your jurisdiction.", []string{"choice_of_law"}, nil},
 	}
 	for _, c := range cases {
-		if got := withRules(c.sentence, c.model); !slices.Equal(got, c.want) {
-			t.Errorf("withRules(%q, %v) = %v, want %v", c.sentence, c.model, got, c.want)
+		if got := WithRules(c.sentence, c.model); !slices.Equal(got, c.want) {
+			t.Errorf("WithRules(%q, %v) = %v, want %v", c.sentence, c.model, got, c.want)
 		}
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
-	"github.com/clausewatch/clausewatch/internal/extract"
+	"github.com/clausewatch/clausewatch/internal/fetch"
 	"github.com/clausewatch/clausewatch/internal/llm"
 )
 
@@ -225,24 +225,14 @@ func fieldsUnder(err error, prefix string) error {
 	return e
 }
 
-// describeText is the source of a text given as is (no URL, nothing fetched).
-func describeText(title, text string) Source {
-	return Source{
-		Title:        title,
-		DocumentType: extract.DetectType(title, text),
-		Language:     extract.DetectLanguage(text),
-		WordCount:    extract.WordCount(text),
-		ContentHash:  extract.ContentHash(text),
-	}
-}
-
-// BuildAnalysis analyzes an extracted text: the analysis the API returns,
-// before any AI summary and unsaved. The command line prints it as it is.
-func BuildAnalysis(text string, src Source, now time.Time) *Analysis {
+// AnalyzeText analyzes a text described by src: the analysis the API
+// returns, before any AI summary and unsaved. It charges nothing; Analyze
+// charges before it calls it, the command line calls it as it is.
+func (s *Service) AnalyzeText(text string, src Source) *Analysis {
 	r := analyze.Analyze(text, analyze.Options{DocumentType: src.DocumentType})
 	a := &Analysis{
 		ID: newID(), Source: src, Grade: r.Grade, Score: r.Score, Findings: findingsOf(r.Findings), Guidance: r.Guidance,
-		Readability: Readability(r.Readability), Disclaimer: Disclaimer, CreatedAt: now.Truncate(time.Millisecond),
+		Readability: Readability(r.Readability), Disclaimer: Disclaimer, CreatedAt: s.now().Truncate(time.Millisecond),
 		Text: text,
 	}
 	if a.Guidance == nil {
@@ -273,23 +263,23 @@ func (s *Service) produceAnalysis(ctx context.Context, in AnalyzeInput) (*Analys
 	if err != nil {
 		return nil, err
 	}
-	src := Source{URL: in.URL, Title: strings.TrimSpace(in.Title)}
-	var text string
+	title := strings.TrimSpace(in.Title)
+	text := in.Text
+	var src Source
 	if in.URL != "" {
-		x, err := s.fetchDocument(ctx, in.URL)
+		d, err := s.ReadDocument(ctx, fetch.Request{URL: in.URL})
 		if err != nil {
 			return nil, err
 		}
-		text = x.Text
-		src = x.Source(src.Title)
+		text = d.Extracted.Text
+		src = d.Source(title)
 	} else {
-		text = in.Text
-		src = describeText(src.Title, text)
+		src = TextSource(title, text)
 	}
 	if in.DocumentType != "" {
 		src.DocumentType = in.DocumentType
 	}
-	a := BuildAnalysis(text, src, s.now())
+	a := s.AnalyzeText(text, src)
 	if in.AI {
 		sum, err := s.llm.Summarize(ctx, llm.Input{Title: src.Title, DocumentType: src.DocumentType, Text: text, Findings: engineFindings(a.Findings)})
 		if err != nil {

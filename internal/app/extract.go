@@ -45,44 +45,22 @@ func (s *Service) Extract(ctx context.Context, in ExtractInput) (*Extraction, er
 	if err != nil {
 		return nil, err
 	}
-	x, err := s.fetchDocument(ctx, in.URL)
+	d, err := s.ReadDocument(ctx, fetch.Request{URL: in.URL})
 	if err != nil {
 		c.refund(ctx)
 		return nil, err
 	}
-	return x, nil
+	return d.Extraction(), nil
 }
 
-// fetchDocument fetches and extracts one URL; the one path every URL takes.
-func (s *Service) fetchDocument(ctx context.Context, url string) (*Extraction, error) {
-	res, err := s.fetcher.Fetch(ctx, fetch.Request{URL: url})
-	if err != nil {
-		return nil, fetchError(err)
-	}
-	doc, err := extract.Extract(res.Body, res.ContentType, res.FinalURL)
-	if err != nil {
-		return nil, extractError(err)
-	}
-	return NewExtraction(url, res.FinalURL, doc, res.FetchedAt), nil
-}
-
-// NewExtraction describes an extracted document fetched from url (finally
-// from finalURL after redirects) at fetchedAt.
-func NewExtraction(url, finalURL string, doc *extract.Document, fetchedAt time.Time) *Extraction {
+// Extraction is the document as POST /api/extract answers it.
+func (d *Document) Extraction() *Extraction {
+	x := d.Extracted
 	return &Extraction{
-		URL: url, FinalURL: finalURL, Title: doc.Title, DocumentType: doc.DocumentType, Language: doc.Language,
-		Text: doc.Text, Markdown: doc.Markdown, WordCount: doc.WordCount, ContentHash: doc.ContentHash,
-		FetchedAt: fetchedAt.UTC(),
+		URL: d.URL, FinalURL: d.FinalURL, Title: x.Title, DocumentType: x.DocumentType, Language: x.Language,
+		Text: x.Text, Markdown: x.Markdown, WordCount: x.WordCount, ContentHash: x.ContentHash,
+		FetchedAt: d.FetchedAt.UTC(),
 	}
-}
-
-// Source is what an analysis of the extraction reports; a title given by
-// the caller wins over the document's own.
-func (x *Extraction) Source(title string) Source {
-	if title == "" {
-		title = x.Title
-	}
-	return Source{URL: x.URL, Title: title, DocumentType: x.DocumentType, Language: x.Language, WordCount: x.WordCount, ContentHash: x.ContentHash}
 }
 
 // fetchError maps a fetch failure to the statuses decisions.md fixes: not

@@ -21,7 +21,7 @@ func TestImportRule(t *testing.T) {
 		"graph":               {mod + "db", mod + "rest"},
 		"internal/extract":    {mod + "internal/app"},
 		"internal/fetch":      {mod + "internal/app"},
-		"internal/analyze":    {mod + "internal/app"},
+		"internal/analyze":    {mod + "internal/app", mod + "internal/analyze/train", "os"},
 		"internal/llm":        {mod + "internal/app"},
 		"internal/session":    {mod + "db", mod + "rest", mod + "graph"},
 		"internal/middleware": {mod + "db", mod + "rest", mod + "graph"},
@@ -45,5 +45,20 @@ func TestImportRule(t *testing.T) {
 	}
 	if seen != len(forbidden) {
 		t.Errorf("checked %d of %d packages: has one moved?", seen, len(forbidden))
+	}
+}
+
+// The server carries no training code: training reads files and serves
+// only the tools that build and score the model.
+func TestServerCarriesNoTraining(t *testing.T) {
+	const mod = "github.com/clausewatch/clausewatch/"
+	out, err := exec.Command("go", "list", "-deps", mod+"cmd/clausewatch").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if pkg == mod+"internal/analyze/train" {
+			t.Errorf("cmd/clausewatch depends on %s", pkg)
+		}
 	}
 }

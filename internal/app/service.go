@@ -6,9 +6,11 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-playground/validator/v10"
@@ -32,6 +34,8 @@ type Options struct {
 	LLM *llm.Client
 	// Prices maps provider price ids to tiers, besides a price's own metadata.
 	Prices map[string]string
+	// UsageRetention is how long Run keeps raw usage-log rows; 0: 90 days.
+	UsageRetention time.Duration
 }
 
 // Service is the application. Its methods read the caller from ctx
@@ -43,6 +47,8 @@ type Service struct {
 	clock    func() time.Time
 	valid    *validator.Validate
 	usage    *recorder
+	// retention is how long raw usage-log rows are kept.
+	retention time.Duration
 
 	fetcher *fetch.Client
 	llm     *llm.Client
@@ -51,10 +57,15 @@ type Service struct {
 	prices        map[string]string
 }
 
-// New builds a Service. Call Close to flush pending usage records.
+// New builds a Service. It starts nothing: a server calls Run for the
+// background work, a command-line tool needs none.
 func New(o Options) *Service {
 	s := &Service{store: o.Store, sessions: o.Sessions, log: o.Logger, clock: o.Now,
-		webhookSecret: o.WebhookSecret, prices: o.Prices, fetcher: o.Fetcher, llm: o.LLM}
+		webhookSecret: o.WebhookSecret, prices: o.Prices, fetcher: o.Fetcher, llm: o.LLM,
+		retention: o.UsageRetention, usage: &recorder{store: o.Store}}
+	if s.retention <= 0 {
+		s.retention = 90 * 24 * time.Hour
+	}
 	if s.fetcher == nil {
 		s.fetcher = fetch.New(fetch.Options{})
 	}
@@ -73,12 +84,36 @@ func New(o Options) *Service {
 		}
 		return name
 	})
-	s.usage = newRecorder(s.store, s.log)
 	return s
 }
 
-// Close stops background work and flushes what is pending.
-func (s *Service) Close(ctx context.Context) error { return s.usage.close(ctx) }
+// Run does the service's background work until ctx ends: every loop below
+// runs until then. When they have stopped it writes the usage still
+// pending, so a server cancels ctx only after its last request is done and
+// loses nothing.
+func (s *Service) Run(ctx context.Context) error {
+	// Every background loop is started here, and only here.
+	loops := []func(context.Context) error{
+		s.flushLoop,
+		s.pruneLoop,
+	}
+	errs := make([]error, len(loops)+1)
+	var wg sync.WaitGroup
+	for i, loop := range loops {
+		wg.Go(func() { errs[i] = loop(ctx) })
+	}
+	wg.Wait()
+	// ctx has ended; the last flush gets a deadline of its own.
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finalFlushTimeout)
+	defer cancel()
+	if err := s.usage.flush(fctx); err != nil {
+		errs[len(loops)] = fmt.Errorf("flush usage: %w", err)
+	}
+	return errors.Join(errs...)
+}
+
+// finalFlushTimeout bounds the flush at the end of Run.
+const finalFlushTimeout = 30 * time.Second
 
 func (s *Service) now() time.Time { return s.clock().UTC() }
 

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"log/slog"
 	"math"
 	"strings"
 	"sync"
@@ -48,8 +47,8 @@ type UsageBatch struct {
 }
 
 // RecordRequest notes an authenticated request. It never touches the
-// database: records are batched and written at least once a second and at
-// Close, so counting costs the request path nothing.
+// database: Run writes the records in batches at least once a second and
+// when it stops, so counting costs the request path nothing.
 func (s *Service) RecordRequest(r RequestRecord) {
 	// Paths and messages carry caller input; a NUL or invalid UTF-8 would
 	// make PostgreSQL refuse the whole batch, so they are cleaned here.
@@ -61,7 +60,8 @@ func cleanText(v string) string {
 	return strings.ToValidUTF8(strings.ReplaceAll(v, "\x00", ""), "\uFFFD")
 }
 
-// FlushUsage writes pending records now (tests and shutdown).
+// FlushUsage writes pending records now (tests, and processes that record
+// without Run).
 func (s *Service) FlushUsage(ctx context.Context) error { return s.usage.flush(ctx) }
 
 const (
@@ -73,18 +73,9 @@ const (
 
 type recorder struct {
 	store   Store
-	log     *slog.Logger
 	mu      sync.Mutex
 	pending []RequestRecord
-	stop    chan struct{}
-	done    chan struct{}
 	flushMu sync.Mutex // one flush at a time, so a failed batch is requeued in order
-}
-
-func newRecorder(store Store, log *slog.Logger) *recorder {
-	r := &recorder{store: store, log: log, stop: make(chan struct{}), done: make(chan struct{})}
-	go r.loop()
-	return r
 }
 
 func (r *recorder) add(rec RequestRecord) {
@@ -96,20 +87,21 @@ func (r *recorder) add(rec RequestRecord) {
 	r.mu.Unlock()
 }
 
-func (r *recorder) loop() {
-	defer close(r.done)
+// flushLoop writes pending records every flushEvery until ctx ends; Run
+// writes what is left after it returns.
+func (s *Service) flushLoop(ctx context.Context) error {
 	t := time.NewTicker(flushEvery)
 	defer t.Stop()
 	for {
 		select {
 		case <-t.C:
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			if err := r.flush(ctx); err != nil {
-				r.log.Error("usage flush failed; will retry", "err", err)
+			fctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			if err := s.usage.flush(fctx); err != nil && ctx.Err() == nil {
+				s.log.Error("usage flush failed; will retry", "err", err)
 			}
 			cancel()
-		case <-r.stop:
-			return
+		case <-ctx.Done():
+			return nil
 		}
 	}
 }
@@ -135,16 +127,6 @@ func (r *recorder) flush(ctx context.Context) error {
 		return err
 	}
 	return nil
-}
-
-func (r *recorder) close(ctx context.Context) error {
-	select {
-	case <-r.stop:
-	default:
-		close(r.stop)
-	}
-	<-r.done
-	return r.flush(ctx)
 }
 
 // summarize folds a batch of records into key counters and day counts.
@@ -265,4 +247,26 @@ func percent(n, of int64) float64 {
 // counts are kept.
 func (s *Service) PruneUsage(ctx context.Context, retention time.Duration) (int64, error) {
 	return s.store.PruneRequests(ctx, s.now().Add(-retention))
+}
+
+// pruneEvery is how often Run drops usage-log rows past retention.
+const pruneEvery = time.Hour
+
+// pruneLoop prunes the usage log at start and every pruneEvery until ctx
+// ends. Several replicas may all do it: the DELETE is idempotent.
+func (s *Service) pruneLoop(ctx context.Context) error {
+	t := time.NewTicker(pruneEvery)
+	defer t.Stop()
+	for {
+		if n, err := s.PruneUsage(ctx, s.retention); err != nil && ctx.Err() == nil {
+			s.log.Warn("prune usage log", "err", err)
+		} else if n > 0 {
+			s.log.Info("pruned usage log", "rows", n)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+	}
 }

@@ -15,13 +15,30 @@ import (
 
 // Document is what extraction yields from one page.
 type Document struct {
+	Description
+	Text     string // paragraphs separated by blank lines
+	Markdown string
+}
+
+// Description is what is reported of a text besides the text itself.
+type Description struct {
 	Title        string
 	DocumentType string // terms, privacy or other
 	Language     string // ISO 639-1, e.g. "en"; "" when unknown
-	Text         string // paragraphs separated by blank lines
-	Markdown     string
 	WordCount    int
 	ContentHash  string // hash of the normalised text, stable across noise
+}
+
+// Describe describes a text under a title: an extracted page's, or a text
+// pasted as it is.
+func Describe(title, text string) Description {
+	return Description{
+		Title:        title,
+		DocumentType: DetectType(title, text),
+		Language:     DetectLanguage(text),
+		WordCount:    WordCount(text),
+		ContentHash:  ContentHash(text),
+	}
 }
 
 var (
@@ -71,19 +88,11 @@ func Extract(raw []byte, contentType, pageURL string) (doc *Document, err error)
 	if title == "" {
 		title = firstLine(text)
 	}
-	lang := DetectLanguage(text)
-	if lang == "" {
-		lang = declaredLang // <html lang>, when the text is too short to tell
+	d := Describe(title, text)
+	if d.Language == "" {
+		d.Language = declaredLang // <html lang>, when the text is too short to tell
 	}
-	return &Document{
-		Title:        title,
-		DocumentType: DetectType(title, text),
-		Language:     lang,
-		Text:         text,
-		Markdown:     md,
-		WordCount:    WordCount(text),
-		ContentHash:  ContentHash(text),
-	}, nil
+	return &Document{Description: d, Text: text, Markdown: md}, nil
 }
 
 // Sniff decides how to read raw, trusting its bytes over the declared
@@ -187,8 +196,8 @@ func normalizePlain(s string) string {
 	var out []string
 	blank := false
 	for _, l := range lines {
-		l = strings.TrimRightFunc(l, unicode.IsSpace)
-		if strings.TrimSpace(l) == "" {
+		l = strings.TrimRightFunc(l, isSpace)
+		if strings.TrimFunc(l, isSpace) == "" {
 			blank = len(out) > 0
 			continue
 		}

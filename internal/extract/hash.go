@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -88,8 +87,9 @@ func NormalizeForHash(text string) string {
 	return collapseSpaceASCII(text)
 }
 
-// collapseSpaceASCII trims text and replaces each run of white space with
-// one space.
+// collapseSpaceASCII trims text, replaces each run of white space with one
+// space and drops invisible characters, as the rendered text does; ASCII
+// takes the short way.
 func collapseSpaceASCII(s string) string {
 	var sb strings.Builder
 	sb.Grow(len(s))
@@ -98,7 +98,7 @@ func collapseSpaceASCII(s string) string {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			i++
-			if c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v' {
+			if isSpace(rune(c)) {
 				pending = true
 				continue
 			}
@@ -111,8 +111,11 @@ func collapseSpaceASCII(s string) string {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
-		if unicode.IsSpace(r) || r == 0x200b {
+		if isSpace(r) {
 			pending = true
+			continue
+		}
+		if isInvisible(r) {
 			continue
 		}
 		if pending && sb.Len() > 0 {

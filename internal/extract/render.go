@@ -51,8 +51,7 @@ func (in *inline) writeText(s string) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			i++
-			switch c {
-			case ' ', '\n', '\t', '\r', '\f':
+			if isSpace(rune(c)) {
 				in.space()
 				continue
 			}
@@ -67,14 +66,11 @@ func (in *inline) writeText(s string) {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
-		switch r {
-		case 0xa0, 0x2002, 0x2003, 0x2009, 0x200a, 0x202f, 0x3000, 0x2028, 0x2029, 0x1680, 0x2000, 0x2001, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x205f:
+		switch {
+		case isSpace(r):
 			in.space()
 			continue
-		case 0x200b, 0x200c, 0x200d, 0xad, 0xfeff, 0x2060, utf8.RuneError:
-			if r == utf8.RuneError && size > 1 {
-				break
-			}
+		case isInvisible(r), r == utf8.RuneError && size == 1: // an invalid byte
 			continue
 		}
 		in.flushSpace()

@@ -439,7 +439,8 @@ func hiddenStyle(v []byte) bool {
 	return strings.Contains(s, "display:none") || strings.Contains(s, "visibility:hidden")
 }
 
-// collapseSpace replaces runs of white space with one space.
+// collapseSpace replaces runs of white space with one space and drops
+// invisible characters.
 func collapseSpace(s string) string {
 	var sb strings.Builder
 	sb.Grow(len(s))
@@ -449,6 +450,9 @@ func collapseSpace(s string) string {
 			space = true
 			continue
 		}
+		if isInvisible(r) {
+			continue
+		}
 		if space && sb.Len() > 0 {
 			sb.WriteByte(' ')
 		}
@@ -456,12 +460,4 @@ func collapseSpace(s string) string {
 		sb.WriteRune(r)
 	}
 	return sb.String()
-}
-
-func isSpace(r rune) bool {
-	switch r {
-	case ' ', '\t', '\n', '\r', '\f', '\v', 0xa0, 0x200b, 0x2009, 0x202f, 0x3000, 0xfeff, 0x2002, 0x2003, 0x200a:
-		return true
-	}
-	return false
 }

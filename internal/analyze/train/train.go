@@ -1,4 +1,8 @@
-package analyze
+// Package train fits and scores the clause classifier that internal/analyze
+// embeds: reading the labelled sentences, training, LexGLUE scores. It
+// reads files and is only for cmd/train-clauses and cmd/eval-clauses, so
+// the server carries none of it.
+package train
 
 import (
 	"bufio"
@@ -9,7 +13,12 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/clausewatch/clausewatch/internal/analyze"
 )
+
+// nLabels is the number of clause categories, fixed by the model's arrays.
+const nLabels = len(analyze.ModelFile{}.Bias)
 
 // Example is one labelled sentence of the clause data (shared/data/clauses).
 type Example struct {
@@ -44,7 +53,7 @@ func ReadExamples(path string) ([]Example, error) {
 
 // TrainConfig holds the hyper-parameters of one training run.
 type TrainConfig struct {
-	Features  FeatureConfig
+	Features  analyze.FeatureConfig
 	MinDF     int     // drop features seen in fewer training sentences
 	C         float64 // SVM regularisation (larger = less regularised)
 	PosWeight float64 // multiplies C for positive examples
@@ -75,15 +84,12 @@ func (m *csr) row(i int) ([]int32, []float32) {
 // on validation data). It also returns honest cross-validated predictions:
 // each fold predicted with thresholds chosen on the other folds' out-of-fold
 // margins only, so the threshold choice is validated too.
-func TrainCV(exs []Example, cfg TrainConfig) (m *ModelFile, honest [][]string) {
+func TrainCV(exs []Example, cfg TrainConfig) (m *analyze.ModelFile, honest [][]string) {
 	fc := cfg.Features
 	raw := make([][]feat, len(exs))
-	var buf []byte
 	df := map[uint32]int{}
 	for i, e := range exs {
-		toks := Normalize(e.Text)
-		var fs []feat
-		fs, buf = fc.extract(nil, toks, buf)
+		fs := countFeatures(&fc, analyze.Normalize(e.Text))
 		raw[i] = fs
 		for _, f := range fs {
 			df[f.idx]++
@@ -108,7 +114,7 @@ func TrainCV(exs []Example, cfg TrainConfig) (m *ModelFile, honest [][]string) {
 	}
 	X := &csr{ptr: []int{0}}
 	for i := range raw {
-		fs := fc.weigh(raw[i], index, idf)
+		fs := weigh(&fc, raw[i], index, idf)
 		for _, f := range fs {
 			X.idx = append(X.idx, int32(f.idx))
 			X.val = append(X.val, f.val)
@@ -120,7 +126,7 @@ func TrainCV(exs []Example, cfg TrainConfig) (m *ModelFile, honest [][]string) {
 		Y[j] = make([]float64, len(exs))
 		for i, e := range exs {
 			Y[j][i] = -1
-			if slices.Contains(e.Labels, ClauseLabels[j]) {
+			if slices.Contains(e.Labels, analyze.ClauseLabels[j]) {
 				Y[j][i] = 1
 			}
 		}
@@ -191,7 +197,7 @@ func TrainCV(exs []Example, cfg TrainConfig) (m *ModelFile, honest [][]string) {
 		for j := range nLabels {
 			for i := range exs {
 				if fold[i] == k && res[j].oof[i] >= ts {
-					honest[i] = append(honest[i], ClauseLabels[j])
+					honest[i] = append(honest[i], analyze.ClauseLabels[j])
 				}
 			}
 		}
@@ -201,7 +207,7 @@ func TrainCV(exs []Example, cfg TrainConfig) (m *ModelFile, honest [][]string) {
 		allRows[i] = i
 	}
 	thr := chooseThreshold(oofs, Y, allRows)
-	m = &ModelFile{Version: 1, Labels: slices.Clone(ClauseLabels), Features: fc, Buckets: buckets, IDF: idf, W: make([]float32, nf*nLabels)}
+	m = &analyze.ModelFile{Version: 1, Labels: slices.Clone(analyze.ClauseLabels), Features: fc, Buckets: buckets, IDF: idf, W: make([]float32, nf*nLabels)}
 	for j := range nLabels {
 		for k := range nf {
 			m.W[k*nLabels+j] = float32(res[j].w[k])
@@ -211,7 +217,7 @@ func TrainCV(exs []Example, cfg TrainConfig) (m *ModelFile, honest [][]string) {
 		m.Scale[j] = 4
 	}
 	for i := range exs {
-		honest[i] = withRules(exs[i].Text, honest[i])
+		honest[i] = analyze.WithRules(exs[i].Text, honest[i])
 	}
 	return m, honest
 }
@@ -254,7 +260,7 @@ func chooseThreshold(oof [][]float64, Y [][]float64, rows []int) float64 {
 	mean := make([]float64, len(grid))
 	for j := range nLabels {
 		for g, f1 := range f1Grid(oof[j], Y[j], rows, grid) {
-			mean[g] += f1 / nLabels
+			mean[g] += f1 / float64(nLabels)
 		}
 	}
 	best := 0
@@ -330,72 +336,4 @@ func trainSVM(X *csr, y []float64, rows []int, nf int, cfg TrainConfig, seed uin
 		}
 	}
 	return w, b
-}
-
-// PRF is precision, recall and F1 of one column, in percent.
-type PRF struct {
-	Label      string
-	Support    int
-	P, R, F1   float64
-	TP, FP, FN int
-}
-
-// Metrics are LexGLUE UNFAIR-ToS scores, in percent.
-type Metrics struct {
-	Micro9, Macro9, Macro8 float64
-	Columns                []PRF // the eight labels then "none"
-}
-
-// Evaluate scores predictions against gold labels the way LexGLUE does:
-// a ninth "none" column for sentences without labels, sklearn micro/macro F1.
-func Evaluate(gold, pred [][]string) Metrics {
-	cols := append(slices.Clone(ClauseLabels), "none")
-	var m Metrics
-	var stp, sfp, sfn int
-	for _, lab := range cols {
-		c := PRF{Label: lab}
-		for i := range gold {
-			g := has(gold[i], lab)
-			p := has(pred[i], lab)
-			if g {
-				c.Support++
-			}
-			switch {
-			case g && p:
-				c.TP++
-			case p:
-				c.FP++
-			case g:
-				c.FN++
-			}
-		}
-		if c.TP+c.FP > 0 {
-			c.P = 100 * float64(c.TP) / float64(c.TP+c.FP)
-		}
-		if c.TP+c.FN > 0 {
-			c.R = 100 * float64(c.TP) / float64(c.TP+c.FN)
-		}
-		if 2*c.TP+c.FP+c.FN > 0 {
-			c.F1 = 100 * 2 * float64(c.TP) / float64(2*c.TP+c.FP+c.FN)
-		}
-		stp += c.TP
-		sfp += c.FP
-		sfn += c.FN
-		m.Columns = append(m.Columns, c)
-	}
-	for k, c := range m.Columns {
-		m.Macro9 += c.F1 / 9
-		if k < 8 {
-			m.Macro8 += c.F1 / 8
-		}
-	}
-	m.Micro9 = 100 * 2 * float64(stp) / float64(2*stp+sfp+sfn)
-	return m
-}
-
-func has(labels []string, lab string) bool {
-	if lab == "none" {
-		return len(labels) == 0
-	}
-	return slices.Contains(labels, lab)
 }

@@ -1,0 +1,29 @@
+package analyze_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/clausewatch/clausewatch/internal/analyze"
+	"github.com/clausewatch/clausewatch/internal/analyze/train"
+)
+
+// BenchmarkClassify measures sentences classified per second on one core
+// over the validation sentences (tokenised, lower-cased).
+func BenchmarkClassify(b *testing.B) {
+	exs, err := train.ReadExamples(filepath.Join("..", "..", "..", "shared", "data", "clauses", "validation.jsonl"))
+	if err != nil || len(exs) == 0 {
+		b.Fatalf("the validation sentences are what is measured: %v", err)
+	}
+	if err := analyze.Load(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	n := 0
+	for i := 0; i < b.N; i++ {
+		analyze.Classify(exs[i%len(exs)].Text)
+		n++
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "sentences/s")
+}

@@ -1,0 +1,62 @@
+package app
+
+import (
+	"context"
+
+	"github.com/clausewatch/clausewatch/internal/extract"
+	"github.com/clausewatch/clausewatch/internal/fetch"
+)
+
+// Document is one read of a document: the response as it came (the raw
+// body, its content type, the final URL after redirects, the validators for
+// the next conditional fetch) and what extraction made of it.
+type Document struct {
+	fetch.Response
+	Extracted *extract.Document // nil when the server answered 304 Not Modified
+}
+
+// ReadDocument fetches a public URL through the SSRF-guarded fetcher and
+// extracts it: the one way every URL is read. It charges nothing; Extract
+// and Analyze charge before they call it, the command line calls it as it
+// is. With req.ETag or req.LastModified set the fetch is conditional, and a
+// 304 comes back with NotModified set and nothing extracted.
+func (s *Service) ReadDocument(ctx context.Context, req fetch.Request) (*Document, error) {
+	res, err := s.fetcher.Fetch(ctx, req)
+	if err != nil {
+		return nil, fetchError(err)
+	}
+	if res.NotModified {
+		return &Document{Response: *res}, nil
+	}
+	return ExtractDocument(*res)
+}
+
+// ExtractDocument extracts a response's body without the network: one just
+// fetched, one stored earlier, or a file read as one (its FinalURL resolves
+// the links).
+func ExtractDocument(res fetch.Response) (*Document, error) {
+	doc, err := extract.Extract(res.Body, res.ContentType, res.FinalURL)
+	if err != nil {
+		return nil, extractError(err)
+	}
+	return &Document{Response: res, Extracted: doc}, nil
+}
+
+// Source is what an analysis of the document reports; a title given by the
+// caller wins over the document's own.
+func (d *Document) Source(title string) Source {
+	return sourceOf(d.URL, title, d.Extracted.Description)
+}
+
+// TextSource is what an analysis of a text given as it is reports: the same
+// description a page gets, under the caller's title.
+func TextSource(title, text string) Source {
+	return sourceOf("", title, extract.Describe(title, text))
+}
+
+func sourceOf(url, title string, d extract.Description) Source {
+	if title == "" {
+		title = d.Title
+	}
+	return Source{URL: url, Title: title, DocumentType: d.DocumentType, Language: d.Language, WordCount: d.WordCount, ContentHash: d.ContentHash}
+}
