@@ -6,11 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/stripe/stripe-go/v76/webhook"
@@ -283,4 +287,39 @@ func TestConcurrentSubscriptionUpdatesNewestWins(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Only a body over the limit is 413; a body that cannot be read (the
+// connection dropped mid-delivery) is 400 and applies nothing.
+func TestWebhookBodyReadErrors(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite)
+	_, acct := e.MustAccount("dropped@example.com")
+	payload := event("evt_dropped", "checkout.session.completed", time.Now().Unix(), map[string]any{
+		"id": "cs_dropped", "object": "checkout.session", "mode": "payment",
+		"metadata": map[string]any{"accountId": acct.ID, "credits": "3"},
+	})
+	sig := sign(payload, apptest.WebhookSecret, time.Now())
+	cases := []struct {
+		name string
+		body io.Reader
+		want int
+	}{
+		{"over 1 MiB", bytes.NewReader(bytes.Repeat([]byte(" "), 1<<20+1)), http.StatusRequestEntityTooLarge},
+		{"connection dropped", io.MultiReader(bytes.NewReader(payload[:20]), iotest.ErrReader(io.ErrUnexpectedEOF)), http.StatusBadRequest},
+	}
+	for _, c := range cases {
+		req := httptest.NewRequest("POST", "/api/webhooks/payment", c.body)
+		req.Header.Set("payment-signature", sig)
+		rec := httptest.NewRecorder()
+		e.h.ServeHTTP(rec, req)
+		if rec.Code != c.want || !strings.Contains(rec.Body.String(), `"error"`) {
+			t.Errorf("%s: %d %s, want %d with an error message", c.name, rec.Code, rec.Body, c.want)
+		}
+	}
+	if got := e.Account(acct.ID).Credits; got != 0 {
+		t.Fatalf("an unread delivery applied: %d credits", got)
+	}
+	if res := e.deliver(payload); res.status != http.StatusOK || e.Account(acct.ID).Credits != 3 {
+		t.Fatalf("the provider's retry: %d %s", res.status, res.body)
+	}
 }
