@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -45,5 +46,26 @@ func TestImportRule(t *testing.T) {
 	}
 	if seen != len(forbidden) {
 		t.Errorf("checked %d of %d packages: has one moved?", seen, len(forbidden))
+	}
+}
+
+// README's sentence on app's imports: the pure engines, the standard library
+// and three named libraries, nothing else.
+func TestAppImportsWhatREADMESays(t *testing.T) {
+	const mod = "github.com/clausewatch/clausewatch/"
+	allowed := []string{
+		mod + "internal/extract", mod + "internal/fetch", mod + "internal/analyze", mod + "internal/llm",
+		"github.com/go-playground/validator/v10", "github.com/google/uuid",
+		"github.com/stripe/stripe-go/v76", "github.com/stripe/stripe-go/v76/webhook",
+	}
+	out, err := exec.Command("go", "list", "-f", `{{join .Imports " "}}`, mod+"internal/app").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, imp := range strings.Fields(string(out)) {
+		first, _, _ := strings.Cut(imp, "/")
+		if strings.Contains(first, ".") && !slices.Contains(allowed, imp) {
+			t.Errorf("app imports %s: keep it out, or name it in README's import rule and here", imp)
+		}
 	}
 }
