@@ -620,3 +620,34 @@ func TestAnalysisTextAndPaging(t *testing.T) {
 		}
 	})
 }
+
+// Operations that draw on a budget answer with REST's RateLimit-* headers,
+// for the last budgeted field of the operation; others carry none.
+func TestRateLimitHeaders(t *testing.T) {
+	const twice = `mutation { a: analyze(input: {text: "We may change these terms."}) { id } b: analyze(input: {text: "We may sell your data."}) { id } }`
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d, options{})
+		e.Clock.Set(time.Date(2026, 11, 22, 23, 0, 0, 0, time.UTC)) // an hour to midnight
+		tok, _ := e.MustAccount("")
+		raw := e.MustKey(tok).RawKey
+		headers := func(r *response) [3]string {
+			return [3]string{r.header.Get("RateLimit-Limit"), r.header.Get("RateLimit-Remaining"), r.header.Get("RateLimit-Reset")}
+		}
+		if r := e.do(t, raw, `{ viewer { id } }`, nil); headers(r) != [3]string{} {
+			t.Errorf("unbudgeted query: RateLimit headers %v", headers(r))
+		}
+		for _, want := range []struct {
+			code    string
+			headers [3]string
+		}{
+			{"", [3]string{"5", "3", "3600"}},
+			{"", [3]string{"5", "1", "3600"}},
+			{"RATE_LIMITED", [3]string{"5", "0", "3600"}}, // b is refused: the pool is spent
+		} {
+			r := e.do(t, raw, twice, nil)
+			if r.code() != want.code || headers(r) != want.headers {
+				t.Errorf("two analyses: code %q headers %v, want %q %v (%s)", r.code(), headers(r), want.code, want.headers, r.body)
+			}
+		}
+	})
+}

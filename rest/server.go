@@ -80,7 +80,7 @@ func Register(mux *http.ServeMux, o Options) {
 func (s *server) route(mux *http.ServeMux, pattern string, op app.Operation, h handler) {
 	scope := app.ScopeOf(op)
 	inner := s.wrap(func(w http.ResponseWriter, r *http.Request) error {
-		r = r.WithContext(app.WithRateLimitObserver(r.Context(), func(rl app.RateLimit) { setRateHeaders(w, rl) }))
+		r = middleware.RateLimitHeaders(w, r)
 		if scope != "" {
 			if err := app.Require(r.Context(), scope); err != nil {
 				return err
@@ -117,15 +117,21 @@ var statusOf = map[app.Code]int{
 	app.CodeTimeout:         http.StatusGatewayTimeout,
 }
 
+// Status is the HTTP status of an error code; codes added to app later
+// answer 500 until the table names them.
+func Status(c app.Code) int {
+	if s, ok := statusOf[c]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
 // writeError is the only writer of error responses: { "error": message,
 // "details"?: [...], ...contract-fixed members }. Internal causes are logged
 // here, once, and never sent.
 func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e := app.AsError(err)
-	status, ok := statusOf[e.Code]
-	if !ok {
-		status = http.StatusInternalServerError
-	}
+	status := Status(e.Code)
 	if e.Code == app.CodeInternal {
 		s.log.Error("internal error", "request_id", middleware.InfoFrom(r.Context()).ID, "err", e)
 	}
@@ -145,14 +151,6 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	middleware.SetError(r.Context(), e.Message)
 	_ = writeJSON(w, status, body)
-}
-
-// setRateHeaders writes the IETF RateLimit fields of the pool a request drew on.
-func setRateHeaders(w http.ResponseWriter, rl app.RateLimit) {
-	h := w.Header()
-	h.Set("RateLimit-Limit", strconv.Itoa(rl.Limit))
-	h.Set("RateLimit-Remaining", strconv.Itoa(rl.Remaining))
-	h.Set("RateLimit-Reset", strconv.FormatInt(rl.ResetSeconds, 10))
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) error {
