@@ -3,12 +3,9 @@ package graph_test
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/prometheus/client_golang/prometheus"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -18,21 +15,22 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/graph"
 	"github.com/clausewatch/clausewatch/graph/model"
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/app/apptest"
 	"github.com/clausewatch/clausewatch/internal/middleware"
 	"github.com/clausewatch/clausewatch/internal/session"
 )
 
 func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
 
-var secret = []byte("graph-test-secret-0123456789abcdef")
-
-// env is one service on a real store with the GraphQL handler in front.
+// env is the shared harness's service with the GraphQL handler in front.
 type env struct {
-	svc *app.Service
+	*apptest.Env
 	h   http.Handler
 	log *syncBuffer
 }
@@ -48,47 +46,11 @@ func newEnv(t *testing.T, d dbtest.Dialect, o options) *env {
 	if o.wrap != nil {
 		store = o.wrap(store)
 	}
-	svc := app.New(app.Options{Store: store, Sessions: session.NewHS256(secret, "", ""), Logger: slog.New(slog.DiscardHandler)})
-	// As in serve: the background work runs beside the handler.
-	ctx, stop := context.WithCancel(context.Background())
-	ran := make(chan error, 1)
-	go func() { ran <- svc.Run(ctx) }()
-	t.Cleanup(func() {
-		stop()
-		<-ran
-	})
-	buf := &syncBuffer{}
-	h := graph.NewHandler(graph.Options{Service: svc, Logger: slog.New(slog.NewTextHandler(buf, nil)), Introspection: o.introspection})
+	e := &env{Env: apptest.New(t, store), log: &syncBuffer{}}
+	h := graph.NewHandler(graph.Options{Service: e.Svc, Logger: slog.New(slog.NewTextHandler(e.log, nil)), Introspection: o.introspection})
 	// As in the server: Observe carries the per-request info the usage log reads.
-	h = middleware.Observe(slog.New(slog.DiscardHandler), middleware.NewMetrics(prometheus.NewRegistry()), h)
-	return &env{svc: svc, h: h, log: buf}
-}
-
-// mustSession makes a new account and returns a session token for it.
-func (e *env) mustSession(t *testing.T) (string, *app.Account) {
-	t.Helper()
-	sub := "test|" + randomHex(8)
-	email := sub[5:] + "@example.com"
-	acct, err := e.svc.EnsureAccount(context.Background(), app.Identity{Subject: sub, Email: email})
-	if err != nil {
-		t.Fatalf("EnsureAccount: %v", err)
-	}
-	tok, err := session.MintHS256(secret, sub, email, "", "", time.Hour)
-	if err != nil {
-		t.Fatalf("MintHS256: %v", err)
-	}
-	return tok, acct
-}
-
-// mustKey creates a key with scopes for acct and returns its raw value.
-func (e *env) mustKey(t *testing.T, acct *app.Account, scopes ...string) (string, *app.Key) {
-	t.Helper()
-	ctx := app.WithPrincipal(context.Background(), &app.Principal{Account: *acct})
-	ck, err := e.svc.CreateKey(ctx, app.KeyCreate{Name: "test", Scopes: scopes})
-	if err != nil {
-		t.Fatalf("CreateKey(%v): %v", scopes, err)
-	}
-	return ck.RawKey, ck.Key
+	e.h = middleware.Observe(slog.New(slog.DiscardHandler), middleware.NewMetrics(prometheus.NewRegistry()), h)
+	return e
 }
 
 type gqlError struct {
@@ -143,15 +105,6 @@ func (e *env) mustData(t *testing.T, bearer, query string, vars map[string]any, 
 	}
 }
 
-func eachDialect(t *testing.T, f func(t *testing.T, d dbtest.Dialect)) {
-	for _, d := range dbtest.Dialects {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			f(t, d)
-		})
-	}
-}
-
 type apiKey struct {
 	ID           string   `json:"id"`
 	Name         string   `json:"name"`
@@ -166,10 +119,11 @@ type apiKey struct {
 const keyFields = `id name keyPrefix scopes requestCount lastUsedAt createdAt revokedAt`
 
 func TestViewerAndKeys(t *testing.T) {
-	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d, options{})
-		tok, acct := e.mustSession(t)
-		raw, key := e.mustKey(t, acct, app.ScopeMonitor)
+		tok, acct := e.MustAccount("")
+		k := e.MustKey(tok, app.ScopeMonitor)
+		raw, key := k.RawKey, k.Key
 
 		for _, c := range []struct{ name, bearer string }{{"session", tok}, {"key", raw}} {
 			t.Run(c.name, func(t *testing.T) {
@@ -204,9 +158,9 @@ func TestViewerAndKeys(t *testing.T) {
 
 func TestCreateApiKey(t *testing.T) {
 	const create = `mutation($name: String!, $scopes: [String!]) { createApiKey(name: $name, scopes: $scopes) { rawKey key { ` + keyFields + ` } } }`
-	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d, options{})
-		tok, acct := e.mustSession(t)
+		tok, acct := e.MustAccount("")
 
 		t.Run("session", func(t *testing.T) {
 			var got struct {
@@ -234,7 +188,7 @@ func TestCreateApiKey(t *testing.T) {
 		})
 
 		t.Run("key cannot mint keys", func(t *testing.T) {
-			raw, _ := e.mustKey(t, acct, app.ScopeExtract, app.ScopeAnalyze, app.ScopeMonitor)
+			raw := e.MustKey(tok, app.ScopeExtract, app.ScopeAnalyze, app.ScopeMonitor).RawKey
 			r := e.do(t, raw, create, map[string]any{"name": "nope"})
 			if r.code() != "FORBIDDEN" || string(r.Data) != "null" {
 				t.Errorf("createApiKey with a key: %s, want FORBIDDEN and no data", r.body)
@@ -256,12 +210,13 @@ func TestCreateApiKey(t *testing.T) {
 
 func TestRevokeApiKey(t *testing.T) {
 	const revoke = `mutation($id: ID!) { revokeApiKey(id: $id) { id revokedAt } }`
-	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d, options{})
-		tok, acct := e.mustSession(t)
-		raw, key := e.mustKey(t, acct)
-		_, other := e.mustSession(t)
-		_, otherKey := e.mustKey(t, other)
+		tok, _ := e.MustAccount("")
+		k := e.MustKey(tok)
+		raw, key := k.RawKey, k.Key
+		otherTok, _ := e.MustAccount("")
+		otherKey := e.MustKey(otherTok).Key
 
 		for _, c := range []struct{ name, id string }{
 			{"another account's key", otherKey.ID},
@@ -328,11 +283,11 @@ var scopeSets = [][]string{
 }
 
 func TestScopes(t *testing.T) {
-	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d, options{})
-		tok, acct := e.mustSession(t)
+		tok, _ := e.MustAccount("")
 		for _, scopes := range scopeSets {
-			raw, _ := e.mustKey(t, acct, scopes...)
+			raw := e.MustKey(tok, scopes...).RawKey
 			for _, op := range scopedOps {
 				t.Run(strings.Join(scopes, "+")+"/"+op.name, func(t *testing.T) {
 					r := e.do(t, raw, op.query, nil)
@@ -365,7 +320,7 @@ func TestScopes(t *testing.T) {
 			})
 		}
 		// Account operations need no scope.
-		raw, _ := e.mustKey(t, acct, app.ScopeMonitor)
+		raw := e.MustKey(tok, app.ScopeMonitor).RawKey
 		for _, q := range []string{`{ viewer { id } }`, `{ apiKeys { id } }`, `{ usage(days: 7) { totalRequests } }`, `{ keyLimits { tier keys { keyId status { scans { limit resetsAt } } } } }`} {
 			for _, bearer := range []string{tok, raw} {
 				if r := e.do(t, bearer, q, nil); r.code() == "FORBIDDEN" || r.code() == "INTERNAL" {
@@ -378,12 +333,13 @@ func TestScopes(t *testing.T) {
 
 func TestUnauthenticated(t *testing.T) {
 	const wantBody = `{"errors":[{"message":"missing or invalid credentials","extensions":{"code":"UNAUTHENTICATED"}}]}`
-	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d, options{})
-		_, acct := e.mustSession(t)
-		revoked, key := e.mustKey(t, acct)
+		tok, acct := e.MustAccount("")
+		k := e.MustKey(tok)
+		revoked, key := k.RawKey, k.Key
 		ctx := app.WithPrincipal(context.Background(), &app.Principal{Account: *acct})
-		if _, err := e.svc.RevokeKey(ctx, key.ID); err != nil {
+		if _, err := e.Svc.RevokeKey(ctx, key.ID); err != nil {
 			t.Fatal(err)
 		}
 		good := app.NewRawKey()
@@ -393,7 +349,7 @@ func TestUnauthenticated(t *testing.T) {
 		}
 		badChecksum := good[:len(good)-1] + flip
 		foreignToken, _ := session.MintHS256([]byte("another-secret-another-secret-00"), "x", "x@example.com", "", "", time.Hour)
-		expired, _ := session.MintHS256(secret, "x", "x@example.com", "", "", -time.Hour)
+		expired, _ := session.MintHS256(apptest.SessionSecret, "x", "x@example.com", "", "", -time.Hour)
 
 		for _, c := range []struct{ name, header string }{
 			{"missing", ""},
@@ -428,9 +384,9 @@ func TestUnauthenticated(t *testing.T) {
 }
 
 func TestComplexityLimit(t *testing.T) {
-	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d, options{})
-		tok, _ := e.mustSession(t)
+		tok, _ := e.MustAccount("")
 		var q strings.Builder
 		q.WriteString("{")
 		for i := range 500 {
@@ -454,11 +410,11 @@ func TestComplexityLimit(t *testing.T) {
 
 func TestIntrospection(t *testing.T) {
 	const schemaQuery = `{ __schema { queryType { name } } }`
-	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		for _, on := range []bool{false, true} {
 			t.Run(fmt.Sprint("introspection=", on), func(t *testing.T) {
 				e := newEnv(t, d, options{introspection: on})
-				tok, _ := e.mustSession(t)
+				tok, _ := e.MustAccount("")
 				r := e.do(t, tok, schemaQuery, nil)
 				if on && (len(r.Errors) > 0 || !strings.Contains(string(r.Data), `"Query"`)) {
 					t.Errorf("introspection on: %s", r.body)
@@ -501,9 +457,9 @@ func (leakyStore) FindKeys(context.Context, app.KeyFilter) ([]app.Key, error) {
 }
 
 func TestErrorPresenter(t *testing.T) {
-	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d, options{wrap: func(s app.Store) app.Store { return leakyStore{s} }})
-		tok, _ := e.mustSession(t)
+		tok, _ := e.MustAccount("")
 		for _, c := range []struct{ name, query string }{
 			{"store error", `{ analyses { analyses { id } } }`},
 			{"panic", `{ apiKeys { id } }`},
@@ -546,20 +502,14 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
-
 // TestBudgetErrorExtensions checks that an app error's extra members (the
 // 429 body of REST) reach extensions unchanged.
 func TestBudgetErrorExtensions(t *testing.T) {
 	const analyze = `mutation { analyze(input: {text: "We may terminate your account at any time without notice.", title: "Terms"}) { id grade createdAt } }`
-	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d, options{})
-		_, acct := e.mustSession(t)
-		raw, _ := e.mustKey(t, acct, app.ScopeAnalyze)
+		tok, _ := e.MustAccount("")
+		raw := e.MustKey(tok, app.ScopeAnalyze).RawKey
 		var last *response
 		for range 10 {
 			last = e.do(t, raw, analyze, nil)
@@ -580,10 +530,11 @@ func TestBudgetErrorExtensions(t *testing.T) {
 
 // usage and keyLimits give the numbers the service gives REST.
 func TestUsageAndKeyLimitsNumbers(t *testing.T) {
-	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d, options{})
-		tok, acct := e.mustSession(t)
-		raw, key := e.mustKey(t, acct)
+		tok, _ := e.MustAccount("")
+		k := e.MustKey(tok)
+		raw, key := k.RawKey, k.Key
 		for range 2 {
 			e.mustData(t, raw, `mutation { analyze(input: {text: "We may change these terms at any time."}) { grade } }`, nil, &struct{}{})
 		}
@@ -591,9 +542,7 @@ func TestUsageAndKeyLimitsNumbers(t *testing.T) {
 		if r := e.do(t, raw, `{ analysis(id: "nope") { id } }`, nil); r.code() != "NOT_FOUND" {
 			t.Fatalf("analysis(nope): %s", r.body)
 		}
-		if err := e.svc.FlushUsage(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+		e.Flush()
 		var got struct {
 			Usage struct {
 				TotalRequests, SuccessCount, ErrorCount int
@@ -627,10 +576,10 @@ func TestUsageAndKeyLimitsNumbers(t *testing.T) {
 // An analysis carries the text its offsets count into, reads back by id, and
 // analyses refuses a limit outside 1..100 rather than guessing.
 func TestAnalysisTextAndPaging(t *testing.T) {
-	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d, options{})
-		_, acct := e.mustSession(t)
-		raw, _ := e.mustKey(t, acct, app.ScopeAnalyze)
+		tok, _ := e.MustAccount("")
+		raw := e.MustKey(tok, app.ScopeAnalyze).RawKey
 		const text = "Terms 🚀\n\nWe may terminate your account at any time without notice."
 		res := e.do(t, raw, `mutation($t: String!) { analyze(input: {text: $t}) { id text findings { quote start end } } }`, map[string]any{"t": text})
 		var got struct {
@@ -668,6 +617,37 @@ func TestAnalysisTextAndPaging(t *testing.T) {
 			res = e.do(t, raw, q, nil)
 			if res.code() != "" || !strings.Contains(string(res.Data), got.Analyze.ID) || !strings.Contains(string(res.Data), "without notice") {
 				t.Errorf("%s: %s", q, res.body)
+			}
+		}
+	})
+}
+
+// Operations that draw on a budget answer with REST's RateLimit-* headers,
+// for the last budgeted field of the operation; others carry none.
+func TestRateLimitHeaders(t *testing.T) {
+	const twice = `mutation { a: analyze(input: {text: "We may change these terms."}) { id } b: analyze(input: {text: "We may sell your data."}) { id } }`
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d, options{})
+		e.Clock.Set(time.Date(2026, 11, 22, 23, 0, 0, 0, time.UTC)) // an hour to midnight
+		tok, _ := e.MustAccount("")
+		raw := e.MustKey(tok).RawKey
+		headers := func(r *response) [3]string {
+			return [3]string{r.header.Get("RateLimit-Limit"), r.header.Get("RateLimit-Remaining"), r.header.Get("RateLimit-Reset")}
+		}
+		if r := e.do(t, raw, `{ viewer { id } }`, nil); headers(r) != [3]string{} {
+			t.Errorf("unbudgeted query: RateLimit headers %v", headers(r))
+		}
+		for _, want := range []struct {
+			code    string
+			headers [3]string
+		}{
+			{"", [3]string{"5", "3", "3600"}},
+			{"", [3]string{"5", "1", "3600"}},
+			{"RATE_LIMITED", [3]string{"5", "0", "3600"}}, // b is refused: the pool is spent
+		} {
+			r := e.do(t, raw, twice, nil)
+			if r.code() != want.code || headers(r) != want.headers {
+				t.Errorf("two analyses: code %q headers %v, want %q %v (%s)", r.code(), headers(r), want.code, want.headers, r.body)
 			}
 		}
 	})

@@ -59,7 +59,11 @@ func NewHandler(o Options) http.Handler {
 	srv.SetRecoverFunc(recoverPanic)
 	srv.AroundResponses(noteError)
 
-	api := middleware.Authenticate(o.Service, p.unauthenticated, limitBody(srv))
+	// Budgeted fields set the RateLimit-* headers REST sends, for the last
+	// budgeted field of the operation.
+	api := middleware.Authenticate(o.Service, p.unauthenticated, limitBody(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		srv.ServeHTTP(w, middleware.RateLimitHeaders(w, r))
+	})))
 	explorer := http.Handler(http.HandlerFunc(notFound))
 	if o.Introspection {
 		explorer = playground.Handler("clausewatch GraphQL", "/graphql")

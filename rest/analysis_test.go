@@ -1,7 +1,6 @@
 package rest_test
 
 import (
-	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -9,14 +8,14 @@ import (
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
-	"github.com/clausewatch/clausewatch/internal/llm"
+	"github.com/clausewatch/clausewatch/internal/app/apptest"
 )
 
 func TestExtractLoopbackPage(t *testing.T) {
 	e := newEnv(t, dbtest.SQLite)
-	tok, _ := e.mustAccount("x@example.com")
-	k := e.mustKey(tok)
-	res := e.do("POST", "/api/extract", k.RawKey, map[string]string{"url": e.docs.URL + "/terms"})
+	tok, _ := e.MustAccount("x@example.com")
+	k := e.MustKey(tok)
+	res := e.do("POST", "/api/extract", k.RawKey, map[string]string{"url": e.Docs.URL("/terms")})
 	if res.status != http.StatusOK {
 		t.Fatalf("%d %s", res.status, res.body)
 	}
@@ -36,10 +35,10 @@ func TestExtractLoopbackPage(t *testing.T) {
 }
 
 func TestAnalyzeQuotesHighlightExactly(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d)
-		tok, acct := e.mustAccount("q@example.com")
-		k := e.mustKey(tok)
+		tok, acct := e.MustAccount("q@example.com")
+		k := e.MustKey(tok)
 		text := "Bienvenue 👋 — Ünïcödé terms.\n\nWe may terminate your account at any time without notice. 🚀\n\nAny dispute shall be resolved by binding arbitration in Zürich."
 		res := e.do("POST", "/api/analyze", k.RawKey, map[string]any{"text": text, "title": "Terms"})
 		if res.status != http.StatusOK {
@@ -57,7 +56,7 @@ func TestAnalyzeQuotesHighlightExactly(t *testing.T) {
 			}
 		}
 		// Stored per account: the same id reads back.
-		got, err := e.svc.FindAnalysis(app.WithPrincipal(t.Context(), &app.Principal{Account: *acct}), a.ID)
+		got, err := e.Svc.FindAnalysis(app.WithPrincipal(t.Context(), &app.Principal{Account: *acct}), a.ID)
 		if err != nil || got.ID != a.ID {
 			t.Errorf("stored analysis: %v %v", got, err)
 		}
@@ -66,8 +65,8 @@ func TestAnalyzeQuotesHighlightExactly(t *testing.T) {
 		}
 		// URL input goes through fetch and extract; the extracted text comes
 		// back, so the offsets can be used without a second request.
-		res = e.do("POST", "/api/analyze", k.RawKey, map[string]any{"url": e.docs.URL + "/terms"})
-		if res.status != http.StatusOK || !strings.Contains(string(res.body), `"url":"`+e.docs.URL+`/terms"`) {
+		res = e.do("POST", "/api/analyze", k.RawKey, map[string]any{"url": e.Docs.URL("/terms")})
+		if res.status != http.StatusOK || !strings.Contains(string(res.body), `"url":"`+e.Docs.URL("/terms")+`"`) {
 			t.Fatalf("url analysis: %d %s", res.status, res.body)
 		}
 		var u app.Analysis
@@ -84,25 +83,12 @@ func TestAnalyzeQuotesHighlightExactly(t *testing.T) {
 	})
 }
 
-// fakeLLM is an OpenAI-compatible chat-completions server on loopback that
-// answers every request with content.
-func fakeLLM(t *testing.T, content string) *llm.Client {
-	c, _ := llmServer(t, 2*time.Second, func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]any{
-			"id": "c1", "object": "chat.completion", "created": time.Now().Unix(), "model": "test-model",
-			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": content}}},
-		})
-	})
-	return c
-}
-
 func TestAnalyzeWithAI(t *testing.T) {
 	good := `{"summary":"You can lose your account at any time.","quotes":["We may terminate your account at any time.","made up"]}`
-	e := newEnvOn(t, dbtest.Open(t, dbtest.SQLite), func(o *app.Options) { o.LLM = fakeLLM(t, good) })
-	e.setClock(time.Date(2026, 11, 10, 12, 0, 0, 0, time.UTC))
-	tok, _ := e.mustAccount("ai@example.com")
-	k := e.mustKey(tok)
+	e := newEnvOn(t, dbtest.Open(t, dbtest.SQLite), apptest.WithLLM(apptest.FakeLLM(t, good)))
+	e.Clock.Set(time.Date(2026, 11, 10, 12, 0, 0, 0, time.UTC))
+	tok, _ := e.MustAccount("ai@example.com")
+	k := e.MustKey(tok)
 	body := map[string]any{"text": "We may terminate your account at any time.", "ai": true}
 	for i := 1; i <= 5; i++ {
 		res := e.do("POST", "/api/analyze", k.RawKey, body)
@@ -118,7 +104,7 @@ func TestAnalyzeWithAI(t *testing.T) {
 		}
 	}
 	// A free key's five AI units are spent (its five scans too): the scan limit answers first.
-	e.setClock(time.Date(2026, 11, 11, 12, 0, 0, 0, time.UTC))
+	e.Clock.Set(time.Date(2026, 11, 11, 12, 0, 0, 0, time.UTC))
 	res := e.do("POST", "/api/analyze", k.RawKey, body)
 	m := res.json(t)
 	if res.status != http.StatusTooManyRequests || m["error"] != "Monthly AI limit reached for this API key" || m["aiRemaining"] != 0.0 || m["aiLimit"] != 5.0 || m["aiResetsAt"] == nil {
@@ -131,9 +117,9 @@ func TestAnalyzeWithAI(t *testing.T) {
 }
 
 func TestAnalyzeAIGarbageStillAnswers(t *testing.T) {
-	e := newEnvOn(t, dbtest.Open(t, dbtest.SQLite), func(o *app.Options) { o.LLM = fakeLLM(t, "not json at all") })
-	tok, _ := e.mustAccount("garbage@example.com")
-	k := e.mustKey(tok)
+	e := newEnvOn(t, dbtest.Open(t, dbtest.SQLite), apptest.WithLLM(apptest.FakeLLM(t, "not json at all")))
+	tok, _ := e.MustAccount("garbage@example.com")
+	k := e.MustKey(tok)
 	res := e.do("POST", "/api/analyze", k.RawKey, map[string]any{"text": "We may sell your personal data.", "ai": true})
 	if res.status != http.StatusOK {
 		t.Fatalf("%d %s", res.status, res.body)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/app/apptest"
 )
 
 // latencies collects per-request durations to report p99 beside the rate.
@@ -85,8 +86,8 @@ func BenchmarkPlainJSON(b *testing.B) {
 // checksum, hash lookup with the account, the list query, usage recording.
 func BenchmarkKeyList(b *testing.B) {
 	e := newEnvOn(b, dbtest.Open(b, dbtest.Postgres))
-	tok, _ := e.mustAccount("bench@example.com")
-	k := e.mustKey(tok)
+	tok, _ := e.MustAccount("bench@example.com")
+	k := e.MustKey(tok)
 	client := benchClient()
 	hammer(b, client, func() *http.Request {
 		req, _ := http.NewRequest("GET", e.srv.URL+"/api/developer/keys", nil)
@@ -102,15 +103,12 @@ func BenchmarkKeyList(b *testing.B) {
 func BenchmarkAnalyzeBudgeted(b *testing.B) {
 	var n atomic.Int64
 	base := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
-	e := newEnvOn(b, dbtest.Open(b, dbtest.Postgres), func(o *app.Options) {
+	e := newEnvOn(b, dbtest.Open(b, dbtest.Postgres), apptest.Configure(func(o *app.Options) {
 		o.Now = func() time.Time { return base.AddDate(0, 0, int(n.Load()/60)) }
-	})
-	tok, acct := e.mustAccount("bench-analyze@example.com")
-	advanced := app.TierAdvanced
-	if err := e.store.UpdateBilling(b.Context(), acct.ID, app.BillingUpdate{Tier: &advanced}); err != nil {
-		b.Fatal(err)
-	}
-	k := e.mustKey(tok)
+	}))
+	tok, acct := e.MustAccount("bench-analyze@example.com")
+	e.SetTier(acct.ID, app.TierAdvanced)
+	k := e.MustKey(tok)
 	body, _ := json.Marshal(map[string]string{"text": "We may change these terms at any time without notice."})
 	hammer(b, benchClient(), func() *http.Request {
 		n.Add(1)

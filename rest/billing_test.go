@@ -5,16 +5,23 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/stripe/stripe-go/v76/webhook"
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/app/apptest"
 )
 
 // event builds a provider event of typ around object.
@@ -31,17 +38,8 @@ func sign(payload []byte, secret string, at time.Time) string {
 }
 
 func (e *env) deliver(payload []byte) response {
-	e.t.Helper()
-	return e.do("POST", "/api/webhooks/payment", "", payload, "payment-signature", sign(payload, testWebhookSecret, time.Now()))
-}
-
-func (e *env) account(id string) *app.Account {
-	e.t.Helper()
-	a, err := e.store.FindAccount(context.Background(), id)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return a
+	e.T.Helper()
+	return e.do("POST", "/api/webhooks/payment", "", payload, "payment-signature", sign(payload, apptest.WebhookSecret, time.Now()))
 }
 
 func subscription(customer, status, tier string) map[string]any {
@@ -60,8 +58,8 @@ func TestWebhookSignature(t *testing.T) {
 	}{
 		{"missing header", payload, "", "Missing payment-signature header"},
 		{"wrong secret", payload, sign(payload, "whsec_other", time.Now()), "Invalid signature"},
-		{"stale timestamp", payload, sign(payload, testWebhookSecret, time.Now().Add(-6*time.Minute)), "Invalid signature"},
-		{"body altered by one byte", append(bytes.Clone(payload[:len(payload)-1]), ' '), sign(payload, testWebhookSecret, time.Now()), "Invalid signature"},
+		{"stale timestamp", payload, sign(payload, apptest.WebhookSecret, time.Now().Add(-6*time.Minute)), "Invalid signature"},
+		{"body altered by one byte", append(bytes.Clone(payload[:len(payload)-1]), ' '), sign(payload, apptest.WebhookSecret, time.Now()), "Invalid signature"},
 		{"garbage header", payload, "t=1,v1=zz", "Invalid signature"},
 	}
 	for _, c := range cases {
@@ -81,7 +79,7 @@ func TestWebhookSignature(t *testing.T) {
 }
 
 func TestWebhookSecretNotConfigured(t *testing.T) {
-	e := newEnvOn(t, dbtest.Open(t, dbtest.SQLite), func(o *app.Options) { o.WebhookSecret = "" })
+	e := newEnvOn(t, dbtest.Open(t, dbtest.SQLite), apptest.Configure(func(o *app.Options) { o.WebhookSecret = "" }))
 	payload := event("evt_x", "invoice.paid", time.Now().Unix(), map[string]any{"id": "in_1"})
 	res := e.deliver(payload)
 	if res.status != http.StatusInternalServerError || res.json(t)["error"] != "Webhook secret not configured" {
@@ -90,10 +88,10 @@ func TestWebhookSecretNotConfigured(t *testing.T) {
 }
 
 func TestWebhookEvents(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d)
-		tok, acct := e.mustAccount("pay@example.com")
-		k := e.mustKey(tok)
+		tok, acct := e.MustAccount("pay@example.com")
+		k := e.MustKey(tok)
 		cus := "cus_" + acct.ID[:8]
 		now := time.Now().Unix()
 
@@ -105,7 +103,7 @@ func TestWebhookEvents(t *testing.T) {
 		if res.status != http.StatusOK {
 			t.Fatalf("checkout: %d %s", res.status, res.body)
 		}
-		a := e.account(acct.ID)
+		a := e.Account(acct.ID)
 		if a.Tier != app.TierBase || a.CustomerID == nil || *a.CustomerID != cus {
 			t.Fatalf("after checkout: tier %s customer %v", a.Tier, a.CustomerID)
 		}
@@ -135,7 +133,7 @@ func TestWebhookEvents(t *testing.T) {
 			if res := e.deliver(event(s.id+"_"+string(d), s.typ, s.created, s.object)); res.status != http.StatusOK {
 				t.Fatalf("%s: %d %s", s.id, res.status, res.body)
 			}
-			a := e.account(acct.ID)
+			a := e.Account(acct.ID)
 			if a.Tier != s.wantTier || a.SubscriptionStatus != s.wantStatus {
 				t.Errorf("after %s: tier %s status %q, want %s %q", s.id, a.Tier, a.SubscriptionStatus, s.wantTier, s.wantStatus)
 			}
@@ -151,16 +149,16 @@ func TestWebhookEvents(t *testing.T) {
 				t.Fatalf("credits: %d %s", res.status, res.body)
 			}
 		}
-		if got := e.account(acct.ID).Credits; got != 50 {
+		if got := e.Account(acct.ID).Credits; got != 50 {
 			t.Errorf("credits after three deliveries: %d, want 50", got)
 		}
 	})
 }
 
 func TestWebhookConcurrentDuplicatesApplyOnce(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d)
-		_, acct := e.mustAccount("dup@example.com")
+		_, acct := e.MustAccount("dup@example.com")
 		payload := event("evt_dup_"+string(d), "checkout.session.completed", time.Now().Unix(), map[string]any{
 			"id": "cs_d", "object": "checkout.session", "mode": "payment",
 			"metadata": map[string]any{"accountId": acct.ID, "credits": "10"},
@@ -182,7 +180,7 @@ func TestWebhookConcurrentDuplicatesApplyOnce(t *testing.T) {
 		if ok.Load() != 8 {
 			t.Errorf("%d of 8 deliveries answered 200", ok.Load())
 		}
-		if got := e.account(acct.ID).Credits; got != 10 {
+		if got := e.Account(acct.ID).Credits; got != 10 {
 			t.Fatalf("credits after 8 concurrent deliveries: %d, want 10", got)
 		}
 	})
@@ -206,11 +204,11 @@ func (f failingStore) UpdateBilling(ctx context.Context, id string, u app.Billin
 }
 
 func TestWebhookFailureRollsBackAndRetryApplies(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		fail := &atomic.Bool{}
 		fail.Store(true)
 		e := newEnvOn(t, failingStore{Store: dbtest.Open(t, d), fail: fail})
-		_, acct := e.mustAccount("fail@example.com")
+		_, acct := e.MustAccount("fail@example.com")
 		payload := event("evt_rollback_"+string(d), "checkout.session.completed", time.Now().Unix(), map[string]any{
 			"id": "cs_f", "object": "checkout.session", "mode": "payment", "customer": "cus_fail_" + string(d),
 			"client_reference_id": acct.ID, "metadata": map[string]any{"credits": "7"},
@@ -219,7 +217,7 @@ func TestWebhookFailureRollsBackAndRetryApplies(t *testing.T) {
 		if res.status != http.StatusInternalServerError || res.json(t)["error"] != "Webhook handler failed" {
 			t.Fatalf("failing delivery: %d %s", res.status, res.body)
 		}
-		if got := e.account(acct.ID).Credits; got != 0 {
+		if got := e.Account(acct.ID).Credits; got != 0 {
 			t.Fatalf("failed delivery left %d credits", got)
 		}
 		fail.Store(false)
@@ -228,8 +226,100 @@ func TestWebhookFailureRollsBackAndRetryApplies(t *testing.T) {
 				t.Fatalf("retry: %d %s", res.status, res.body)
 			}
 		}
-		if got := e.account(acct.ID).Credits; got != 7 {
+		if got := e.Account(acct.ID).Credits; got != 7 {
 			t.Fatalf("after retry and duplicate: %d credits, want 7", got)
 		}
 	})
+}
+
+// Subscription events that arrive before the checkout linking their
+// customer are refused (500) so the provider retries; the retry applies.
+func TestSubscriptionBeforeCheckoutIsRetried(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d)
+		_, acct := e.MustAccount("early@example.com")
+		cus := "cus_early_" + string(d)
+		now := time.Now().Unix()
+		sub := e.deliver(event("evt_early_sub_"+string(d), "customer.subscription.created", now, subscription(cus, "active", "advanced")))
+		if sub.status != http.StatusInternalServerError {
+			t.Fatalf("subscription before checkout: %d %s", sub.status, sub.body)
+		}
+		co := e.deliver(event("evt_early_co_"+string(d), "checkout.session.completed", now, map[string]any{
+			"id": "cs_e", "object": "checkout.session", "mode": "subscription", "customer": cus, "client_reference_id": acct.ID,
+		}))
+		if co.status != http.StatusOK {
+			t.Fatalf("checkout: %d %s", co.status, co.body)
+		}
+		if res := e.deliver(event("evt_early_sub_"+string(d), "customer.subscription.created", now, subscription(cus, "active", "advanced"))); res.status != http.StatusOK {
+			t.Fatalf("retry: %d %s", res.status, res.body)
+		}
+		if a := e.Account(acct.ID); a.Tier != app.TierAdvanced || a.SubscriptionStatus != "active" {
+			t.Errorf("after retry: %s %q", a.Tier, a.SubscriptionStatus)
+		}
+	})
+}
+
+// Two updates delivered at once, in either order: the newer one wins.
+func TestConcurrentSubscriptionUpdatesNewestWins(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d)
+		for round := range 10 {
+			_, acct := e.MustAccount(fmt.Sprintf("race%d@example.com", round))
+			cus := fmt.Sprintf("cus_race_%s_%d", d, round)
+			e.deliver(event(fmt.Sprintf("evt_rco_%s_%d", d, round), "checkout.session.completed", 1, map[string]any{
+				"id": "cs", "object": "checkout.session", "mode": "payment", "customer": cus, "client_reference_id": acct.ID,
+			}))
+			older := event(fmt.Sprintf("evt_old_%s_%d", d, round), "customer.subscription.updated", 1000, subscription(cus, "active", "advanced"))
+			newer := event(fmt.Sprintf("evt_new_%s_%d", d, round), "customer.subscription.updated", 2000, subscription(cus, "active", "base"))
+			var wg sync.WaitGroup
+			for _, p := range [][]byte{older, newer} {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					if res := e.deliver(p); res.status != http.StatusOK {
+						t.Errorf("delivery: %d %s", res.status, res.body)
+					}
+				}()
+			}
+			wg.Wait()
+			if a := e.Account(acct.ID); a.Tier != app.TierBase || a.SubscriptionEventAt != 2000 {
+				t.Fatalf("round %d: tier %s at %s, want base at 2000", round, a.Tier, strconv.FormatInt(a.SubscriptionEventAt, 10))
+			}
+		}
+	})
+}
+
+// Only a body over the limit is 413; a body that cannot be read (the
+// connection dropped mid-delivery) is 400 and applies nothing.
+func TestWebhookBodyReadErrors(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite)
+	_, acct := e.MustAccount("dropped@example.com")
+	payload := event("evt_dropped", "checkout.session.completed", time.Now().Unix(), map[string]any{
+		"id": "cs_dropped", "object": "checkout.session", "mode": "payment",
+		"metadata": map[string]any{"accountId": acct.ID, "credits": "3"},
+	})
+	sig := sign(payload, apptest.WebhookSecret, time.Now())
+	cases := []struct {
+		name string
+		body io.Reader
+		want int
+	}{
+		{"over 1 MiB", bytes.NewReader(bytes.Repeat([]byte(" "), 1<<20+1)), http.StatusRequestEntityTooLarge},
+		{"connection dropped", io.MultiReader(bytes.NewReader(payload[:20]), iotest.ErrReader(io.ErrUnexpectedEOF)), http.StatusBadRequest},
+	}
+	for _, c := range cases {
+		req := httptest.NewRequest("POST", "/api/webhooks/payment", c.body)
+		req.Header.Set("payment-signature", sig)
+		rec := httptest.NewRecorder()
+		e.h.ServeHTTP(rec, req)
+		if rec.Code != c.want || !strings.Contains(rec.Body.String(), `"error"`) {
+			t.Errorf("%s: %d %s, want %d with an error message", c.name, rec.Code, rec.Body, c.want)
+		}
+	}
+	if got := e.Account(acct.ID).Credits; got != 0 {
+		t.Fatalf("an unread delivery applied: %d credits", got)
+	}
+	if res := e.deliver(payload); res.status != http.StatusOK || e.Account(acct.ID).Credits != 3 {
+		t.Fatalf("the provider's retry: %d %s", res.status, res.body)
+	}
 }

@@ -1,26 +1,26 @@
 package rest_test
 
 import (
-	"fmt"
+	"context"
 	"net/http"
 	"strconv"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
+	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/app/apptest"
 )
 
 var shortText = map[string]any{"text": "We may change these terms at any time without notice."}
 
 func TestFreeKeyGetsFiveScansThenExact429(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d)
 		now := time.Date(2026, 11, 22, 15, 30, 0, 0, time.UTC)
-		e.setClock(now)
-		tok, _ := e.mustAccount("free@example.com")
-		k := e.mustKey(tok)
+		e.Clock.Set(now)
+		tok, _ := e.MustAccount("free@example.com")
+		k := e.MustKey(tok)
 		midnight := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC).UnixMilli()
 		for i := 1; i <= 5; i++ {
 			res := e.do("POST", "/api/analyze", k.RawKey, shortText)
@@ -49,66 +49,19 @@ func TestFreeKeyGetsFiveScansThenExact429(t *testing.T) {
 			t.Errorf("429 headers: Retry-After %q RateLimit-Remaining %q", res.header.Get("Retry-After"), res.header.Get("RateLimit-Remaining"))
 		}
 		// Other scan operations share the pool; monitor-free routes are refused too.
-		if res := e.do("POST", "/api/extract", k.RawKey, map[string]string{"url": e.docs.URL + "/terms"}); res.status != http.StatusTooManyRequests {
+		if res := e.do("POST", "/api/extract", k.RawKey, map[string]string{"url": e.Docs.URL("/terms")}); res.status != http.StatusTooManyRequests {
 			t.Errorf("extract after the limit: %d", res.status)
 		}
 		// A second key of the same account has its own pool.
-		if res := e.do("POST", "/api/analyze", e.mustKey(tok).RawKey, shortText); res.status != http.StatusOK {
+		if res := e.do("POST", "/api/analyze", e.MustKey(tok).RawKey, shortText); res.status != http.StatusOK {
 			t.Errorf("second key: %d", res.status)
 		}
 		// The next UTC day is a new window.
-		e.setClock(time.Date(2026, 11, 23, 0, 0, 1, 0, time.UTC))
+		e.Clock.Set(time.Date(2026, 11, 23, 0, 0, 1, 0, time.UTC))
 		if res := e.do("POST", "/api/analyze", k.RawKey, shortText); res.status != http.StatusOK {
 			t.Errorf("after midnight: %d %s", res.status, res.body)
 		}
 	})
-}
-
-// concurrentScans fires n analyze requests at once, spread over envs, and
-// counts the admitted ones.
-func concurrentScans(t *testing.T, envs []*env, raw string, n int) (ok, limited int) {
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res := envs[i%len(envs)].do("POST", "/api/analyze", raw, shortText)
-			mu.Lock()
-			defer mu.Unlock()
-			switch res.status {
-			case http.StatusOK:
-				ok++
-			case http.StatusTooManyRequests:
-				limited++
-			default:
-				t.Errorf("unexpected %d %s", res.status, res.body)
-			}
-		}()
-	}
-	wg.Wait()
-	return ok, limited
-}
-
-func TestConcurrentScansAdmitExactlyTheBudget(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
-		e := newEnv(t, d)
-		tok, _ := e.mustAccount("race@example.com")
-		k := e.mustKey(tok)
-		if ok, limited := concurrentScans(t, []*env{e}, k.RawKey, 50); ok != 5 || limited != 45 {
-			t.Fatalf("50 concurrent scans on a budget of 5: %d admitted, %d limited", ok, limited)
-		}
-	})
-}
-
-func TestConcurrentScansAcrossTwoProcesses(t *testing.T) {
-	a := newEnvOn(t, dbtest.Open(t, dbtest.Postgres))
-	b := newEnvOn(t, dbtest.Open(t, dbtest.Postgres))
-	tok, _ := a.mustAccount("race2@example.com")
-	k := a.mustKey(tok)
-	if ok, limited := concurrentScans(t, []*env{a, b}, k.RawKey, 50); ok != 5 || limited != 45 {
-		t.Fatalf("50 scans over two processes: %d admitted, %d limited", ok, limited)
-	}
 }
 
 // budgetRemaining reads status.<pool>.remaining of keyID from the per-key snapshot.
@@ -130,87 +83,23 @@ func scansRemaining(t *testing.T, e *env, tok, keyID string) float64 {
 	return budgetRemaining(t, e, tok, keyID, "scans")
 }
 
-func TestBatchAllOrNothing(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
-		e := newEnv(t, d)
-		tok, _ := e.mustAccount("batch@example.com")
-		k := e.mustKey(tok)
-		items := func(n int) map[string]any {
-			list := make([]any, n)
-			for i := range list {
-				list[i] = map[string]any{"text": fmt.Sprintf("Clause %d: we may terminate your account at any time.", i)}
-			}
-			return map[string]any{"items": list}
-		}
-		for _, n := range []int{0, 6} {
-			if res := e.do("POST", "/api/analyze/batch", k.RawKey, items(n)); res.status != http.StatusBadRequest {
-				t.Errorf("batch of %d: %d %s, want 400", n, res.status, res.body)
-			}
-		}
-		bad := map[string]any{"items": []any{map[string]any{"text": "x"}, map[string]any{"url": "https://example.com", "text": "both"}}}
-		if res := e.do("POST", "/api/analyze/batch", k.RawKey, bad); res.status != http.StatusBadRequest ||
-			!strings.Contains(string(res.body), `"details":[{"field":"items[1].url","message":"exactly one of url and text is required"}]`) {
-			t.Errorf("batch with an invalid item: %d %s, want 400 naming items[1].url", res.status, res.body)
-		}
-		private := map[string]any{"items": []any{map[string]any{"text": "x"}, map[string]any{"text": "y"}, map[string]any{"url": "http://10.0.0.1/terms"}}}
-		if res := e.do("POST", "/api/analyze/batch", k.RawKey, private); res.status != http.StatusBadRequest ||
-			!strings.Contains(string(res.body), `"field":"items[2].url"`) {
-			t.Errorf("batch with a private URL: %d %s, want 400 naming items[2].url", res.status, res.body)
-		}
-		if got := scansRemaining(t, e, tok, k.Key.ID); got != 5 {
-			t.Fatalf("invalid batches consumed: %v left", got)
-		}
-		res := e.do("POST", "/api/analyze/batch", k.RawKey, items(2))
-		if res.status != http.StatusOK {
-			t.Fatalf("batch of 2: %d %s", res.status, res.body)
-		}
-		results := res.json(t)["results"].([]any)
-		for i, r := range results {
-			r := r.(map[string]any)
-			if r["index"].(float64) != float64(i) || r["ok"] != true || r["analysis"] == nil {
-				t.Errorf("result %d: %v", i, r)
-			}
-		}
-		// 3 left: a batch of 4 is refused whole and takes nothing.
-		if res := e.do("POST", "/api/analyze/batch", k.RawKey, items(4)); res.status != http.StatusTooManyRequests {
-			t.Fatalf("batch of 4 with 3 left: %d %s", res.status, res.body)
-		}
-		if got := scansRemaining(t, e, tok, k.Key.ID); got != 3 {
-			t.Fatalf("after refused batch: %v left, want 3", got)
-		}
-		// One failing item gives its scan back; the batch still answers 200.
-		mixed := map[string]any{"items": []any{map[string]any{"text": "We may sell your data."}, map[string]any{"url": e.docs.URL + "/broken"}}}
-		res = e.do("POST", "/api/analyze/batch", k.RawKey, mixed)
-		if res.status != http.StatusOK {
-			t.Fatalf("mixed batch: %d %s", res.status, res.body)
-		}
-		results = res.json(t)["results"].([]any)
-		if results[0].(map[string]any)["ok"] != true || results[1].(map[string]any)["ok"] != false || results[1].(map[string]any)["error"] == nil {
-			t.Errorf("mixed results %v", results)
-		}
-		if got := scansRemaining(t, e, tok, k.Key.ID); got != 2 {
-			t.Errorf("after mixed batch: %v left, want 2", got)
-		}
-	})
-}
-
 func TestFailuresGiveTheScanBack(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d)
-		tok, _ := e.mustAccount("refund@example.com")
-		k := e.mustKey(tok)
+		tok, _ := e.MustAccount("refund@example.com")
+		k := e.MustKey(tok)
 		cases := []struct {
 			path string
 			body any
 			want int
 		}{
-			{"/api/extract", map[string]string{"url": e.docs.URL + "/broken"}, http.StatusBadGateway},
-			{"/api/extract", map[string]string{"url": e.docs.URL + "/image"}, http.StatusUnprocessableEntity},
+			{"/api/extract", map[string]string{"url": e.Docs.URL("/broken")}, http.StatusBadGateway},
+			{"/api/extract", map[string]string{"url": e.Docs.URL("/image")}, http.StatusUnprocessableEntity},
 			{"/api/extract", map[string]string{"url": "http://127.0.0.2:9/x"}, http.StatusBadRequest},
 			{"/api/extract", map[string]string{"url": "ftp://example.com/x"}, http.StatusBadRequest},
 			{"/api/extract", map[string]string{}, http.StatusBadRequest},
-			{"/api/analyze", map[string]string{"url": e.docs.URL + "/broken"}, http.StatusBadGateway},
-			{"/api/analyze", map[string]string{"url": e.docs.URL + "/image"}, http.StatusUnprocessableEntity},
+			{"/api/analyze", map[string]string{"url": e.Docs.URL("/broken")}, http.StatusBadGateway},
+			{"/api/analyze", map[string]string{"url": e.Docs.URL("/image")}, http.StatusUnprocessableEntity},
 			{"/api/analyze", map[string]any{"url": "https://example.com", "text": "both"}, http.StatusBadRequest},
 			{"/api/analyze", map[string]any{"text": "x", "documentType": "novel"}, http.StatusBadRequest},
 			{"/api/analyze", map[string]any{"text": "x", "ai": true}, http.StatusServiceUnavailable},
@@ -228,7 +117,7 @@ func TestFailuresGiveTheScanBack(t *testing.T) {
 			t.Fatalf("failed requests consumed scans: %v left", got)
 		}
 		// A refunded failure reports the pool as it is after the refund.
-		res := e.do("POST", "/api/extract", k.RawKey, map[string]string{"url": e.docs.URL + "/broken"})
+		res := e.do("POST", "/api/extract", k.RawKey, map[string]string{"url": e.Docs.URL("/broken")})
 		if res.status != http.StatusBadGateway || res.header.Get("RateLimit-Remaining") != "5" {
 			t.Errorf("refunded 502: %d RateLimit-Remaining %q, want 5", res.status, res.header.Get("RateLimit-Remaining"))
 		}
@@ -236,11 +125,11 @@ func TestFailuresGiveTheScanBack(t *testing.T) {
 }
 
 func TestPerKeySnapshot(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d)
-		e.setClock(time.Date(2026, 12, 31, 23, 0, 0, 0, time.UTC))
-		tok, _ := e.mustAccount("snap@example.com")
-		k := e.mustKey(tok, "analyze")
+		e.Clock.Set(time.Date(2026, 12, 31, 23, 0, 0, 0, time.UTC))
+		tok, _ := e.MustAccount("snap@example.com")
+		k := e.MustKey(tok, "analyze")
 		e.do("POST", "/api/analyze", k.RawKey, shortText)
 		res := e.do("GET", "/api/developer/usage/per-key", k.RawKey, nil)
 		if res.status != http.StatusOK {
@@ -272,43 +161,48 @@ func TestPerKeySnapshot(t *testing.T) {
 	})
 }
 
-func TestUsageAgreesWithRequests(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
-		e := newEnv(t, d)
-		tok, _ := e.mustAccount("usage@example.com")
-		k := e.mustKey(tok)
-		e.do("GET", "/api/developer/keys", k.RawKey, nil)                           // 200
-		e.do("POST", "/api/analyze", k.RawKey, shortText)                           // 200
-		e.do("POST", "/api/analyze", k.RawKey, map[string]any{"nope": 1})           // 400
-		e.do("POST", "/api/extract", k.RawKey, map[string]string{"url": "ftp://x"}) // 400
-		if err := e.svc.FlushUsage(t.Context()); err != nil {
-			t.Fatal(err)
+func TestRateLimitResetFollowsTheServiceClock(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite)
+	e.Clock.Set(time.Date(2026, 11, 22, 23, 0, 0, 0, time.UTC)) // an hour to midnight
+	tok, _ := e.MustAccount("reset@example.com")
+	k := e.MustKey(tok)
+	res := e.do("POST", "/api/analyze", k.RawKey, shortText)
+	if got := res.header.Get("RateLimit-Reset"); got != "3600" {
+		t.Errorf("RateLimit-Reset %q, want 3600", got)
+	}
+	for range 4 {
+		e.do("POST", "/api/analyze", k.RawKey, shortText)
+	}
+	res = e.do("POST", "/api/analyze", k.RawKey, shortText)
+	if res.status != http.StatusTooManyRequests || res.header.Get("Retry-After") != "3600" || res.header.Get("RateLimit-Remaining") != "0" {
+		t.Errorf("429: %d Retry-After %q", res.status, res.header.Get("Retry-After"))
+	}
+}
+
+func TestAI429BodyIsExact(t *testing.T) {
+	e := newEnvOn(t, dbtest.Open(t, dbtest.SQLite), apptest.WithLLM(apptest.FakeLLM(t, `{"summary":"ok","quotes":[]}`)))
+	tok, acct := e.MustAccount("ai429@example.com")
+	base := app.TierBase // 25 scans a day, 30 AI a month
+	e.Store.UpdateBilling(context.Background(), acct.ID, app.BillingUpdate{Tier: &base})
+	k := e.MustKey(tok)
+	e.Clock.Set(time.Date(2026, 11, 2, 12, 0, 0, 0, time.UTC))
+	body := map[string]any{"text": "We may change these terms.", "ai": true}
+	for i := range 30 {
+		e.Clock.Set(time.Date(2026, 11, 2+i/20, 12, 0, 0, 0, time.UTC))
+		if res := e.do("POST", "/api/analyze", k.RawKey, body); res.status != http.StatusOK {
+			t.Fatalf("AI call %d: %d %s", i, res.status, res.body)
 		}
-		res := e.do("GET", "/api/developer/usage?days=7", k.RawKey, nil)
-		if res.status != http.StatusOK {
-			t.Fatalf("%d %s", res.status, res.body)
+	}
+	res := e.do("POST", "/api/analyze", k.RawKey, body)
+	m := res.json(t)
+	want := map[string]any{"error": "Monthly AI limit reached for this API key", "aiRemaining": 0.0, "aiLimit": 30.0,
+		"aiResetsAt": float64(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC).UnixMilli())}
+	if res.status != http.StatusTooManyRequests || len(m) != len(want) {
+		t.Fatalf("%d %s", res.status, res.body)
+	}
+	for f, v := range want {
+		if m[f] != v {
+			t.Errorf("%s = %v, want %v", f, m[f], v)
 		}
-		st := res.json(t)["stats"].(map[string]any)
-		// The session's key creation is counted too: 5 requests, 2 errors.
-		if st["totalRequests"] != 5.0 || st["successCount"] != 3.0 || st["errorCount"] != 2.0 || st["successRate"] != 60.0 || st["errorRate"] != 40.0 {
-			t.Errorf("stats %v", st)
-		}
-		days := st["dailyRequests"].([]any)
-		if len(days) != 7 || days[6].(map[string]any)["date"] != time.Now().UTC().Format(time.DateOnly) || days[6].(map[string]any)["count"] != 5.0 || days[0].(map[string]any)["count"] != 0.0 {
-			t.Errorf("dailyRequests %v", days)
-		}
-		errs := st["recentErrors"].([]any)
-		if len(errs) != 2 {
-			t.Fatalf("recentErrors %v", errs)
-		}
-		newest := errs[0].(map[string]any)
-		if newest["path"] != "/api/extract" || newest["status"] != 400.0 || newest["keyPrefix"] != k.RawKey[:12] || newest["error"] == "" || newest["method"] != "POST" {
-			t.Errorf("newest error %v", newest)
-		}
-		for _, q := range []string{"0", "91", "x"} {
-			if res := e.do("GET", "/api/developer/usage?days="+q, tok, nil); res.status != http.StatusBadRequest {
-				t.Errorf("days=%s: %d", q, res.status)
-			}
-		}
-	})
+	}
 }

@@ -1,19 +1,19 @@
 package rest_test
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/app/apptest"
 )
 
 func TestKeyLifecycle(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d)
-		tok, _ := e.mustAccount("owner@example.com")
+		tok, _ := e.MustAccount("owner@example.com")
 
 		res := e.do("POST", "/api/developer/keys", tok, map[string]any{"name": "ci"})
 		if res.status != http.StatusCreated {
@@ -59,9 +59,7 @@ func TestKeyLifecycle(t *testing.T) {
 
 		// requestCount rises: counted off the request path, flushed in batches.
 		e.do("GET", "/api/developer/keys", raw, nil)
-		if err := e.svc.FlushUsage(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+		e.Flush()
 		k = e.do("GET", "/api/developer/keys", tok, nil).json(t)["keys"].([]any)[0].(map[string]any)
 		if k["requestCount"].(float64) != 2 || k["lastUsedAt"] == nil {
 			t.Errorf("after two key requests: requestCount %v lastUsedAt %v", k["requestCount"], k["lastUsedAt"])
@@ -86,22 +84,10 @@ func TestKeyLifecycle(t *testing.T) {
 	})
 }
 
-func TestKeyCannotMintKeys(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
-		e := newEnv(t, d)
-		tok, _ := e.mustAccount("a@example.com")
-		k := e.mustKey(tok, "extract", "analyze", "monitor")
-		res := e.do("POST", "/api/developer/keys", k.RawKey, map[string]any{"name": "child"})
-		if res.status != http.StatusForbidden {
-			t.Fatalf("key minting a key: %d %s, want 403", res.status, res.body)
-		}
-	})
-}
-
 func TestKeyCreateValidation(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d)
-		tok, _ := e.mustAccount("v@example.com")
+		tok, _ := e.MustAccount("v@example.com")
 		for name, body := range map[string]any{
 			"no name":       map[string]any{},
 			"blank name":    map[string]any{"name": "   "},
@@ -124,50 +110,11 @@ func TestKeyCreateValidation(t *testing.T) {
 	})
 }
 
-func TestRevokeUnknownOrForeignKey(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
-		e := newEnv(t, d)
-		alice, _ := e.mustAccount("alice@example.com")
-		bob, _ := e.mustAccount("bob@example.com")
-		bobs := e.mustKey(bob)
-		for name, id := range map[string]string{
-			"another account's key": bobs.Key.ID,
-			"unknown id":            "6f1c1f8e-0000-4000-8000-000000000000",
-			"not a uuid":            "nope",
-		} {
-			if res := e.do("DELETE", "/api/developer/keys/"+id, alice, nil); res.status != http.StatusNotFound {
-				t.Errorf("%s: %d %s, want 404", name, res.status, res.body)
-			}
-		}
-		if res := e.do("GET", "/api/developer/keys", bobs.RawKey, nil); res.status != http.StatusOK {
-			t.Errorf("bob's key after alice's attempt: %d", res.status)
-		}
-	})
-}
-
-// Revocation is visible at once to another server process on the same database.
-func TestRevokeVisibleToSecondProcess(t *testing.T) {
-	store1 := dbtest.Open(t, dbtest.Postgres)
-	store2 := dbtest.Open(t, dbtest.Postgres)
-	a, b := newEnvOn(t, store1), newEnvOn(t, store2)
-	tok, _ := a.mustAccount("two@example.com")
-	k := a.mustKey(tok)
-	if res := b.do("GET", "/api/developer/keys", k.RawKey, nil); res.status != http.StatusOK {
-		t.Fatalf("second process before revoke: %d", res.status)
-	}
-	if res := a.do("DELETE", "/api/developer/keys/"+k.Key.ID, tok, nil); res.status != http.StatusOK {
-		t.Fatalf("revoke: %d", res.status)
-	}
-	if res := b.do("GET", "/api/developer/keys", k.RawKey, nil); res.status != http.StatusUnauthorized {
-		t.Fatalf("second process after revoke: %d, want 401", res.status)
-	}
-}
-
 func TestUnauthenticated(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d)
-		tok, _ := e.mustAccount("u@example.com")
-		revoked := e.mustKey(tok)
+		tok, _ := e.MustAccount("u@example.com")
+		revoked := e.MustKey(tok)
 		e.do("DELETE", "/api/developer/keys/"+revoked.Key.ID, tok, nil)
 		good := app.NewRawKey()
 		cases := map[string]string{
@@ -211,50 +158,4 @@ func flip(c byte) string {
 		return "B"
 	}
 	return "A"
-}
-
-// A key with a bad checksum is refused without a database lookup.
-func TestChecksumFailureNeverReachesDatabase(t *testing.T) {
-	counting := &countingStore{Store: dbtest.Open(t, dbtest.SQLite)}
-	svc := app.New(app.Options{Store: counting})
-	good := app.NewRawKey()
-	if _, err := svc.Authenticate(context.Background(), good[:52]+flip(good[52])); app.ErrorCode(err) != app.CodeUnauthenticated {
-		t.Fatalf("got %v", err)
-	}
-	if counting.lookups != 0 {
-		t.Fatalf("%d database lookups for a key failing its checksum", counting.lookups)
-	}
-	if _, err := svc.Authenticate(context.Background(), good); app.ErrorCode(err) != app.CodeUnauthenticated || counting.lookups != 1 {
-		t.Fatalf("well-formed unknown key: %v after %d lookups", err, counting.lookups)
-	}
-}
-
-type countingStore struct {
-	app.Store
-	lookups int
-}
-
-func (c *countingStore) FindActiveKeyByHash(ctx context.Context, h []byte) (*app.Key, *app.Account, error) {
-	c.lookups++
-	return c.Store.FindActiveKeyByHash(ctx, h)
-}
-
-// Shutdown flushes the counts still held in memory.
-func TestRunFlushesPendingCountsWhenStopped(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
-		store := dbtest.Open(t, d)
-		e := newEnvOn(t, store)
-		tok, acct := e.mustAccount("flush@example.com")
-		k := e.mustKey(tok)
-		for range 3 {
-			e.do("GET", "/api/developer/keys", k.RawKey, nil)
-		}
-		if err := e.stopRun(); err != nil {
-			t.Fatal(err)
-		}
-		keys, err := store.FindKeys(context.Background(), app.KeyFilter{AccountID: acct.ID})
-		if err != nil || len(keys) != 1 || keys[0].RequestCount != 3 || keys[0].LastUsedAt == nil {
-			t.Fatalf("after Run stopped: %+v %v", keys, err)
-		}
-	})
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
+	"github.com/clausewatch/clausewatch/internal/app/apptest"
 )
 
 // Every scoped route of interface.md 5.3 with the scope it needs.
@@ -28,11 +29,11 @@ var scopedRoutes = []struct {
 
 func TestScopes(t *testing.T) {
 	scopeSets := [][]string{{"extract"}, {"analyze"}, {"monitor"}, {"extract", "analyze"}, {"extract", "analyze", "monitor"}}
-	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d)
-		tok, _ := e.mustAccount("scopes@example.com")
+		tok, _ := e.MustAccount("scopes@example.com")
 		for _, set := range scopeSets {
-			key := e.mustKey(tok, set...)
+			key := e.MustKey(tok, set...)
 			for _, r := range scopedRoutes {
 				res := e.do(r.method, r.path, key.RawKey, r.body)
 				allowed := slices.Contains(set, r.scope)
@@ -61,9 +62,25 @@ func TestScopes(t *testing.T) {
 	})
 }
 
+// The route checks the scope before reading the body: a key without the
+// scope hears 403 whatever it sent, never 400, 413 or 415.
+func TestScopeBeforeBody(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite)
+	tok, _ := e.MustAccount("order@example.com")
+	monitorOnly := e.MustKey(tok, "monitor")
+	for _, path := range []string{"/api/extract", "/api/analyze", "/api/analyze/batch"} {
+		for name, body := range map[string][]byte{"malformed": []byte(`{"url":`), "unknown field": []byte(`{"nope":1}`), "empty": nil} {
+			res := e.do("POST", path, monitorOnly.RawKey, body, "Content-Type", "text/plain")
+			if res.status != http.StatusForbidden {
+				t.Errorf("%s with a %s non-JSON body: %d %s, want 403", path, name, res.status, res.body)
+			}
+		}
+	}
+}
+
 func TestStrictJSON(t *testing.T) {
 	e := newEnv(t, dbtest.SQLite)
-	tok, _ := e.mustAccount("json@example.com")
+	tok, _ := e.MustAccount("json@example.com")
 	big := append([]byte(`{"name":"`), bytes.Repeat([]byte("a"), 2<<20)...)
 	big = append(big, `"}`...)
 	cases := []struct {

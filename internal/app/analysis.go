@@ -134,7 +134,7 @@ type BatchResult struct {
 // Analyze analyzes a public URL or given text. It needs the analyze scope,
 // takes one scan, and one AI unit with AI set; both come back if it fails.
 func (s *Service) Analyze(ctx context.Context, in AnalyzeInput) (*Analysis, error) {
-	if err := Require(ctx, ScopeAnalyze); err != nil {
+	if err := Require(ctx, ScopeOf(OpAnalyze)); err != nil {
 		return nil, err
 	}
 	if err := s.checkAnalyzeInput(in); err != nil {
@@ -150,7 +150,7 @@ func (s *Service) Analyze(ctx context.Context, in AnalyzeInput) (*Analysis, erro
 // AnalyzeBatch analyzes 1 to 5 items. The batch is admitted whole or not at
 // all; items run concurrently and fail one by one, each giving back its scan.
 func (s *Service) AnalyzeBatch(ctx context.Context, in BatchInput) (*BatchResult, error) {
-	if err := Require(ctx, ScopeAnalyze); err != nil {
+	if err := Require(ctx, ScopeOf(OpAnalyzeBatch)); err != nil {
 		return nil, err
 	}
 	if len(in.Items) == 0 || len(in.Items) > MaxBatch {
@@ -312,7 +312,7 @@ func aiError(err error) string {
 
 // FindAnalysis returns one of the caller's stored analyses.
 func (s *Service) FindAnalysis(ctx context.Context, id string) (*Analysis, error) {
-	if err := Require(ctx, ScopeAnalyze); err != nil {
+	if err := Require(ctx, ScopeOf(OpAnalyses)); err != nil {
 		return nil, err
 	}
 	p, _ := PrincipalFrom(ctx)
@@ -343,7 +343,7 @@ type AnalysisFilter struct {
 
 // FindAnalyses pages through the caller's analyses, newest first.
 func (s *Service) FindAnalyses(ctx context.Context, f AnalysisFilter) (*AnalysisPage, error) {
-	if err := Require(ctx, ScopeAnalyze); err != nil {
+	if err := Require(ctx, ScopeOf(OpAnalyses)); err != nil {
 		return nil, err
 	}
 	p, _ := PrincipalFrom(ctx)

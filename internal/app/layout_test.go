@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -59,6 +60,27 @@ func TestServerCarriesNoTraining(t *testing.T) {
 	for _, pkg := range strings.Fields(string(out)) {
 		if pkg == mod+"internal/analyze/train" {
 			t.Errorf("cmd/clausewatch depends on %s", pkg)
+		}
+	}
+}
+
+// README's sentence on app's imports: the pure engines, the standard library
+// and three named libraries, nothing else.
+func TestAppImportsWhatREADMESays(t *testing.T) {
+	const mod = "github.com/clausewatch/clausewatch/"
+	allowed := []string{
+		mod + "internal/extract", mod + "internal/fetch", mod + "internal/analyze", mod + "internal/llm",
+		"github.com/go-playground/validator/v10", "github.com/google/uuid",
+		"github.com/stripe/stripe-go/v76", "github.com/stripe/stripe-go/v76/webhook",
+	}
+	out, err := exec.Command("go", "list", "-f", `{{join .Imports " "}}`, mod+"internal/app").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, imp := range strings.Fields(string(out)) {
+		first, _, _ := strings.Cut(imp, "/")
+		if strings.Contains(first, ".") && !slices.Contains(allowed, imp) {
+			t.Errorf("app imports %s: keep it out, or name it in README's import rule and here", imp)
 		}
 	}
 }

@@ -6,7 +6,7 @@ import "context"
 // lands: the scope check is already the real one, so keys without the
 // monitor scope get the contract's 403 today.
 func (s *Service) Monitoring(ctx context.Context) error {
-	if err := Require(ctx, ScopeMonitor); err != nil {
+	if err := Require(ctx, ScopeOf(OpMonitor)); err != nil {
 		return err
 	}
 	return Errorf(CodeNotImplemented, "monitoring is not available yet")

@@ -3,15 +3,12 @@ package app_test
 import (
 	"context"
 	"log/slog"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
 )
-
-func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
 
 // Run prunes the usage log past retention when it starts, returns when its
 // context ends, and writes on the way out what was recorded meanwhile.

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -167,4 +168,20 @@ func Authenticate(svc *app.Service, fail func(http.ResponseWriter, *http.Request
 		}
 		svc.RecordRequest(rec)
 	})
+}
+
+// RateLimitHeaders returns r with an observer that writes the IETF RateLimit
+// fields of the budget the request draws on to w's headers, so both
+// transports send the same ones. The last report wins: a refund's, or the
+// last budgeted GraphQL field's.
+func RateLimitHeaders(w http.ResponseWriter, r *http.Request) *http.Request {
+	var mu sync.Mutex // GraphQL may resolve fields concurrently
+	return r.WithContext(app.WithRateLimitObserver(r.Context(), func(rl app.RateLimit) {
+		mu.Lock()
+		defer mu.Unlock()
+		h := w.Header()
+		h.Set("RateLimit-Limit", strconv.Itoa(rl.Limit))
+		h.Set("RateLimit-Remaining", strconv.Itoa(rl.Remaining))
+		h.Set("RateLimit-Reset", strconv.FormatInt(rl.ResetSeconds, 10))
+	}))
 }

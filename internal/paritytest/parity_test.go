@@ -1,0 +1,310 @@
+package paritytest_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/clausewatch/clausewatch/db/dbtest"
+	"github.com/clausewatch/clausewatch/graph"
+	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/middleware"
+	"github.com/clausewatch/clausewatch/rest"
+)
+
+func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
+
+// caller is who runs one case: a fresh account, a key of it, and what the
+// case's setup left for the request to name.
+type caller struct {
+	token  string // the account's session
+	key    *app.CreatedKey
+	bearer string // what the request sends: token, key.RawKey or ""
+	target string // an id the request names (a key to revoke)
+	owner  string // the budget pool the request draws on
+}
+
+// A case is one operation with one kind of caller. REST and GraphQL each get
+// a fresh caller on the same kind of env, so their outcomes, budget effects
+// and RateLimit headers must be the same; want pins what they are.
+type parityCase struct {
+	name    string
+	session bool     // call with the account session instead of the key
+	scopes  []string // the key's scopes (none: the defaults)
+	setup   func(e *apptest.Env, c *caller)
+	rest    func(e *apptest.Env, c *caller) (method, path string, body any)
+	gql     func(e *apptest.Env, c *caller) (query string, vars map[string]any)
+	want    app.Code // "" is success
+	scans   int      // scans used afterwards in the caller's pool
+}
+
+const shortText = "We may change these terms at any time without notice."
+
+func spend(n int) func(*apptest.Env, *caller) {
+	return func(e *apptest.Env, c *caller) {
+		for range n {
+			if _, err := e.Svc.Analyze(e.Ctx(c.bearer), app.AnalyzeInput{Text: shortText}); err != nil {
+				e.T.Fatal(err)
+			}
+		}
+	}
+}
+
+func items(n int) []map[string]any {
+	out := make([]map[string]any, n)
+	for i := range out {
+		out[i] = map[string]any{"text": shortText}
+	}
+	return out
+}
+
+func extractCase(name, path string, scopes []string, want app.Code, scans int) parityCase {
+	return parityCase{name: name, scopes: scopes, want: want, scans: scans,
+		rest: func(e *apptest.Env, c *caller) (string, string, any) {
+			return "POST", "/api/extract", map[string]any{"url": url(e, path)}
+		},
+		gql: func(e *apptest.Env, c *caller) (string, map[string]any) {
+			return `mutation($u: String!) { extract(url: $u) { url text } }`, map[string]any{"u": url(e, path)}
+		}}
+}
+
+func analyzeCase(name string, in map[string]any, want app.Code, scans int) parityCase {
+	return parityCase{name: name, want: want, scans: scans,
+		rest: func(e *apptest.Env, c *caller) (string, string, any) { return "POST", "/api/analyze", resolve(e, in) },
+		gql: func(e *apptest.Env, c *caller) (string, map[string]any) {
+			return `mutation($in: AnalyzeInput!) { analyze(input: $in) { id grade } }`, map[string]any{"in": resolve(e, in)}
+		}}
+}
+
+func batchCase(name string, n int, setup func(*apptest.Env, *caller), want app.Code, scans int) parityCase {
+	return parityCase{name: name, setup: setup, want: want, scans: scans,
+		rest: func(e *apptest.Env, c *caller) (string, string, any) {
+			return "POST", "/api/analyze/batch", map[string]any{"items": items(n)}
+		},
+		gql: func(e *apptest.Env, c *caller) (string, map[string]any) {
+			return `mutation($in: [AnalyzeInput!]!) { analyzeBatch(items: $in) { results { index ok } } }`, map[string]any{"in": items(n)}
+		}}
+}
+
+// url makes a path on the harness's document server absolute; other URLs stay.
+func url(e *apptest.Env, path string) string {
+	if strings.HasPrefix(path, "/") {
+		return e.Docs.URL(path)
+	}
+	return path
+}
+
+func resolve(e *apptest.Env, in map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range in {
+		out[k] = v
+	}
+	if u, ok := in["url"].(string); ok {
+		out["url"] = url(e, u)
+	}
+	return out
+}
+
+func query(q string) func(*apptest.Env, *caller) (string, map[string]any) {
+	return func(*apptest.Env, *caller) (string, map[string]any) { return q, nil }
+}
+
+func route(method, path string, body any) func(*apptest.Env, *caller) (string, string, any) {
+	return func(*apptest.Env, *caller) (string, string, any) { return method, path, body }
+}
+
+var cases = []parityCase{
+	extractCase("extract", "/terms", nil, "", 1),
+	extractCase("extract, upstream fails", "/broken", nil, app.CodeUpstream, 0),
+	extractCase("extract, not a document", "/image", nil, app.CodeUnreadable, 0),
+	extractCase("extract, not http(s)", "ftp://example.com/terms", nil, app.CodeInvalid, 0),
+	extractCase("extract, key without the scope", "/terms", []string{"analyze"}, app.CodeForbidden, 0),
+
+	analyzeCase("analyze text", map[string]any{"text": shortText}, "", 1),
+	analyzeCase("analyze url", map[string]any{"url": "/terms"}, "", 1),
+	analyzeCase("analyze, url and text", map[string]any{"url": "/terms", "text": shortText}, app.CodeInvalid, 0),
+	analyzeCase("analyze, AI not configured", map[string]any{"text": shortText, "ai": true}, app.CodeUnavailable, 0),
+	func() parityCase {
+		c := analyzeCase("analyze, daily scans spent", map[string]any{"text": shortText}, app.CodeRateLimited, 5)
+		c.setup = spend(5)
+		return c
+	}(),
+	func() parityCase {
+		c := analyzeCase("analyze with a session", map[string]any{"text": shortText}, "", 1)
+		c.session = true
+		return c
+	}(),
+
+	batchCase("analyzeBatch", 2, nil, "", 2),
+	batchCase("analyzeBatch, six items", 6, nil, app.CodeInvalid, 0),
+	batchCase("analyzeBatch, more items than scans left", 4, spend(2), app.CodeRateLimited, 2),
+
+	{name: "key list", rest: route("GET", "/api/developer/keys", nil), gql: query(`{ apiKeys { id } }`)},
+	{name: "key create", session: true, rest: route("POST", "/api/developer/keys", map[string]any{"name": "ci"}),
+		gql: query(`mutation { createApiKey(name: "ci") { rawKey } }`)},
+	{name: "key create, with a key", rest: route("POST", "/api/developer/keys", map[string]any{"name": "ci"}),
+		gql: query(`mutation { createApiKey(name: "ci") { rawKey } }`), want: app.CodeForbidden},
+	{name: "key create, unknown scope", session: true, rest: route("POST", "/api/developer/keys", map[string]any{"name": "ci", "scopes": []string{"admin"}}),
+		gql: query(`mutation { createApiKey(name: "ci", scopes: ["admin"]) { rawKey } }`), want: app.CodeInvalid},
+	revokeCase("key revoke", func(e *apptest.Env, c *caller) { c.target = c.key.Key.ID }, ""),
+	revokeCase("key revoke, unknown id", func(e *apptest.Env, c *caller) { c.target = "6f1c1f8e-0000-4000-8000-000000000000" }, app.CodeNotFound),
+	revokeCase("key revoke, another account's key", func(e *apptest.Env, c *caller) {
+		other, _ := e.MustAccount("")
+		c.target = e.MustKey(other).Key.ID
+	}, app.CodeNotFound),
+
+	{name: "usage", rest: route("GET", "/api/developer/usage?days=7", nil), gql: query(`{ usage(days: 7) { totalRequests } }`)},
+	{name: "usage, days out of range", rest: route("GET", "/api/developer/usage?days=0", nil), gql: query(`{ usage(days: 0) { totalRequests } }`), want: app.CodeInvalid},
+	{name: "per-key limits", rest: route("GET", "/api/developer/usage/per-key", nil), gql: query(`{ keyLimits { tier keys { keyId } } }`)},
+
+	{name: "monitors", scopes: []string{"monitor"}, rest: route("GET", "/api/monitor", nil), gql: query(`{ monitors { id } }`), want: app.CodeNotImplemented},
+	{name: "create monitor", scopes: []string{"monitor"}, rest: route("POST", "/api/monitor", map[string]any{"url": "https://example.com/terms"}),
+		gql: query(`mutation { createMonitor(input: {url: "https://example.com/terms"}) { id } }`), want: app.CodeNotImplemented},
+	{name: "monitors, key without the scope", rest: route("GET", "/api/monitor", nil), gql: query(`{ monitors { id } }`), want: app.CodeForbidden},
+
+	{name: "no credential", setup: func(e *apptest.Env, c *caller) { c.bearer = "" },
+		rest: route("GET", "/api/developer/keys", nil), gql: query(`{ apiKeys { id } }`), want: app.CodeUnauthenticated},
+}
+
+func revokeCase(name string, setup func(*apptest.Env, *caller), want app.Code) parityCase {
+	return parityCase{name: name, session: true, setup: setup, want: want,
+		rest: func(e *apptest.Env, c *caller) (string, string, any) {
+			return "DELETE", "/api/developer/keys/" + c.target, nil
+		},
+		gql: func(e *apptest.Env, c *caller) (string, map[string]any) {
+			return `mutation($id: ID!) { revokeApiKey(id: $id) { id } }`, map[string]any{"id": c.target}
+		}}
+}
+
+// outcome is what one transport answered, in app's terms.
+type outcome struct {
+	code      app.Code
+	scans     int
+	remaining string // RateLimit-Remaining, "" when absent
+}
+
+func TestRESTAndGraphQLAgree(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d)
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				r, g := e.run(t, c, e.viaREST), e.run(t, c, e.viaGraphQL)
+				want := outcome{code: c.want, scans: c.scans, remaining: r.remaining}
+				if r.code != want.code || r.scans != want.scans {
+					t.Errorf("REST: %+v, want code %q and %d scans used", r, c.want, c.scans)
+				}
+				if g != want {
+					t.Errorf("GraphQL: %+v, REST: %+v", g, r)
+				}
+			})
+		}
+	})
+}
+
+// env is one service with both transports mounted, as cmd/clausewatch mounts them.
+type env struct {
+	*apptest.Env
+	srv *httptest.Server
+}
+
+func newEnv(t *testing.T, d dbtest.Dialect) *env {
+	e := &env{Env: apptest.New(t, dbtest.Open(t, d))}
+	log := slog.New(slog.DiscardHandler)
+	mux := http.NewServeMux()
+	rest.Register(mux, rest.Options{Service: e.Svc, Logger: log, Ready: func(context.Context) error { return nil }})
+	mux.Handle("/graphql", graph.NewHandler(graph.Options{Service: e.Svc, Logger: log}))
+	e.srv = httptest.NewServer(middleware.Observe(log, middleware.NewMetrics(prometheus.NewRegistry()), mux))
+	t.Cleanup(e.srv.Close)
+	return e
+}
+
+// run gives c a fresh caller, sends it through one transport and reads the effect.
+func (e *env) run(t *testing.T, c parityCase, send func(*testing.T, parityCase, *caller) (app.Code, http.Header)) outcome {
+	t.Helper()
+	tok, acct := e.MustAccount("")
+	cl := &caller{token: tok, key: e.MustKey(tok, c.scopes...)}
+	cl.bearer, cl.owner = cl.key.RawKey, cl.key.Key.ID
+	if c.session {
+		cl.bearer, cl.owner = tok, acct.ID
+	}
+	if c.setup != nil {
+		c.setup(e.Env, cl)
+	}
+	code, h := send(t, c, cl)
+	return outcome{code: code, scans: e.ScansUsed(cl.owner), remaining: h.Get("RateLimit-Remaining")}
+}
+
+// viaREST maps the status back to the code REST's table gives it.
+func (e *env) viaREST(t *testing.T, c parityCase, cl *caller) (app.Code, http.Header) {
+	method, path, body := c.rest(e.Env, cl)
+	res, b := e.post(t, method, path, cl.bearer, body)
+	if res.StatusCode < 300 {
+		return "", res.Header
+	}
+	for _, code := range codes {
+		if rest.Status(code) == res.StatusCode {
+			return code, res.Header
+		}
+	}
+	t.Fatalf("REST answered %d %s, a status no app code maps to", res.StatusCode, b)
+	return "", nil
+}
+
+// viaGraphQL reads the first error's extensions.code, app's code upper-cased.
+func (e *env) viaGraphQL(t *testing.T, c parityCase, cl *caller) (app.Code, http.Header) {
+	q, vars := c.gql(e.Env, cl)
+	res, b := e.post(t, "POST", "/graphql", cl.bearer, map[string]any{"query": q, "variables": vars})
+	var out struct {
+		Errors []struct {
+			Message    string
+			Extensions struct{ Code string }
+		}
+	}
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("GraphQL answered %d %s", res.StatusCode, b)
+	}
+	if len(out.Errors) == 0 {
+		return "", res.Header
+	}
+	return app.Code(strings.ToLower(out.Errors[0].Extensions.Code)), res.Header
+}
+
+func (e *env) post(t *testing.T, method, path, bearer string, body any) (*http.Response, []byte) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		j, _ := json.Marshal(body)
+		rd = bytes.NewReader(j)
+	}
+	req, _ := http.NewRequest(method, e.srv.URL+path, rd)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+bearer)
+	}
+	res, err := e.srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res, b
+}
+
+// codes are app's error codes, for reading a REST status back.
+var codes = []app.Code{
+	app.CodeInvalid, app.CodeUnauthenticated, app.CodeForbidden, app.CodeNotFound, app.CodeConflict,
+	app.CodeRateLimited, app.CodeUnreadable, app.CodeUpstream, app.CodeTimeout, app.CodeUnavailable,
+	app.CodeNotImplemented, app.CodeTooLarge, app.CodeUnsupportedType, app.CodeInternal,
+}
