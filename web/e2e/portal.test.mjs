@@ -69,7 +69,7 @@ const pageErrors = [];
 let graphqlCalls = 0;
 
 async function shoot(name) {
-  await page.evaluate(() => document.activeElement?.blur());
+  await page.evaluate(() => { document.activeElement?.blur(); document.getElementById("toast").classList.remove("on"); });
   await page.screenshot({ path: `${artifacts}/${name}-1280.png`, fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.waitForTimeout(150); // the chart redraws at the new width
@@ -133,6 +133,7 @@ test("a key is created, shown once with a copy button, and gone after a reload",
   const row = page.locator("tr", { hasText: "e2e crawler" });
   assert.match(await row.innerText(), new RegExp(rawKey.slice(0, 12)));
   assert.match(await row.innerText(), /extract/);
+  assert.equal(await page.getByRole("checkbox", { name: /^Analyze/ }).isChecked(), true, "the form is back to the default scopes");
   await shoot("keys-created");
 
   await page.reload();

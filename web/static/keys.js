@@ -75,7 +75,7 @@ function createForm(created, list) {
   const form = h("form", { class: "card", "aria-labelledby": "create-title", onsubmit: submit },
     h("h2", { id: "create-title" }, "Create a key"),
     h("label", { for: "key-name" }, "Name"),
-    h("input", { id: "key-name", name: "name", required: true, maxlength: 100, placeholder: "e.g. production crawler", autocomplete: "off" }),
+    h("input", { id: "key-name", name: "name", required: true, maxlength: "100", placeholder: "e.g. production crawler", autocomplete: "off" }),
     h("fieldset", {}, h("legend", {}, "Scopes"),
       scopes.map(([s, text]) => h("label", { class: "check" },
         h("input", { type: "checkbox", name: "scope", value: s, checked: s !== "monitor" }), " ", text))),

@@ -9,8 +9,9 @@ export function h(tag, attrs = {}, ...children) {
     if (v == null || v === false) continue;
     if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
     else if (k === "class") el.className = v;
-    else if (k in el && typeof v !== "string") el[k] = v;
-    else el.setAttribute(k, v === true ? "" : v);
+    else if (v === true) el.setAttribute(k, ""); // an attribute, so that form.reset() comes back to it
+    else if (typeof v === "string") el.setAttribute(k, v);
+    else el[k] = v;
   }
   el.append(...children.flat().filter((c) => c != null && c !== false));
   return el;

@@ -87,9 +87,13 @@ function draw(el, daily) {
     tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"),
     legend: { show: false },
     cursor: { y: false, points: { show: false } },
-    scales: { x: { time: true }, y: { range: (_, __, max) => [0, Math.max(4, Math.ceil(max * 1.15))] } },
+    scales: {
+      x: { time: true, range: (_, min, max) => [min - 43200, max + 43200] }, // half a day each side: whole bars
+      y: { range: (_, __, max) => [0, Math.max(4, Math.ceil(max * 1.15))] },
+    },
     axes: [
-      { stroke: "#4b5563", grid: { show: false }, ticks: { stroke: "#d1d5db" } },
+      { stroke: "#4b5563", grid: { show: false }, ticks: { stroke: "#d1d5db" }, space: 56,
+        incrs: [1, 2, 7, 14, 28].map((d) => d * 86400), values: (_, ticks) => ticks.map(day) },
       { stroke: "#4b5563", grid: { stroke: "#e5e7eb" }, ticks: { show: false }, size: 44,
         values: (_, ticks) => ticks.map((t) => (Number.isInteger(t) ? number(t) : "")) },
     ],
@@ -100,6 +104,9 @@ function draw(el, daily) {
   }, [xs, ys], el);
   new ResizeObserver(() => u.setSize(size())).observe(el);
 }
+
+const dayFormat = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", timeZone: "UTC" });
+const day = (t) => dayFormat.format(new Date(t * 1000));
 
 function budgets(limits, names) {
   const resets = (b) => `resets ${when(b.resetsAt, true)}`;
