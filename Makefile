@@ -31,7 +31,7 @@ generate: ## regenerate GraphQL code after a schema change
 	$(GO) generate ./graph/...
 
 lint: ## gofmt and go vet
-	@gofmt_out="$$(gofmt -l cmd db graph internal rest)"; if [ -n "$$gofmt_out" ]; then echo "gofmt needed:"; echo "$$gofmt_out"; exit 1; fi
+	@gofmt_out="$$(gofmt -l cmd db graph internal rest web)"; if [ -n "$$gofmt_out" ]; then echo "gofmt needed:"; echo "$$gofmt_out"; exit 1; fi
 	$(GO) vet $(PKGS)
 
 migrate: ## apply migrations to DATABASE_URL (default: the SQLite file)
