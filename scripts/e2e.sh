@@ -40,7 +40,7 @@ go build -o "$tmp/clausewatch" ./cmd/clausewatch
 server=$!
 link=
 for _ in $(seq 100); do
-	link=$(grep -o 'http://127\.0\.0\.1:[0-9]*/#signin=[^ ]*' "$tmp/stdout" || true)
+	link=$(grep -so 'http://127\.0\.0\.1:[0-9]*/#signin=[^ ]*' "$tmp/stdout" || true)
 	[ -n "$link" ] && break
 	kill -0 "$server" 2>/dev/null || { echo "e2e: the server stopped:" >&2; cat "$tmp/server.log" >&2; exit 1; }
 	sleep 0.1

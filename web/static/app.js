@@ -24,6 +24,12 @@ document.getElementById("sign-out").addEventListener("click", async () => {
   showSignIn("You are signed out.");
 });
 
+// The skip link must not touch the hash, which is the route.
+document.querySelector(".skip").addEventListener("click", (ev) => {
+  ev.preventDefault();
+  main.focus();
+});
+
 window.addEventListener("hashchange", start);
 start();
 
@@ -59,10 +65,11 @@ async function route() {
     top.hidden = false;
     monitors.refreshUnread();
   }
-  const [name, ...rest] = (location.hash.slice(1) || "keys").split("/");
-  const page = pages[name] ?? keys;
+  const [asked, ...rest] = location.hash.slice(1).split("/");
+  const name = pages[asked] ? asked : "keys";
+  const page = pages[name];
   for (const a of top.querySelectorAll("nav a")) {
-    if (a.getAttribute("href") === "#" + (pages[name] ? name : "keys")) a.setAttribute("aria-current", "page");
+    if (a.getAttribute("href") === "#" + name) a.setAttribute("aria-current", "page");
     else a.removeAttribute("aria-current");
   }
   document.title = `${name[0].toUpperCase()}${name.slice(1)} · clausewatch`;
