@@ -13,9 +13,12 @@ const main = document.getElementById("main");
 const top = document.getElementById("top");
 let viewer = null;
 
+// A refused session: expired while in use, or none yet (HttpOnly hides which
+// cookie the browser holds, so a first visit just gets the sign-in page).
 whenSignedOut(() => {
+  const was = viewer;
   viewer = null;
-  showSignIn("Your session has expired or was signed out.");
+  showSignIn(was ? "Your session has expired or was signed out. Sign in again." : null);
 });
 
 document.getElementById("sign-out").addEventListener("click", async () => {
