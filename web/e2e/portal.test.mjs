@@ -83,6 +83,10 @@ const h1 = () => page.locator("main h1");
 test("a missing session shows the sign-in page", async () => {
   await page.goto(base + "/");
   await page.getByRole("heading", { name: "Sign in to the developer portal" }).waitFor();
+  const bytes = await page.evaluate(() => performance.getEntriesByType("navigation").concat(performance.getEntriesByType("resource"))
+    .reduce((n, e) => n + e.transferSize, 0));
+  console.log(`first page: ${bytes} bytes transferred`);
+  assert.ok(bytes > 0 && bytes < 200_000, `first page transferred ${bytes} bytes`);
   await shoot("signin");
 });
 
@@ -174,6 +178,13 @@ test("a pasted policy is analyzed and every highlight is its finding's quote", a
   assert.equal((await focused()).id, "f-" + id);
   assert.match(new URL(page.url()).hash, /^#analyze\/.+/);
   await shoot("analyze");
+
+  // Refusals come back in words, naming the field (loopback URLs are refused
+  // before any connection).
+  await page.getByText("Several URLs").click();
+  await page.getByLabel("Up to five public URLs, one a line").fill("http://127.0.0.1:1/terms\nhttp://127.0.0.1:1/privacy");
+  await page.getByRole("button", { name: "Analyze", exact: true }).click();
+  assert.match(await page.locator("form .error-box").innerText(), /Not analyzed\. items\[0\]\.url: port 1 is not allowed/);
 
   // Reopened from the list of earlier analyses.
   await page.goto(base + "/#analyze");

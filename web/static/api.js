@@ -38,7 +38,8 @@ function describe(e) {
   let msg = e.message;
   const x = e.extensions ?? {};
   if (Array.isArray(x.details) && x.details.length) {
-    msg += ": " + x.details.map((d) => (d.field ? `${d.field} ${d.message}` : d.message)).join("; ");
+    const fields = x.details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)).join("; ");
+    msg = fields.includes(msg) ? fields : `${msg} (${fields})`;
   }
   if (x.code === "RATE_LIMITED" && x.resetsAt) {
     msg += ` It resets ${new Date(x.resetsAt).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}.`;
