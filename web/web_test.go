@@ -2,10 +2,14 @@ package web_test
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/rsa"
 	"crypto/tls"
+	"encoding/base64"
 	"encoding/json"
 	"io/fs"
 	"log/slog"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,6 +17,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/graph"
@@ -32,9 +38,13 @@ type env struct {
 }
 
 func newEnv(t *testing.T, d dbtest.Dialect) *env {
+	return newEnvWith(t, d, session.NewHS256(secret, "", ""))
+}
+
+func newEnvWith(t *testing.T, d dbtest.Dialect, sessions app.SessionVerifier) *env {
 	t.Helper()
 	log := slog.New(slog.DiscardHandler)
-	svc := app.New(app.Options{Store: dbtest.Open(t, d), Sessions: session.NewHS256(secret, "", ""), Logger: log})
+	svc := app.New(app.Options{Store: dbtest.Open(t, d), Sessions: sessions, Logger: log})
 	t.Cleanup(func() { _ = svc.Close(context.Background()) })
 	mux := http.NewServeMux()
 	// Introspection on, as in the zero-setup mode: GET /graphql is then a page,
@@ -208,6 +218,52 @@ func forged(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return tok
+}
+
+// With an identity provider configured, its token signs in the same way: the
+// key set is served on loopback and the token is RS256.
+func TestSignInWithIdentityProvider(t *testing.T) {
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b64 := base64.RawURLEncoding.EncodeToString
+	jwks, _ := json.Marshal(map[string]any{"keys": []any{map[string]any{
+		"kty": "RSA", "kid": "k1", "alg": "RS256", "use": "sig", "n": b64(key.N.Bytes()), "e": b64(big.NewInt(int64(key.E)).Bytes()),
+	}}})
+	idp := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(jwks)
+	}))
+	defer idp.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	v, err := session.NewJWKS(ctx, idp.URL, "https://idp.test", "clausewatch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok := jwt.NewWithClaims(jwt.SigningMethodRS256, jwt.MapClaims{"sub": "idp|7", "email": "dana@example.com",
+		"iss": "https://idp.test", "aud": "clausewatch", "exp": time.Now().Add(time.Hour).Unix()})
+	tok.Header["kid"] = "k1"
+	token, err := tok.SignedString(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnvWith(t, dbtest.SQLite, v)
+
+	r := httptest.NewRequest("POST", "/session", strings.NewReader(`{"token":"`+token+`"}`))
+	r.Header.Set("Content-Type", "application/json")
+	rec := e.serve(r)
+	cookies := rec.Result().Cookies()
+	if rec.Code != 200 || len(cookies) != 1 || cookies[0].Value != token {
+		t.Fatalf("sign in: %d %s, cookies %v", rec.Code, rec.Body, cookies)
+	}
+	r = httptest.NewRequest("POST", "/graphql", strings.NewReader(viewerQuery))
+	r.Header.Set("Content-Type", "application/json")
+	r.AddCookie(cookies[0])
+	if rec := e.serve(r); rec.Code != 200 || !strings.Contains(rec.Body.String(), "dana@example.com") {
+		t.Fatalf("graphql with the provider's cookie: %d %s", rec.Code, rec.Body)
+	}
 }
 
 func TestSignOutClearsTheCookie(t *testing.T) {
