@@ -44,12 +44,12 @@ func Register(mux *http.ServeMux, o Options) {
 	s.route(mux, "POST /api/extract", app.ScopeExtract, s.handleExtract)
 	s.route(mux, "POST /api/analyze", app.ScopeAnalyze, s.handleAnalyze)
 	s.route(mux, "POST /api/analyze/batch", app.ScopeAnalyze, s.handleAnalyzeBatch)
-	s.route(mux, "POST /api/monitor", app.ScopeMonitor, s.handleMonitoring)
-	s.route(mux, "GET /api/monitor", app.ScopeMonitor, s.handleMonitoring)
-	s.route(mux, "DELETE /api/monitor", app.ScopeMonitor, s.handleMonitoring)
-	s.route(mux, "POST /api/monitor/check", app.ScopeMonitor, s.handleMonitoring)
-	s.route(mux, "GET /api/monitor/alerts", app.ScopeMonitor, s.handleMonitoring)
-	s.route(mux, "PATCH /api/monitor/alerts", app.ScopeMonitor, s.handleMonitoring)
+	s.route(mux, "POST /api/monitor", app.ScopeMonitor, s.handleMonitorCreate)
+	s.route(mux, "GET /api/monitor", app.ScopeMonitor, s.handleMonitorList)
+	s.route(mux, "DELETE /api/monitor", app.ScopeMonitor, s.handleMonitorDelete)
+	s.route(mux, "POST /api/monitor/check", app.ScopeMonitor, s.handleMonitorCheck)
+	s.route(mux, "GET /api/monitor/alerts", app.ScopeMonitor, s.handleAlertList)
+	s.route(mux, "PATCH /api/monitor/alerts", app.ScopeMonitor, s.handleAlertUpdate)
 
 	// account routes: any credential of the account
 	s.route(mux, "GET /api/developer/keys", "", s.handleKeyList)
@@ -108,7 +108,6 @@ var statusOf = map[app.Code]int{
 	app.CodeUnreadable:      http.StatusUnprocessableEntity,
 	app.CodeRateLimited:     http.StatusTooManyRequests,
 	app.CodeInternal:        http.StatusInternalServerError,
-	app.CodeNotImplemented:  http.StatusNotImplemented,
 	app.CodeUpstream:        http.StatusBadGateway,
 	app.CodeUnavailable:     http.StatusServiceUnavailable,
 	app.CodeTimeout:         http.StatusGatewayTimeout,
@@ -229,8 +228,4 @@ func (s *server) handleReady(w http.ResponseWriter, r *http.Request) error {
 		return app.Errorf(app.CodeUnavailable, "database unreachable")
 	}
 	return writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
-}
-
-func (s *server) handleMonitoring(_ http.ResponseWriter, r *http.Request) error {
-	return s.svc.Monitoring(r.Context())
 }

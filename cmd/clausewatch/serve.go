@@ -89,6 +89,17 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 
 	go pruneUsage(ctx, svc, cfg.UsageRetention, log)
 
+	// Monitoring's scheduler (issue 9); it moves under Service.Run at merge.
+	mctx, stopMonitors := context.WithCancel(ctx)
+	monitorsDone := make(chan struct{})
+	go func() {
+		defer close(monitorsDone)
+		if err := svc.RunMonitors(mctx); err != nil {
+			log.Error("monitor scheduler", "err", err)
+		}
+	}()
+	defer func() { stopMonitors(); <-monitorsDone }()
+
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -157,7 +168,19 @@ func newService(cfg config.Config, store *db.Store, sessions app.SessionVerifier
 	}
 	return app.New(app.Options{Store: store, Sessions: sessions, Logger: log,
 		Fetcher: newFetcher(cfg), LLM: ai,
-		WebhookSecret: cfg.WebhookSecret, Prices: cfg.StripePrices})
+		WebhookSecret: cfg.WebhookSecret, Prices: cfg.StripePrices,
+		Monitor: app.MonitorOptions{Workers: cfg.MonitorWorkers, MinInterval: cfg.MonitorMinInterval,
+			HostInterval: hostInterval(cfg.MonitorHostInterval),
+			// Room for the fetch and a politeness wait as long, before another process may take over.
+			Lease: 2*cfg.FetchTimeout + 5*time.Second}})
+}
+
+// hostInterval maps the setting's 0 (no limit) to app's "none" (negative).
+func hostInterval(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }
 
 // newSessions picks the session verifier: JWKS, a configured HS256 secret,

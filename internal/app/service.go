@@ -32,6 +32,8 @@ type Options struct {
 	LLM *llm.Client
 	// Prices maps provider price ids to tiers, besides a price's own metadata.
 	Prices map[string]string
+	// Monitor configures monitoring and its scheduler (RunMonitors).
+	Monitor MonitorOptions
 }
 
 // Service is the application. Its methods read the caller from ctx
@@ -49,12 +51,19 @@ type Service struct {
 
 	webhookSecret string
 	prices        map[string]string
+
+	mon  MonitorOptions
+	gate *hostGate
+	wake chan struct{} // a monitor was created: the scheduler looks again
 }
 
 // New builds a Service. Call Close to flush pending usage records.
 func New(o Options) *Service {
 	s := &Service{store: o.Store, sessions: o.Sessions, log: o.Logger, clock: o.Now,
-		webhookSecret: o.WebhookSecret, prices: o.Prices, fetcher: o.Fetcher, llm: o.LLM}
+		webhookSecret: o.WebhookSecret, prices: o.Prices, fetcher: o.Fetcher, llm: o.LLM,
+		mon: o.Monitor, wake: make(chan struct{}, 1)}
+	s.mon.setDefaults()
+	s.gate = &hostGate{gap: s.mon.HostInterval, next: map[string]time.Time{}}
 	if s.fetcher == nil {
 		s.fetcher = fetch.New(fetch.Options{})
 	}
