@@ -114,8 +114,8 @@ func (s *Store) DeleteMonitor(ctx context.Context, accountID, id string, at time
 // clause. A check is recorded only WHERE lease_owner is still the claimer's
 // (FinishCheck), so a process that outlived its lease records nothing.
 const (
-	claimDueSet            = `UPDATE monitors SET lease_owner = ?, lease_until = ? `
-	claimDuePostgresSQL    = claimDueSet + `WHERE id IN (SELECT id FROM monitors
+	claimDueSet         = `UPDATE monitors SET lease_owner = ?, lease_until = ? `
+	claimDuePostgresSQL = claimDueSet + `WHERE id IN (SELECT id FROM monitors
   WHERE deleted_at IS NULL AND next_check_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
   ORDER BY next_check_at LIMIT ? FOR UPDATE SKIP LOCKED)
 RETURNING ` + monitorColumns

@@ -58,7 +58,7 @@ type RawPage struct {
 
 // CheckRecord is the outcome of one check, recorded by FinishCheck.
 type CheckRecord struct {
-	MonitorID, LeaseOwner string
+	MonitorID, LeaseOwner  string
 	CheckedAt, NextCheckAt time.Time
 	// Error is why the check failed ("" when it succeeded); Failures is the
 	// monitor's count of failures in a row after this check.
