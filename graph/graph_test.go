@@ -21,6 +21,7 @@ import (
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/graph"
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/fetch"
 	"github.com/clausewatch/clausewatch/internal/middleware"
 	"github.com/clausewatch/clausewatch/internal/session"
 )
@@ -39,6 +40,7 @@ type env struct {
 type options struct {
 	introspection bool
 	wrap          func(app.Store) app.Store
+	fetcher       *fetch.Client // nil: the default (loopback refused)
 }
 
 func newEnv(t *testing.T, d dbtest.Dialect, o options) *env {
@@ -47,7 +49,7 @@ func newEnv(t *testing.T, d dbtest.Dialect, o options) *env {
 	if o.wrap != nil {
 		store = o.wrap(store)
 	}
-	svc := app.New(app.Options{Store: store, Sessions: session.NewHS256(secret, "", ""), Logger: slog.New(slog.DiscardHandler)})
+	svc := app.New(app.Options{Store: store, Sessions: session.NewHS256(secret, "", ""), Logger: slog.New(slog.DiscardHandler), Fetcher: o.fetcher})
 	t.Cleanup(func() { _ = svc.Close(context.Background()) })
 	buf := &syncBuffer{}
 	h := graph.NewHandler(graph.Options{Service: svc, Logger: slog.New(slog.NewTextHandler(buf, nil)), Introspection: o.introspection})
