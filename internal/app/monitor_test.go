@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -42,6 +43,25 @@ func newPages(t testing.TB) *pages {
 		switch {
 		case !ok:
 			http.Error(w, "boom", http.StatusInternalServerError)
+		case body == "HANG":
+			<-r.Context().Done()
+		case body == "RESET":
+			conn, _, _ := w.(http.Hijacker).Hijack()
+			conn.(*net.TCPConn).SetLinger(0)
+			conn.Close()
+		case body == "HUGE": // 50 MB and growing
+			w.Header().Set("Content-Type", "text/html")
+			chunk := []byte(strings.Repeat("<p>We may change these terms.</p>", 1000))
+			for n := 0; n < 50<<20; n += len(chunk) {
+				if _, err := w.Write(chunk); err != nil {
+					return
+				}
+			}
+		case body == "PRIVATE":
+			http.Redirect(w, r, "http://10.0.0.1/terms", http.StatusFound)
+		case body == "IMAGE":
+			w.Header().Set("Content-Type", "image/png")
+			w.Write([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"))
 		case etag != "" && r.Header.Get("If-None-Match") == etag:
 			w.WriteHeader(http.StatusNotModified)
 		default:
@@ -113,7 +133,7 @@ func newMonitorEnv(t *testing.T, store app.Store, p *pages, opts ...func(*app.Mo
 		f(&mo)
 	}
 	svc := app.New(app.Options{Store: store, Logger: slog.New(slog.DiscardHandler), Monitor: mo,
-		Fetcher: fetch.New(fetch.Options{AllowHosts: []string{p.srv.Listener.Addr().String()}, Timeout: 2 * time.Second})})
+		Fetcher: fetch.New(fetch.Options{AllowHosts: []string{p.srv.Listener.Addr().String()}, Timeout: time.Second})})
 	t.Cleanup(func() { _ = svc.Close(context.Background()) })
 	return &monitorEnv{svc: svc, store: store, pages: p}
 }
@@ -325,6 +345,30 @@ func TestMonitorFailureBacksOff(t *testing.T) {
 			t.Errorf("failures raised %d alerts", len(a))
 		}
 	})
+}
+
+// A page that turns hostile fails its check with the reason, backs off and
+// raises nothing: it grows past the size cap, hangs, resets the
+// connection, redirects to a private address, or serves an image.
+func TestMonitorHostilePages(t *testing.T) {
+	e := newMonitorEnv(t, dbtest.Open(t, dbtest.SQLite), newPages(t))
+	ctx := e.mustCaller(t, app.TierAdvanced)
+	e.pages.set("/terms", terms("n1", "3 May 2026", "a=1", false), "")
+	m := e.mustCreate(t, ctx, e.pages.url("/terms"))
+	for i, c := range []struct{ body, reason string }{
+		{"HUGE", "larger than"}, {"HANG", "did not answer"}, {"RESET", "could not connect"},
+		{"PRIVATE", "not a public internet address"}, {"IMAGE", "an image"},
+	} {
+		e.pages.set("/terms", c.body, "")
+		got := e.mustCheck(t, ctx, m.ID)
+		if got.Status() != app.MonitorFailing || got.ConsecutiveFailures != i+1 || !strings.Contains(got.LastError, c.reason) ||
+			!got.NextCheckAt.After(*got.LastCheckedAt) {
+			t.Errorf("%s: %+v", c.body, got)
+		}
+	}
+	if a := e.alerts(t, ctx, app.AlertFilter{}); len(a) != 0 {
+		t.Errorf("hostile pages raised %d alerts", len(a))
+	}
 }
 
 // Bad input is refused with its code and consumes nothing; creation that
