@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"io"
 	"strings"
@@ -256,22 +257,27 @@ ON CONFLICT (monitor_id, content_hash) DO UPDATE SET last_seen_at = excluded.las
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 )
 
-// FinishCheck implements app.Store.
+// FinishCheck implements app.Store. A failed or unchanged check is one
+// statement (and a touch of the version's last_seen_at once recorded); only
+// a new version takes a transaction.
 func (s *Store) FinishCheck(ctx context.Context, c *app.CheckRecord) (bool, error) {
+	at, next := c.CheckedAt.UTC(), c.NextCheckAt.UTC()
+	if c.Error != "" {
+		return oneRow(s.exec(ctx, finishFailedSQL, at, next, c.Error, c.Failures, c.MonitorID, c.LeaseOwner))
+	}
+	if c.Version == nil {
+		ok, err := oneRow(s.exec(ctx, finishCheckedSQL, at, next, c.ETag, c.LastModified, nil, nil, nil, nil, nil, c.MonitorID, c.LeaseOwner))
+		if !ok || err != nil {
+			return ok, err
+		}
+		_, err = s.exec(ctx, touchVersionSQL, at, c.MonitorID, c.MonitorID)
+		return true, err
+	}
 	ok := false
 	err := s.InTx(ctx, func(st app.Store) error {
 		tx := st.(*Store)
-		at, next := c.CheckedAt.UTC(), c.NextCheckAt.UTC()
-		if c.Error != "" {
-			r, err := tx.exec(ctx, finishFailedSQL, at, next, c.Error, c.Failures, c.MonitorID, c.LeaseOwner)
-			ok, err = oneRow(r, err)
-			return err
-		}
 		// nil leaves the column as it is (COALESCE).
-		var hash, changedAt, rawGz, rawType, rawURL any
-		if c.Version != nil {
-			hash = c.Version.ContentHash
-		}
+		var changedAt, rawGz, rawType, rawURL any
 		if c.Alert != nil {
 			changedAt = at
 		}
@@ -282,16 +288,12 @@ func (s *Store) FinishCheck(ctx context.Context, c *app.CheckRecord) (bool, erro
 			}
 			rawGz, rawType, rawURL = gz, c.Raw.ContentType, c.Raw.URL
 		}
-		r, err := tx.exec(ctx, finishCheckedSQL, at, next, c.ETag, c.LastModified, hash, changedAt, rawGz, rawType, rawURL, c.MonitorID, c.LeaseOwner)
-		if ok, err = oneRow(r, err); !ok || err != nil {
+		var err error
+		ok, err = oneRow(tx.exec(ctx, finishCheckedSQL, at, next, c.ETag, c.LastModified, c.Version.ContentHash, changedAt, rawGz, rawType, rawURL, c.MonitorID, c.LeaseOwner))
+		if !ok || err != nil {
 			return err
 		}
-		if c.Version != nil {
-			err = tx.upsertVersion(ctx, c.Version)
-		} else {
-			_, err = tx.exec(ctx, touchVersionSQL, at, c.MonitorID, c.MonitorID)
-		}
-		if err != nil || c.Alert == nil {
+		if err := tx.upsertVersion(ctx, c.Version); err != nil || c.Alert == nil {
 			return err
 		}
 		return tx.createAlert(ctx, c.Alert)
@@ -299,7 +301,7 @@ func (s *Store) FinishCheck(ctx context.Context, c *app.CheckRecord) (bool, erro
 	return ok && err == nil, err
 }
 
-func oneRow(r interface{ RowsAffected() (int64, error) }, err error) (bool, error) {
+func oneRow(r sql.Result, err error) (bool, error) {
 	if err != nil {
 		return false, err
 	}

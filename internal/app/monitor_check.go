@@ -138,13 +138,15 @@ func (s *Service) observe(ctx context.Context, m *Monitor) (*CheckRecord, error)
 	}
 	rec := &CheckRecord{ETag: pg.etag, LastModified: pg.lastModified}
 	if pg.notModified {
-		return rec, nil // 304: the current version, seen again
+		return rec, nil // 304: unchanged
+	}
+	if pg.doc.ContentHash == m.ContentHash {
+		// The current version, seen again. Its stored raw page stays: any
+		// fetch of this text re-extracts the same under new rules.
+		return rec, nil
 	}
 	now := s.monitorNow()
 	rec.Raw, rec.Version = pg.raw, s.newVersion(m.ID, pg.doc, now)
-	if pg.doc.ContentHash == m.ContentHash {
-		return rec, nil
-	}
 	base, err := s.store.FindVersion(ctx, m.ID, m.ContentHash)
 	if err != nil {
 		return nil, err
