@@ -115,15 +115,14 @@ func (s *Store) DeleteMonitor(ctx context.Context, accountID, id string, at time
 // clause. A check is recorded only WHERE lease_owner is still the claimer's
 // (FinishCheck), so a process that outlived its lease records nothing.
 const (
-	claimDueSet         = `UPDATE monitors SET lease_owner = ?, lease_until = ? `
-	claimDuePostgresSQL = claimDueSet + `WHERE id IN (SELECT id FROM monitors
+	claimDueSQL = `UPDATE monitors SET lease_owner = ?, lease_until = ?
+WHERE id IN (SELECT id FROM monitors
   WHERE deleted_at IS NULL AND next_check_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
-  ORDER BY next_check_at LIMIT ? FOR UPDATE SKIP LOCKED)
+  ORDER BY next_check_at LIMIT ?`
+	claimDueEnd = `)
 RETURNING ` + monitorColumns
-	claimDueSQLiteSQL = claimDueSet + `WHERE id IN (SELECT id FROM monitors
-  WHERE deleted_at IS NULL AND next_check_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
-  ORDER BY next_check_at LIMIT ?)
-RETURNING ` + monitorColumns
+	claimDuePostgresSQL = claimDueSQL + ` FOR UPDATE SKIP LOCKED` + claimDueEnd
+	claimDueSQLiteSQL   = claimDueSQL + claimDueEnd
 )
 
 // ClaimDueMonitors implements app.Store.
@@ -279,7 +278,7 @@ func (s *Store) FinishCheck(ctx context.Context, c *app.CheckRecord) (bool, erro
 		// nil leaves the column as it is (COALESCE).
 		var changedAt, rawGz, rawType, rawURL any
 		if c.Alert != nil {
-			changedAt = at
+			changedAt = c.Alert.DetectedAt.UTC()
 		}
 		if c.Raw != nil {
 			gz, err := compress(c.Raw.Body)

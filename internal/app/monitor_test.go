@@ -168,6 +168,16 @@ func (e *monitorEnv) mustCreate(t *testing.T, ctx context.Context, url string) *
 	return m
 }
 
+// mustWatched starts a service on d with an advanced account watching
+// /terms, served as body (with etag, when given).
+func mustWatched(t *testing.T, d dbtest.Dialect, body, etag string) (*monitorEnv, context.Context, *app.Monitor) {
+	t.Helper()
+	e := newMonitorEnv(t, dbtest.Open(t, d), newPages(t))
+	ctx := e.mustCaller(t, app.TierAdvanced)
+	e.pages.set("/terms", body, etag)
+	return e, ctx, e.mustCreate(t, ctx, e.pages.url("/terms"))
+}
+
 func (e *monitorEnv) mustCheck(t *testing.T, ctx context.Context, id string) *app.Monitor {
 	t.Helper()
 	m, err := e.svc.CheckMonitor(ctx, id)
@@ -207,10 +217,7 @@ func eachDialect(t *testing.T, f func(t *testing.T, d dbtest.Dialect)) {
 // with the diff and the arbitration finding; checking again raises nothing.
 func TestMonitorDetectsRealChangesOnly(t *testing.T) {
 	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
-		e := newMonitorEnv(t, dbtest.Open(t, d), newPages(t))
-		ctx := e.mustCaller(t, app.TierAdvanced)
-		e.pages.set("/terms", terms("n1", "3 May 2026", "utm_source=a", false), "")
-		m := e.mustCreate(t, ctx, e.pages.url("/terms"))
+		e, ctx, m := mustWatched(t, d, terms("n1", "3 May 2026", "utm_source=a", false), "")
 		if m.Status() != app.MonitorActive || m.LastCheckedAt == nil || m.NextCheckAt.Before(m.CreatedAt.Add(time.Hour)) {
 			t.Errorf("new monitor %+v", m)
 		}
@@ -271,10 +278,7 @@ func TestMonitorDetectsRealChangesOnly(t *testing.T) {
 
 // A 304 answer to the conditional GET counts as unchanged.
 func TestMonitorConditionalGet(t *testing.T) {
-	e := newMonitorEnv(t, dbtest.Open(t, dbtest.SQLite), newPages(t))
-	ctx := e.mustCaller(t, app.TierAdvanced)
-	e.pages.set("/terms", terms("n1", "3 May 2026", "a=1", false), `"v1"`)
-	m := e.mustCreate(t, ctx, e.pages.url("/terms"))
+	e, ctx, m := mustWatched(t, dbtest.SQLite, terms("n1", "3 May 2026", "a=1", false), `"v1"`)
 	if got := e.mustCheck(t, ctx, m.ID); got.LastError != "" || *got.LastCheckedAt == *m.LastCheckedAt {
 		t.Errorf("after 304: %+v", got)
 	}
@@ -321,10 +325,7 @@ func TestMonitorExtractorUpgradeRaisesNothing(t *testing.T) {
 // backoff, the scan is given back, no alert; recovery clears the error.
 func TestMonitorFailureBacksOff(t *testing.T) {
 	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
-		e := newMonitorEnv(t, dbtest.Open(t, d), newPages(t))
-		ctx := e.mustCaller(t, app.TierAdvanced)
-		e.pages.set("/terms", terms("n1", "3 May 2026", "a=1", false), "")
-		m := e.mustCreate(t, ctx, e.pages.url("/terms"))
+		e, ctx, m := mustWatched(t, d, terms("n1", "3 May 2026", "a=1", false), "")
 		before := scansUsed(t, e.svc, ctx)
 		e.pages.set("/terms", "", "")
 		for i, wantWait := range []time.Duration{30 * time.Second, time.Minute, 2 * time.Minute} {
@@ -351,10 +352,7 @@ func TestMonitorFailureBacksOff(t *testing.T) {
 // raises nothing: it grows past the size cap, hangs, resets the
 // connection, redirects to a private address, or serves an image.
 func TestMonitorHostilePages(t *testing.T) {
-	e := newMonitorEnv(t, dbtest.Open(t, dbtest.SQLite), newPages(t))
-	ctx := e.mustCaller(t, app.TierAdvanced)
-	e.pages.set("/terms", terms("n1", "3 May 2026", "a=1", false), "")
-	m := e.mustCreate(t, ctx, e.pages.url("/terms"))
+	e, ctx, m := mustWatched(t, dbtest.SQLite, terms("n1", "3 May 2026", "a=1", false), "")
 	for i, c := range []struct{ body, reason string }{
 		{"HUGE", "larger than"}, {"HANG", "did not answer"}, {"RESET", "could not connect"},
 		{"PRIVATE", "not a public internet address"}, {"IMAGE", "an image"},
