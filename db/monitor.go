@@ -33,7 +33,7 @@ func (s *Store) CountMonitors(ctx context.Context, accountID string) (int, error
 const lockAccountSQL = `UPDATE accounts SET updated_at = updated_at WHERE id = ?`
 
 const createMonitorSQL = `INSERT INTO monitors (id, account_id, url, name, interval_seconds, created_at, next_check_at, last_checked_at,
-content_hash, etag, last_modified, raw_gz, raw_type, raw_url) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+content_hash, content_seen_at, etag, last_modified, raw_gz, raw_type, raw_url) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 // CreateMonitor implements app.Store.
 func (s *Store) CreateMonitor(ctx context.Context, m *app.Monitor, v *app.MonitorVersion, raw *app.RawPage, limit int) (bool, error) {
@@ -52,7 +52,7 @@ func (s *Store) CreateMonitor(ctx context.Context, m *app.Monitor, v *app.Monito
 			return err
 		}
 		if _, err := tx.exec(ctx, createMonitorSQL, m.ID, m.AccountID, m.URL, m.Name, m.IntervalSeconds, m.CreatedAt.UTC(),
-			m.NextCheckAt.UTC(), utcPtr(m.LastCheckedAt), m.ContentHash, m.ETag, m.LastModified, rawGz, raw.ContentType, raw.URL); err != nil {
+			m.NextCheckAt.UTC(), utcPtr(m.LastCheckedAt), m.ContentHash, v.LastSeenAt.UTC(), m.ETag, m.LastModified, rawGz, raw.ContentType, raw.URL); err != nil {
 			return err
 		}
 		if err := tx.upsertVersion(ctx, v); err != nil {
@@ -239,14 +239,15 @@ func (s *Store) FindRawPage(ctx context.Context, monitorID string) (*app.RawPage
 // Recording a check: only the lease's owner may (see the claim above).
 const (
 	finishCheckedSQL = `UPDATE monitors SET lease_owner = NULL, lease_until = NULL, last_checked_at = ?, next_check_at = ?,
-  last_error = '', consecutive_failures = 0, etag = ?, last_modified = ?,
+  last_error = '', consecutive_failures = 0, etag = ?, last_modified = ?, content_seen_at = ?,
   content_hash = COALESCE(?, content_hash), last_changed_at = COALESCE(?, last_changed_at),
   raw_gz = COALESCE(?, raw_gz), raw_type = COALESCE(?, raw_type), raw_url = COALESCE(?, raw_url)
 WHERE id = ? AND lease_owner = ? AND deleted_at IS NULL`
 	finishFailedSQL = `UPDATE monitors SET lease_owner = NULL, lease_until = NULL, last_checked_at = ?, next_check_at = ?,
   last_error = ?, consecutive_failures = ?
 WHERE id = ? AND lease_owner = ? AND deleted_at IS NULL`
-	touchVersionSQL = `UPDATE monitor_versions SET last_seen_at = ?
+	// The version being replaced keeps when it was last seen.
+	flushSeenSQL = `UPDATE monitor_versions SET last_seen_at = (SELECT content_seen_at FROM monitors WHERE id = ?)
 WHERE monitor_id = ? AND content_hash = (SELECT content_hash FROM monitors WHERE id = ?)`
 	upsertVersionSQL = `INSERT INTO monitor_versions (monitor_id, content_hash, extractor_version, text_gz, word_count, first_seen_at, last_seen_at)
 VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -257,20 +258,14 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 )
 
 // FinishCheck implements app.Store. A failed or unchanged check is one
-// statement (and a touch of the version's last_seen_at once recorded); only
-// a new version takes a transaction.
+// statement; only a new version takes a transaction.
 func (s *Store) FinishCheck(ctx context.Context, c *app.CheckRecord) (bool, error) {
 	at, next := c.CheckedAt.UTC(), c.NextCheckAt.UTC()
 	if c.Error != "" {
 		return oneRow(s.exec(ctx, finishFailedSQL, at, next, c.Error, c.Failures, c.MonitorID, c.LeaseOwner))
 	}
 	if c.Version == nil {
-		ok, err := oneRow(s.exec(ctx, finishCheckedSQL, at, next, c.ETag, c.LastModified, nil, nil, nil, nil, nil, c.MonitorID, c.LeaseOwner))
-		if !ok || err != nil {
-			return ok, err
-		}
-		_, err = s.exec(ctx, touchVersionSQL, at, c.MonitorID, c.MonitorID)
-		return true, err
+		return oneRow(s.exec(ctx, finishCheckedSQL, at, next, c.ETag, c.LastModified, at, nil, nil, nil, nil, nil, c.MonitorID, c.LeaseOwner))
 	}
 	ok := false
 	err := s.InTx(ctx, func(st app.Store) error {
@@ -287,8 +282,11 @@ func (s *Store) FinishCheck(ctx context.Context, c *app.CheckRecord) (bool, erro
 			}
 			rawGz, rawType, rawURL = gz, c.Raw.ContentType, c.Raw.URL
 		}
+		if _, err := tx.exec(ctx, flushSeenSQL, c.MonitorID, c.MonitorID, c.MonitorID); err != nil {
+			return err
+		}
 		var err error
-		ok, err = oneRow(tx.exec(ctx, finishCheckedSQL, at, next, c.ETag, c.LastModified, c.Version.ContentHash, changedAt, rawGz, rawType, rawURL, c.MonitorID, c.LeaseOwner))
+		ok, err = oneRow(tx.exec(ctx, finishCheckedSQL, at, next, c.ETag, c.LastModified, at, c.Version.ContentHash, changedAt, rawGz, rawType, rawURL, c.MonitorID, c.LeaseOwner))
 		if !ok || err != nil {
 			return err
 		}
@@ -363,22 +361,33 @@ func (s *Store) createAlert(ctx context.Context, a *app.Alert) error {
 	return err
 }
 
-const findVersionsSQL = `SELECT monitor_id, content_hash, extractor_version, word_count, first_seen_at, last_seen_at
-FROM monitor_versions WHERE monitor_id = ?`
+// The current version's last sighting is on the monitor (content_seen_at).
+const findVersionsSQL = `SELECT v.monitor_id, v.content_hash, v.extractor_version, v.word_count, v.first_seen_at, v.last_seen_at,
+  m.content_hash AS current_hash, m.content_seen_at
+FROM monitor_versions v JOIN monitors m ON m.id = v.monitor_id WHERE v.monitor_id = ?`
 
 // FindVersions implements app.Store.
 func (s *Store) FindVersions(ctx context.Context, monitorID string, after *app.PageCursor, limit int) ([]app.MonitorVersion, error) {
 	q, args := findVersionsSQL, []any{monitorID}
 	if after != nil {
 		at := after.At.UTC()
-		q += ` AND (first_seen_at < ? OR (first_seen_at = ? AND content_hash < ?))`
+		q += ` AND (v.first_seen_at < ? OR (v.first_seen_at = ? AND v.content_hash < ?))`
 		args = append(args, at, at, after.ID)
 	}
-	out := []app.MonitorVersion{}
-	if err := s.selectAll(ctx, &out, q+` ORDER BY first_seen_at DESC, content_hash DESC LIMIT ?`, append(args, limit)...); err != nil {
+	var rows []struct {
+		app.MonitorVersion
+		CurrentHash string    `db:"current_hash"`
+		SeenAt      time.Time `db:"content_seen_at"`
+	}
+	if err := s.selectAll(ctx, &rows, q+` ORDER BY v.first_seen_at DESC, v.content_hash DESC LIMIT ?`, append(args, limit)...); err != nil {
 		return nil, err
 	}
-	for i := range out {
+	out := make([]app.MonitorVersion, len(rows))
+	for i, r := range rows {
+		out[i] = r.MonitorVersion
+		if r.ContentHash == r.CurrentHash {
+			out[i].LastSeenAt = r.SeenAt
+		}
 		utcVersion(&out[i])
 	}
 	return out, nil

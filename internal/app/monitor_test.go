@@ -241,7 +241,7 @@ func TestMonitorDetectsRealChangesOnly(t *testing.T) {
 		if got.LastChangedAt == nil || got.ConsecutiveFailures != 0 {
 			t.Errorf("after change: %+v", got)
 		}
-		e.mustCheck(t, ctx, m.ID) // unchanged since: nothing more
+		last := e.mustCheck(t, ctx, m.ID) // unchanged since: nothing more
 		alerts := e.alerts(t, ctx, app.AlertFilter{})
 		if len(alerts) != 1 {
 			t.Fatalf("%d alerts, want 1", len(alerts))
@@ -264,7 +264,13 @@ func TestMonitorDetectsRealChangesOnly(t *testing.T) {
 		}
 		vp2, err := e.svc.FindMonitorVersions(ctx, m.ID, intp(1), *vp.NextCursor)
 		if err != nil || len(vp2.Versions) != 1 || vp2.NextCursor != nil || vp2.Versions[0].ContentHash == vp.Versions[0].ContentHash {
-			t.Errorf("versions page 2: %+v %v", vp2, err)
+			t.Fatalf("versions page 2: %+v %v", vp2, err)
+		}
+		// The current version was last seen by the last check; the first, by
+		// the last check before the change.
+		cur, first := vp.Versions[0], vp2.Versions[0]
+		if !cur.LastSeenAt.Equal(*last.LastCheckedAt) || !first.LastSeenAt.Before(cur.FirstSeenAt) || !first.LastSeenAt.After(first.FirstSeenAt) {
+			t.Errorf("seen: current %+v, first %+v, last check %v", cur, first, last.LastCheckedAt)
 		}
 		// PATCH marks it read; the unread filter then finds nothing.
 		if n, err := e.svc.UpdateAlerts(ctx, app.AlertUpdate{IDs: []string{a.ID}, Read: new(true)}); n != 1 || err != nil {

@@ -15,6 +15,9 @@ CREATE TABLE monitors (
     last_error           text NOT NULL DEFAULT '',
     consecutive_failures integer NOT NULL DEFAULT 0,
     content_hash         text NOT NULL,
+    -- when the current version was last seen; copied to its monitor_versions
+    -- row when the version changes, so an unchanged check writes one row
+    content_seen_at      timestamptz NOT NULL,
     etag                 text NOT NULL DEFAULT '',
     last_modified        text NOT NULL DEFAULT '',
     -- the latest version's raw page, gzip-compressed, for re-extraction

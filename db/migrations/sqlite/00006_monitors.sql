@@ -15,6 +15,9 @@ CREATE TABLE monitors (
     last_error           TEXT NOT NULL DEFAULT '',
     consecutive_failures INTEGER NOT NULL DEFAULT 0,
     content_hash         TEXT NOT NULL,
+    -- when the current version was last seen; copied to its monitor_versions
+    -- row when the version changes, so an unchanged check writes one row
+    content_seen_at      DATETIME NOT NULL,
     etag                 TEXT NOT NULL DEFAULT '',
     last_modified        TEXT NOT NULL DEFAULT '',
     -- the latest version's raw page, gzip-compressed, for re-extraction
