@@ -106,7 +106,7 @@ func (s *Service) CreateMonitor(ctx context.Context, in MonitorCreate) (*Monitor
 		return nil, err
 	}
 	p, _ := PrincipalFrom(ctx)
-	in.Name = strings.TrimSpace(in.Name)
+	in.URL, in.Name = strings.TrimSpace(in.URL), strings.TrimSpace(in.Name)
 	if err := s.validate(in); err != nil {
 		return nil, err
 	}
@@ -128,13 +128,13 @@ func (s *Service) CreateMonitor(ctx context.Context, in MonitorCreate) (*Monitor
 	if err != nil {
 		return nil, err
 	}
-	pg, err := s.readPage(ctx, strings.TrimSpace(in.URL), "", "")
+	pg, err := s.readPage(ctx, in.URL, "", "")
 	if err != nil {
 		c.refund(ctx)
 		return nil, err
 	}
 	now := s.monitorNow()
-	m := &Monitor{ID: newID(), AccountID: p.Account.ID, URL: strings.TrimSpace(in.URL), Name: in.Name,
+	m := &Monitor{ID: newID(), AccountID: p.Account.ID, URL: in.URL, Name: in.Name,
 		IntervalSeconds: int(interval / time.Second), CreatedAt: now, LastCheckedAt: &now,
 		// Jitter spreads monitors created together over a tenth of their interval.
 		NextCheckAt: now.Add(interval + rand.N(interval/10+time.Millisecond)).Truncate(time.Millisecond),

@@ -526,3 +526,26 @@ func TestSchedulerSeesChange(t *testing.T) {
 		}
 	})
 }
+
+// A downgrade keeps the monitors beyond the new cap running (and
+// checkable) and refuses new ones.
+func TestMonitorDowngrade(t *testing.T) {
+	e := newMonitorEnv(t, dbtest.Open(t, dbtest.SQLite), newPages(t))
+	ctx := e.mustCaller(t, app.TierBase)
+	e.pages.set("/terms", terms("n1", "3 May 2026", "a=1", false), "")
+	var ms []*app.Monitor
+	for range 4 {
+		ms = append(ms, e.mustCreate(t, ctx, e.pages.url("/terms")))
+	}
+	p, _ := app.PrincipalFrom(ctx)
+	down := *p
+	down.Account.Tier = app.TierFree
+	ctx = app.WithPrincipal(context.Background(), &down)
+	if _, err := e.svc.CreateMonitor(ctx, app.MonitorCreate{URL: e.pages.url("/terms")}); app.AsError(err).Data["monitorLimit"] != 3 {
+		t.Errorf("fifth monitor after the downgrade: %v", err)
+	}
+	if list, err := e.svc.FindMonitors(ctx); err != nil || len(list) != 4 {
+		t.Errorf("%d monitors after the downgrade, want 4 (%v)", len(list), err)
+	}
+	e.mustCheck(t, ctx, ms[3].ID)
+}
