@@ -163,7 +163,19 @@ func newService(cfg config.Config, store *db.Store, sessions app.SessionVerifier
 	}
 	return app.New(app.Options{Store: store, Sessions: sessions, Logger: log,
 		Fetcher: newFetcher(cfg), LLM: ai,
-		WebhookSecret: cfg.WebhookSecret, Prices: cfg.StripePrices, UsageRetention: cfg.UsageRetention})
+		WebhookSecret: cfg.WebhookSecret, Prices: cfg.StripePrices, UsageRetention: cfg.UsageRetention,
+		Monitor: app.MonitorOptions{Workers: cfg.MonitorWorkers, MinInterval: cfg.MonitorMinInterval,
+			HostInterval: hostInterval(cfg.MonitorHostInterval),
+			// Room for the fetch and a politeness wait as long, before another process may take over.
+			Lease: 2*cfg.FetchTimeout + 5*time.Second}})
+}
+
+// hostInterval maps the setting's 0 (no limit) to app's "none" (negative).
+func hostInterval(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }
 
 // newSessions picks the session verifier: JWKS, a configured HS256 secret,
