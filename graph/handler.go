@@ -15,7 +15,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -40,7 +39,8 @@ type Options struct {
 
 // NewHandler serves GraphQL: POST /graphql runs operations for a bearer
 // credential (API key or account session); GET /graphql is the explorer page
-// when introspection is on. Mount it at /graphql.
+// when introspection is on, its assets under /graphql/explorer/. Mount it at
+// /graphql and GET /graphql/.
 func NewHandler(o Options) http.Handler {
 	log := o.Logger
 	if log == nil {
@@ -66,7 +66,7 @@ func NewHandler(o Options) http.Handler {
 	})))
 	explorer := http.Handler(http.HandlerFunc(notFound))
 	if o.Introspection {
-		explorer = playground.Handler("clausewatch GraphQL", "/graphql")
+		explorer = newExplorer()
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.Method {
