@@ -9,12 +9,20 @@ BENCHTIME ?= 2s
 
 .PHONY: run test e2e bench build generate lint migrate tidy clean eval-extract eval-clauses train
 
-run: ## the service on embedded SQLite (./data), printing where to go next
-	$(GO) run ./cmd/clausewatch serve
+run: ## builds, saying so, then the service on embedded SQLite (./data), printing where to go next
+	@echo "make run: downloading Go modules (the first time only: a minute or two)"
+	@$(GO) mod download
+	@echo "make run: compiling bin/clausewatch (the first time a few minutes; each package is named as it compiles)"
+	@CGO_ENABLED=0 $(GO) build -v -o bin/clausewatch ./cmd/clausewatch
+	@echo "make run: starting bin/clausewatch serve"
+	@./bin/clausewatch serve
 
 test: lint ## every test, on SQLite and a real PostgreSQL, then the portal in Chromium
+	@echo "make test: go test -race on SQLite and PostgreSQL (the first time compiles everything with the race detector: a few minutes)"
 	./scripts/with-postgres.sh $(GO) test -race -count=1 -timeout 8m $(PKGS)
+	@echo "make test: the portal in Chromium (scripts/e2e.sh)"
 	./scripts/e2e.sh
+	@echo "make test: all passed"
 
 e2e: ## the portal's browser test alone (Debian's Chromium; screenshots in test-artifacts/portal)
 	./scripts/e2e.sh
@@ -31,7 +39,9 @@ generate: ## regenerate GraphQL code after a schema change
 	$(GO) generate ./graph/...
 
 lint: ## gofmt and go vet
+	@echo "make lint: gofmt"
 	@gofmt_out="$$(gofmt -l cmd db graph internal rest web)"; if [ -n "$$gofmt_out" ]; then echo "gofmt needed:"; echo "$$gofmt_out"; exit 1; fi
+	@echo "make lint: go vet (the first time compiles every package)"
 	$(GO) vet $(PKGS)
 
 migrate: ## apply migrations to DATABASE_URL (default: the SQLite file)

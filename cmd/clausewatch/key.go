@@ -13,19 +13,19 @@ import (
 
 func runKey(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "create" {
-		fmt.Fprintln(stderr, "usage: clausewatch key create --email E --name N [--scopes extract,analyze]")
+		fmt.Fprintln(stderr, "usage: clausewatch key create --name N [--email E] [--scopes extract,analyze]")
 		return errUsage
 	}
 	fs := flag.NewFlagSet("key create", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	email := fs.String("email", "", "account email (the account is created if new)")
+	email := fs.String("email", "", "account email (the account is created if new); default the local owner "+ownerEmail+", whom the sign-in `serve` prints opens")
 	name := fs.String("name", "", "key name")
 	scopes := fs.String("scopes", "", "comma-separated scopes: extract, analyze, monitor (default extract,analyze)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return errUsage
 	}
-	if *email == "" || *name == "" {
-		fmt.Fprintln(stderr, "key create needs --email and --name")
+	if *name == "" {
+		fmt.Fprintln(stderr, "key create needs --name")
 		return errUsage
 	}
 	cfg, store, err := openConfigured(ctx, getenv)
@@ -35,7 +35,11 @@ func runKey(ctx context.Context, args []string, getenv func(string) string, stdo
 	defer store.Close()
 	svc := app.New(app.Options{Store: store, Logger: newLogger(cfg, stderr)})
 
-	acct, err := svc.EnsureAccount(ctx, app.Identity{Subject: app.LocalSubject(*email), Email: strings.TrimSpace(*email)})
+	id := ownerIdentity()
+	if e := strings.TrimSpace(*email); e != "" {
+		id = app.Identity{Subject: app.LocalSubject(e), Email: e}
+	}
+	acct, err := svc.EnsureAccount(ctx, id)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,6 +51,38 @@ func TestKeyCreatePrintsOneJSONObject(t *testing.T) {
 	}
 	if _, err := runCLI(t, env, "", "key", "create", "--email", "x@example.com", "--name", "bad", "--scopes", "admin"); err == nil {
 		t.Error("unknown scope accepted")
+	}
+}
+
+// Without --email the key is the local owner's, the account the sign-in
+// that serve prints opens, so it shows up in the owner's portal.
+func TestKeyCreateWithoutEmailIsTheOwners(t *testing.T) {
+	env := map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "cw.db")}
+	out, err := runCLI(t, env, "", "key", "create", "--name", "dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var k struct{ AccountID, ID string }
+	if err := json.Unmarshal([]byte(out), &k); err != nil {
+		t.Fatalf("%q: %v", out, err)
+	}
+	ctx := context.Background()
+	_, store, err := openConfigured(ctx, func(v string) string { return env[v] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	svc := app.New(app.Options{Store: store})
+	owner, err := svc.EnsureAccount(ctx, ownerIdentity())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if owner.ID != k.AccountID {
+		t.Fatalf("key create without --email made account %s's key; the owner is %s", k.AccountID, owner.ID)
+	}
+	keys, err := svc.FindKeys(app.WithPrincipal(ctx, &app.Principal{Account: *owner}), false)
+	if err != nil || len(keys) != 1 || keys[0].ID != k.ID {
+		t.Errorf("the owner's keys: %v, %v; want the key just created", keys, err)
 	}
 }
 
@@ -104,6 +137,36 @@ func TestExtractAndAnalyzeFile(t *testing.T) {
 		if f.End > len(runes) || string(runes[f.Start:f.End]) != f.Quote {
 			t.Errorf("finding %s at %d..%d does not quote the printed text", f.Category, f.Start, f.End)
 		}
+	}
+}
+
+// The README's commands name files shipped in examples/; every
+// `go run ./cmd/clausewatch extract|analyze FILE` line of it runs as written.
+func TestREADMEExamples(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := 0
+	for _, line := range strings.Split(string(readme), "\n") {
+		args, ok := strings.CutPrefix(line, "go run ./cmd/clausewatch ")
+		if !ok || !strings.Contains(args, "examples/") {
+			continue
+		}
+		fields := strings.Fields(args)
+		for i, f := range fields {
+			if strings.HasPrefix(f, "examples/") {
+				fields[i] = filepath.Join("..", "..", f)
+			}
+		}
+		out, err := runCLI(t, nil, "", fields...)
+		if err != nil || len(strings.Fields(out)) < 100 {
+			t.Errorf("%s: %v, %d words", line, err, len(strings.Fields(out)))
+		}
+		ran++
+	}
+	if ran < 2 {
+		t.Errorf("the README runs %d commands on examples/, want the extract and analyze ones", ran)
 	}
 }
 

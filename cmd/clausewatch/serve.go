@@ -36,6 +36,12 @@ import (
 // ownerEmail is the local owner of the zero-setup mode.
 const ownerEmail = "owner@localhost"
 
+// ownerIdentity is the account the printed sign-in opens and `key create`
+// without --email makes keys for, so those keys show up in the owner's portal.
+func ownerIdentity() app.Identity {
+	return app.Identity{Subject: app.LocalSubject(ownerEmail), Email: ownerEmail}
+}
+
 func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -222,7 +228,7 @@ func localSecret(dir string) ([]byte, error) {
 // token in its fragment, which browsers never send to a server; the portal
 // moves it into a cookie and out of the address bar.
 func printWelcome(ctx context.Context, w io.Writer, svc *app.Service, secret []byte, addr net.Addr) error {
-	if _, err := svc.EnsureAccount(ctx, app.Identity{Subject: app.LocalSubject(ownerEmail), Email: ownerEmail}); err != nil {
+	if _, err := svc.EnsureAccount(ctx, ownerIdentity()); err != nil {
 		return err
 	}
 	token, err := session.MintHS256(secret, app.LocalSubject(ownerEmail), ownerEmail, "", "", 30*24*time.Hour)
@@ -251,7 +257,7 @@ Create an API key and call the API with it:
        -H 'Content-Type: application/json' -d '{"name":"my first key"}'
   curl -s %[1]s/api/developer/keys -H "Authorization: Bearer cwsk_..."
 
-or from the shell: go run ./cmd/clausewatch key create --email you@example.com --name dev
+or from the shell, for the same owner: go run ./cmd/clausewatch key create --name dev
 
 `, base, ownerEmail, token)
 	return nil
