@@ -6,14 +6,15 @@ GO      ?= go
 DATA    ?= ../shared/data
 PKGS    := ./...
 BENCHTIME ?= 2s
+BENCHFLAGS ?= # e.g. -c 64 -duration 10s
 
-.PHONY: run test e2e bench build generate lint migrate tidy clean eval-extract eval-clauses train
+.PHONY: run test e2e bench bench-go build generate lint migrate tidy clean eval-extract eval-clauses train
 
 run: ## builds, saying so, then the service on embedded SQLite (./data), printing where to go next
 	@echo "make run: downloading Go modules (the first time only: a minute or two)"
 	@$(GO) mod download
 	@echo "make run: compiling bin/clausewatch (the first time a few minutes; each package is named as it compiles)"
-	@CGO_ENABLED=0 $(GO) build -v -o bin/clausewatch ./cmd/clausewatch
+	@$(GO) build -v -o bin/clausewatch ./cmd/clausewatch
 	@echo "make run: starting bin/clausewatch serve"
 	@./bin/clausewatch serve
 
@@ -27,7 +28,10 @@ test: lint ## every test, on SQLite and a real PostgreSQL, then the portal in Ch
 e2e: ## the portal's browser test alone (Debian's Chromium; screenshots in test-artifacts/portal)
 	./scripts/e2e.sh
 
-bench: ## benchmarks (PostgreSQL for the HTTP ones) and pgbench's baseline; compare ratios, not absolutes
+bench: ## one table: clausewatch serve on loopback and PostgreSQL beside its baselines, measured in the same run (cmd/bench-load)
+	./scripts/with-postgres.sh $(GO) run ./cmd/bench-load $(BENCHFLAGS)
+
+bench-go: ## the Go benchmarks (testing.B; HTTP ones on PostgreSQL) and pgbench's baseline; compare ratios, not absolutes
 	./scripts/with-postgres.sh $(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
 	@if command -v pgbench >/dev/null; then echo "pgbench baseline for BenchmarkAnalyzeBudgeted:"; ./scripts/with-postgres.sh ./scripts/pgbench-budget.sh; \
 	else echo "pgbench not installed (apt-get install postgresql-client): no baseline for BenchmarkAnalyzeBudgeted"; fi

@@ -1,0 +1,163 @@
+// Package replica runs `clausewatch serve` processes on loopback, for the
+// load driver (cmd/bench-load) and the proof tests (internal/proof): build
+// the binary once, start any number of processes on one database, stop them
+// with SIGTERM or kill -9, and read their resident memory.
+package replica
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Build compiles ./cmd/clausewatch of the module at root into dir.
+func Build(ctx context.Context, root, dir string) (string, error) {
+	bin := filepath.Join(dir, "clausewatch")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/clausewatch")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// Process is one running `clausewatch serve`.
+type Process struct {
+	URL  string // http://127.0.0.1:PORT
+	Addr string
+	cmd  *exec.Cmd
+	log  *syncBuffer
+	done chan struct{}
+	err  error
+}
+
+// Start runs bin serve on a free loopback port with env added to the
+// environment (DATABASE_URL at least), in dir, and waits until it answers
+// /healthz (at most a minute: replicas migrate under an advisory lock).
+func Start(bin, dir string, env ...string) (*Process, error) {
+	addr, err := FreeAddr()
+	if err != nil {
+		return nil, err
+	}
+	return StartOn(bin, dir, addr, env...)
+}
+
+// StartOn is Start on a given address, e.g. to restart a replica where its
+// clients expect it.
+func StartOn(bin, dir, addr string, env ...string) (*Process, error) {
+	p := &Process{URL: "http://" + addr, Addr: addr, log: &syncBuffer{}, done: make(chan struct{})}
+	p.cmd = exec.Command(bin, "serve", "-addr", addr)
+	p.cmd.Dir = dir
+	p.cmd.Env = append(os.Environ(), env...)
+	p.cmd.Stdout, p.cmd.Stderr = p.log, p.log
+	if err := p.cmd.Start(); err != nil {
+		return nil, err
+	}
+	go func() { p.err = p.cmd.Wait(); close(p.done) }()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		res, err := http.Get(p.URL + "/healthz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return p, nil
+			}
+		}
+		select {
+		case <-p.done:
+			return nil, fmt.Errorf("clausewatch serve on %s stopped: %v\n%s", addr, p.err, p.Log())
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			p.Kill()
+			return nil, fmt.Errorf("clausewatch serve on %s not healthy within a minute:\n%s", addr, p.Log())
+		}
+	}
+}
+
+// FreeAddr is a loopback address no one listened on a moment ago.
+func FreeAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+// PID is the process id.
+func (p *Process) PID() int { return p.cmd.Process.Pid }
+
+// Log is what the process wrote so far.
+func (p *Process) Log() string { return p.log.String() }
+
+// Stop sends SIGTERM and waits for a clean exit (at most a minute).
+func (p *Process) Stop() error {
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.done:
+		return p.err
+	case <-time.After(time.Minute):
+		p.Kill()
+		return errors.New("no exit within a minute of SIGTERM")
+	}
+}
+
+// Kill is kill -9: no drain, no final flush.
+func (p *Process) Kill() {
+	_ = p.cmd.Process.Kill()
+	<-p.done
+}
+
+// Exited reports whether the process has stopped.
+func (p *Process) Exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// RSS is the process's resident memory in bytes, from /proc (Linux).
+func (p *Process) RSS() (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.PID()))
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10, err
+		}
+	}
+	return 0, errors.New("no VmRSS in /proc status")
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
