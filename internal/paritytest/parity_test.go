@@ -301,7 +301,8 @@ type env struct {
 }
 
 func newEnv(t *testing.T, d dbtest.Dialect) *env {
-	e := &env{Env: apptest.New(t, dbtest.Open(t, d))}
+	// Every case's page is on one host: no spacing between their checks.
+	e := &env{Env: apptest.New(t, dbtest.Open(t, d), apptest.Configure(func(o *app.Options) { o.Monitor.HostInterval = -1 }))}
 	log := slog.New(slog.DiscardHandler)
 	mux := http.NewServeMux()
 	rest.Register(mux, rest.Options{Service: e.Svc, Logger: log, Ready: func(context.Context) error { return nil }})
