@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"time"
+
+	"github.com/clausewatch/clausewatch/internal/fetch"
 )
 
 // Monitor statuses: active, or failing while its checks fail in a row.
@@ -128,7 +130,7 @@ func (s *Service) CreateMonitor(ctx context.Context, in MonitorCreate) (*Monitor
 	if err != nil {
 		return nil, err
 	}
-	pg, err := s.readPage(ctx, in.URL, "", "")
+	pg, err := s.readPage(ctx, fetch.Request{URL: in.URL})
 	if err != nil {
 		c.refund(ctx)
 		return nil, err
@@ -138,8 +140,8 @@ func (s *Service) CreateMonitor(ctx context.Context, in MonitorCreate) (*Monitor
 		IntervalSeconds: int(interval / time.Second), CreatedAt: now, LastCheckedAt: &now,
 		// Jitter spreads monitors created together over a tenth of their interval.
 		NextCheckAt: now.Add(interval + rand.N(interval/10+time.Millisecond)).Truncate(time.Millisecond),
-		ContentHash: pg.doc.ContentHash, ETag: pg.etag, LastModified: pg.lastModified}
-	ok, err := s.store.CreateMonitor(ctx, m, s.newVersion(m.ID, pg.doc, now), pg.raw, limit)
+		ContentHash: pg.Extracted.ContentHash, ETag: pg.ETag, LastModified: pg.LastModified}
+	ok, err := s.store.CreateMonitor(ctx, m, s.newVersion(m.ID, pg.Extracted, now), rawPage(pg), limit)
 	if err != nil || !ok {
 		c.refund(ctx)
 		if err == nil {
