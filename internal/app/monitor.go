@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
@@ -337,30 +336,4 @@ func (s *Service) UpdateAlerts(ctx context.Context, in AlertUpdate) (int, error)
 		}
 	}
 	return s.store.UpdateAlerts(ctx, p.Account.ID, in.IDs, *in.Read)
-}
-
-// pageArgs checks a page's limit (1 to 100, default 20) and cursor.
-func pageArgs(limit *int, cursor string, idOK func(string) bool) (int, *PageCursor, error) {
-	n := 20
-	if limit != nil {
-		n = *limit
-	}
-	if n < 1 || n > 100 {
-		return 0, nil, &Error{Code: CodeInvalid, Message: "invalid limit", Fields: []FieldError{{Field: "limit", Message: "must be from 1 to 100"}}}
-	}
-	if cursor == "" {
-		return n, nil, nil
-	}
-	b, err := base64.RawURLEncoding.DecodeString(cursor)
-	ts, id, ok := strings.Cut(string(b), "|")
-	at, terr := time.Parse(time.RFC3339Nano, ts)
-	if err != nil || !ok || terr != nil || !idOK(id) {
-		return 0, nil, &Error{Code: CodeInvalid, Message: "invalid cursor", Fields: []FieldError{{Field: "cursor", Message: "is not a cursor this API returned"}}}
-	}
-	return n, &PageCursor{At: at, ID: id}, nil
-}
-
-func encodeCursor(at time.Time, id string) *string {
-	c := base64.RawURLEncoding.EncodeToString([]byte(at.UTC().Format(time.RFC3339Nano) + "|" + id))
-	return &c
 }
