@@ -160,7 +160,7 @@ func (b storedAnalysis) analysis(text string) app.Analysis {
 }
 
 // FindAnalyses implements app.Store.
-func (s *Store) FindAnalyses(ctx context.Context, accountID string, after *app.AnalysisCursor, limit int, withText bool) ([]app.Analysis, error) {
+func (s *Store) FindAnalyses(ctx context.Context, accountID string, after *app.PageCursor, limit int, withText bool) ([]app.Analysis, error) {
 	var rows []analysisRow
 	var err error
 	if after == nil {
@@ -174,7 +174,7 @@ func (s *Store) FindAnalyses(ctx context.Context, accountID string, after *app.A
 		if withText {
 			q = findAnalysesWithTextAfterSQL
 		}
-		at := after.CreatedAt.UTC()
+		at := after.At.UTC()
 		err = s.selectAll(ctx, &rows, q, accountID, at, at, after.ID, limit)
 	}
 	if err != nil {

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"strconv"
 	"strings"
@@ -328,12 +327,6 @@ type AnalysisPage struct {
 	NextCursor *string
 }
 
-// AnalysisCursor is where a page ends: the last row's time and id.
-type AnalysisCursor struct {
-	CreatedAt time.Time
-	ID        string
-}
-
 // AnalysisFilter selects a page of the caller's analyses.
 type AnalysisFilter struct {
 	Limit    *int   // 1 to 100; 20 when nil
@@ -347,20 +340,9 @@ func (s *Service) FindAnalyses(ctx context.Context, f AnalysisFilter) (*Analysis
 		return nil, err
 	}
 	p, _ := PrincipalFrom(ctx)
-	limit := 20
-	if f.Limit != nil {
-		limit = *f.Limit
-	}
-	if limit < 1 || limit > 100 {
-		return nil, &Error{Code: CodeInvalid, Message: "invalid limit", Fields: []FieldError{{Field: "limit", Message: "must be from 1 to 100"}}}
-	}
-	var after *AnalysisCursor
-	if f.Cursor != "" {
-		c, ok := decodeCursor(f.Cursor)
-		if !ok {
-			return nil, &Error{Code: CodeInvalid, Message: "invalid cursor", Fields: []FieldError{{Field: "cursor", Message: "is not a cursor this API returned"}}}
-		}
-		after = &c
+	limit, after, err := pageArgs(f.Limit, f.Cursor, validID)
+	if err != nil {
+		return nil, err
 	}
 	list, err := s.store.FindAnalyses(ctx, p.Account.ID, after, limit+1, f.WithText)
 	if err != nil {
@@ -369,24 +351,9 @@ func (s *Service) FindAnalyses(ctx context.Context, f AnalysisFilter) (*Analysis
 	page := &AnalysisPage{Analyses: list}
 	if len(list) > limit {
 		page.Analyses = list[:limit]
-		last := list[limit-1]
-		next := base64.RawURLEncoding.EncodeToString([]byte(last.CreatedAt.UTC().Format(time.RFC3339Nano) + "|" + last.ID))
-		page.NextCursor = &next
+		page.NextCursor = encodeCursor(list[limit-1].CreatedAt, list[limit-1].ID)
 	}
 	return page, nil
-}
-
-func decodeCursor(s string) (AnalysisCursor, bool) {
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
-		return AnalysisCursor{}, false
-	}
-	ts, id, ok := strings.Cut(string(b), "|")
-	t, err := time.Parse(time.RFC3339Nano, ts)
-	if !ok || err != nil || !validID(id) {
-		return AnalysisCursor{}, false
-	}
-	return AnalysisCursor{CreatedAt: t, ID: id}, true
 }
 
 func boolInt(b bool) int {
