@@ -8,7 +8,7 @@ PKGS    := ./...
 BENCHTIME ?= 2s
 BENCHFLAGS ?= # e.g. -c 64 -duration 10s
 
-.PHONY: run test e2e bench bench-go build generate lint migrate tidy clean eval-extract eval-clauses train
+.PHONY: run test e2e bench bench-go proof build generate lint migrate tidy clean eval-extract eval-clauses train
 
 run: ## builds, saying so, then the service on embedded SQLite (./data), printing where to go next
 	@echo "make run: downloading Go modules (the first time only: a minute or two)"
@@ -35,6 +35,17 @@ bench-go: ## the Go benchmarks (testing.B; HTTP ones on PostgreSQL) and pgbench'
 	./scripts/with-postgres.sh $(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
 	@if command -v pgbench >/dev/null; then echo "pgbench baseline for BenchmarkAnalyzeBudgeted:"; ./scripts/with-postgres.sh ./scripts/pgbench-budget.sh; \
 	else echo "pgbench not installed (apt-get install postgresql-client): no baseline for BenchmarkAnalyzeBudgeted"; fi
+
+FUZZTIME ?= 15s
+proof: ## three real replicas on one PostgreSQL under load, kill -9 and a PostgreSQL restart (internal/proof), then each fuzz target for FUZZTIME
+	@echo "make proof: replicas on loopback (internal/proof, build tag proof)"
+	./scripts/with-postgres.sh $(GO) test -tags proof -count=1 -timeout 8m -v ./internal/proof/
+	@echo "make proof: fuzzing, $(FUZZTIME) a target"
+	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./internal/extract
+	$(GO) test -run '^$$' -fuzz '^FuzzWellFormedKey$$' -fuzztime $(FUZZTIME) ./internal/app
+	./scripts/with-postgres.sh $(GO) test -run '^$$' -fuzz '^FuzzPaymentEvent$$' -fuzztime $(FUZZTIME) ./internal/app
+	./scripts/with-postgres.sh $(GO) test -run '^$$' -fuzz '^FuzzDocument$$' -fuzztime $(FUZZTIME) ./graph
+	@echo "make proof: all passed"
 
 build: ## the binary in ./bin
 	CGO_ENABLED=0 $(GO) build -o bin/clausewatch ./cmd/clausewatch
