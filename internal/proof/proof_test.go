@@ -16,6 +16,9 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -249,4 +252,314 @@ func TestRevocationOnEveryReplica(t *testing.T) {
 			}
 		}
 	}
+}
+
+// load runs workers against the cluster until stop, each request on the
+// next replica and the next key, and records every outcome.
+type outcome struct {
+	result
+	key           int
+	start, finish time.Time
+	id            string
+}
+
+func (c *cluster) load(keys []string, workers int, limit int64, stop <-chan struct{}) []outcome {
+	var (
+		mu   sync.Mutex
+		out  []outcome
+		seq  atomic.Int64
+		wg   sync.WaitGroup
+		done = func() bool {
+			select {
+			case <-stop:
+				return true
+			default:
+				return false
+			}
+		}
+	)
+	for range workers {
+		wg.Go(func() {
+			for !done() {
+				n := seq.Add(1) - 1
+				if n >= limit {
+					return
+				}
+				o := outcome{key: int(n) % len(keys), start: time.Now()}
+				o.result = c.do(-1, "POST", "/api/analyze", keys[o.key], analyzeBody)
+				o.finish = time.Now()
+				if o.status == 200 {
+					var a struct{ ID string }
+					_ = json.Unmarshal(o.body, &a)
+					o.id = a.ID
+				}
+				mu.Lock()
+				out = append(out, o)
+				mu.Unlock()
+				if o.err != nil || o.status >= 500 {
+					time.Sleep(50 * time.Millisecond) // as a client backs off
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// scansUsed reads each key's used scans through a replica, by key prefix.
+func (c *cluster) scansUsed(i int, key string) map[string]int {
+	c.t.Helper()
+	r := c.do(i, "GET", "/api/developer/usage/per-key", key, nil)
+	var body struct {
+		Keys []struct {
+			KeyPrefix string
+			Status    struct {
+				Scans struct{ Remaining, Limit int }
+			}
+		}
+	}
+	if r.status != 200 || json.Unmarshal(r.body, &body) != nil {
+		c.t.Fatalf("per-key usage: %d %s %v", r.status, r.body, r.err)
+	}
+	used := map[string]int{}
+	for _, k := range body.Keys {
+		used[k.KeyPrefix] = k.Status.Scans.Limit - k.Status.Scans.Remaining
+	}
+	return used
+}
+
+// Under load on three replicas one is killed with SIGKILL. Every analysis
+// answered 200 is stored. Each key's used scans are its answered analyses
+// plus at most its requests in flight on the killed replica: those were
+// admitted and never answered, and a dead process gives nothing back.
+// requestCount, written every second, misses at most what the killed
+// replica answered in its last flush interval.
+func TestKillMidLoad(t *testing.T) {
+	c := newCluster(t, dbtest.PostgresURL(t), 3)
+	keys, acct := c.keys("kill@proof.example", app.TierAdvanced, 40)
+	stop := make(chan struct{})
+	var killedAt time.Time
+	go func() {
+		time.Sleep(1500 * time.Millisecond)
+		killedAt = time.Now()
+		c.procs[1].Kill()
+		time.Sleep(1500 * time.Millisecond)
+		close(stop)
+	}()
+	outs := c.load(keys, 8, int64(len(keys)*100), stop)
+	<-stop
+	for _, i := range []int{0, 2} {
+		if err := c.procs[i].Stop(); err != nil {
+			t.Errorf("replica %d on SIGTERM: %v", i, err)
+		}
+	}
+
+	answered := map[int]int{}
+	inFlight := map[int]int{}
+	total, lastInterval, killed := 0, 0, 0
+	ctx := context.Background()
+	for _, o := range outs {
+		switch {
+		case o.status == 200:
+			answered[o.key]++
+			total++
+			if _, err := c.store.FindAnalysis(ctx, acct.ID, o.id); err != nil {
+				t.Errorf("analysis %s answered by replica %d: %v", o.id, o.replica, err)
+			}
+			if o.replica == 1 && o.finish.After(killedAt.Add(-2*time.Second)) {
+				lastInterval++
+			}
+		case o.replica == 1 && o.start.Before(killedAt):
+			inFlight[o.key]++
+			killed++
+		case o.replica == 1:
+			// refused at the door once the replica was gone: never admitted
+		default:
+			t.Errorf("replica %d answered %d %s %v", o.replica, o.status, o.body, o.err)
+		}
+	}
+	if total < 100 {
+		t.Fatalf("%d answered; the load was too light to prove anything", total)
+	}
+
+	ks, err := c.store.FindKeys(ctx, app.KeyFilter{AccountID: acct.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var counted int64
+	for _, k := range ks {
+		counted += k.RequestCount
+	}
+	if counted < int64(total-lastInterval) || counted > int64(len(outs)) {
+		t.Errorf("requestCount %d; answered %d, %d of them by the killed replica in its last 2s; sent %d", counted, total, lastInterval, len(outs))
+	}
+
+	c.start("")
+	used := c.scansUsed(len(c.procs)-1, keys[0])
+	for i, k := range keys {
+		u := used[k[:12]]
+		if u < answered[i] || u > answered[i]+inFlight[i] {
+			t.Errorf("key %d: %d scans used, %d answered, %d in flight on the killed replica", i, u, answered[i], inFlight[i])
+		}
+	}
+	t.Logf("%d requests: %d answered, %d in flight at the kill; requestCount %d", len(outs), total, killed, counted)
+}
+
+// pgServer is a throwaway PostgreSQL server of the test's own, on a free
+// port in a temporary directory, so it can be stopped and started without
+// touching the shared server other tests use.
+type pgServer struct {
+	t                *testing.T
+	bindir, dir, url string
+	port             string
+	runas            []string
+}
+
+func newPGServer(t *testing.T) *pgServer {
+	t.Helper()
+	bindirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	p := &pgServer{t: t}
+	for _, d := range bindirs {
+		if _, err := os.Stat(filepath.Join(d, "initdb")); err == nil {
+			p.bindir = d
+		}
+	}
+	if p.bindir == "" {
+		if initdb, err := exec.LookPath("initdb"); err == nil {
+			p.bindir = filepath.Dir(initdb)
+		} else {
+			t.Fatal("the PostgreSQL restart needs initdb and pg_ctl: apt-get install postgresql")
+		}
+	}
+	dir, err := os.MkdirTemp("", "proof-pg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.dir = dir
+	addr, err := replica.FreeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, p.port, _ = strings.Cut(addr, ":")
+	if os.Geteuid() == 0 {
+		// initdb refuses to run as root.
+		if exec.Command("id", "postgres").Run() != nil {
+			p.run("useradd", "-r", "-M", "postgres")
+		}
+		p.run("chown", "-R", "postgres", dir)
+		p.runas = []string{"runuser", "-u", "postgres", "--"}
+	}
+	t.Cleanup(func() {
+		argv := p.cmd("pg_ctl", "-D", p.dir+"/data", "-m", "immediate", "stop")
+		_ = exec.Command(argv[0], argv[1:]...).Run()
+		os.RemoveAll(p.dir)
+	})
+	p.run(p.cmd("initdb", "-D", dir+"/data", "-U", "postgres", "-A", "trust")...)
+	p.start()
+	p.url = "postgres://postgres@127.0.0.1:" + p.port + "/postgres?sslmode=disable"
+	return p
+}
+
+func (p *pgServer) cmd(tool string, args ...string) []string {
+	return append(append(append([]string(nil), p.runas...), filepath.Join(p.bindir, tool)), args...)
+}
+
+func (p *pgServer) run(argv ...string) {
+	p.t.Helper()
+	if out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput(); err != nil {
+		p.t.Fatalf("%v: %v\n%s", argv, err, out)
+	}
+}
+
+func (p *pgServer) start() {
+	p.t.Helper()
+	p.run(p.cmd("pg_ctl", "-D", p.dir+"/data", "-o", "-p "+p.port+" -k "+p.dir+" -c listen_addresses=127.0.0.1", "-l", p.dir+"/log", "-w", "start")...)
+}
+
+func (p *pgServer) stop() {
+	p.t.Helper()
+	p.run(p.cmd("pg_ctl", "-D", p.dir+"/data", "-m", "fast", "-w", "stop")...)
+}
+
+// waitReady waits until every live replica's /readyz answers want.
+func (c *cluster) waitReady(want int, within time.Duration) {
+	c.t.Helper()
+	deadline := time.Now().Add(within)
+	for i, p := range c.procs {
+		if p.Exited() {
+			continue
+		}
+		for {
+			r := c.do(i, "GET", "/readyz", "", nil)
+			if r.status == want {
+				break
+			}
+			if time.Now().After(deadline) {
+				c.t.Fatalf("replica %d /readyz: %d %s, want %d within %s", i, r.status, r.body, want, within)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+}
+
+// PostgreSQL stopped and started again under load: /readyz reports it on
+// every replica and recovers by itself, requests during the outage fail
+// with 5xx and are then served again, every analysis answered is stored,
+// and a webhook delivered during the outage answers 500 and is applied once
+// by the provider's retry.
+func TestPostgresRestartMidLoad(t *testing.T) {
+	pg := newPGServer(t)
+	c := newCluster(t, pg.url, 3)
+	keys, acct := c.keys("restart@proof.example", app.TierAdvanced, 40)
+	stop := make(chan struct{})
+	loaded := make(chan []outcome)
+	go func() { loaded <- c.load(keys, 4, int64(len(keys)*100), stop) }()
+
+	time.Sleep(time.Second)
+	pg.stop()
+	down := time.Now()
+	c.waitReady(http.StatusServiceUnavailable, 10*time.Second)
+	payload := creditsEvent(fmt.Sprintf("evt_restart_%d", time.Now().UnixNano()), acct.ID, 7)
+	if r := c.do(0, "POST", "/api/webhooks/payment", "", payload, "payment-signature", signed(payload, time.Now())); r.status != 500 {
+		t.Errorf("webhook during the outage: %d %s, want 500 so the provider retries", r.status, r.body)
+	}
+	time.Sleep(500 * time.Millisecond)
+	pg.start()
+	up := time.Now()
+	c.waitReady(http.StatusOK, 30*time.Second)
+	time.Sleep(time.Second)
+	close(stop)
+	outs := <-loaded
+
+	for range 2 { // the provider's retry, and one more
+		if r := c.do(1, "POST", "/api/webhooks/payment", "", payload, "payment-signature", signed(payload, time.Now())); r.status != 200 {
+			t.Errorf("webhook retried after recovery: %d %s", r.status, r.body)
+		}
+	}
+	if got := c.credits(acct.ID); got != 7 {
+		t.Errorf("credits %d after the retries, want 7", got)
+	}
+
+	var before, after, failed int
+	for _, o := range outs {
+		switch {
+		case o.status == 200:
+			if _, err := c.store.FindAnalysis(context.Background(), acct.ID, o.id); err != nil {
+				t.Errorf("analysis %s answered at %s: %v", o.id, o.finish.Format(time.StampMilli), err)
+			}
+			if o.finish.Before(down) {
+				before++
+			} else if o.start.After(up) {
+				after++
+			}
+		case o.status >= 500:
+			failed++
+		default:
+			t.Errorf("replica %d answered %d %s %v", o.replica, o.status, o.body, o.err)
+		}
+	}
+	if before == 0 || after == 0 || failed == 0 {
+		t.Errorf("answered %d before the outage, %d after it, %d failed: want some of each", before, after, failed)
+	}
+	t.Logf("%d requests: %d answered before the outage, %d after, %d failed during it", len(outs), before, after, failed)
 }
