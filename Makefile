@@ -19,7 +19,7 @@ run: ## builds, saying so, then the service on embedded SQLite (./data), printin
 	@./bin/clausewatch serve
 
 test: lint ## every test, on SQLite and a real PostgreSQL, then the portal in Chromium
-	@echo "make test: go test -race on SQLite and PostgreSQL (the first time compiles everything with the race detector: a few minutes)"
+	@echo "make test: go test -race on SQLite and PostgreSQL"
 	./scripts/with-postgres.sh $(GO) test -race -count=1 -timeout 8m $(PKGS)
 	@echo "make test: the portal in Chromium (scripts/e2e.sh)"
 	./scripts/e2e.sh
@@ -56,8 +56,8 @@ generate: ## regenerate GraphQL code after a schema change
 lint: ## gofmt and go vet
 	@echo "make lint: gofmt"
 	@gofmt_out="$$(gofmt -l cmd db graph internal rest web)"; if [ -n "$$gofmt_out" ]; then echo "gofmt needed:"; echo "$$gofmt_out"; exit 1; fi
-	@echo "make lint: go vet (the first time compiles every package)"
-	$(GO) vet $(PKGS)
+	@echo "make lint: go vet (the first time compiles every dependency, with the race detector so go test -race reuses them)"
+	$(GO) vet -race $(PKGS)
 
 migrate: ## apply migrations to DATABASE_URL (default: the SQLite file)
 	$(GO) run ./cmd/clausewatch migrate
