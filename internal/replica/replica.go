@@ -5,7 +5,6 @@
 package replica
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -16,7 +15,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 )
@@ -37,7 +35,7 @@ type Process struct {
 	URL  string // http://127.0.0.1:PORT
 	Addr string
 	cmd  *exec.Cmd
-	log  *syncBuffer
+	log  string // the file its output goes to
 	done chan struct{}
 	err  error
 }
@@ -56,11 +54,17 @@ func Start(bin, dir string, env ...string) (*Process, error) {
 // StartOn is Start on a given address, e.g. to restart a replica where its
 // clients expect it.
 func StartOn(bin, dir, addr string, env ...string) (*Process, error) {
-	p := &Process{URL: "http://" + addr, Addr: addr, log: &syncBuffer{}, done: make(chan struct{})}
+	p := &Process{URL: "http://" + addr, Addr: addr, done: make(chan struct{})}
+	p.log = filepath.Join(dir, "serve-"+strings.ReplaceAll(addr, ":", "-")+".log")
+	out, err := os.OpenFile(p.log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	defer out.Close() // the child holds its own copy
 	p.cmd = exec.Command(bin, "serve", "-addr", addr)
 	p.cmd.Dir = dir
 	p.cmd.Env = append(os.Environ(), env...)
-	p.cmd.Stdout, p.cmd.Stderr = p.log, p.log
+	p.cmd.Stdout, p.cmd.Stderr = out, out
 	if err := p.cmd.Start(); err != nil {
 		return nil, err
 	}
@@ -100,7 +104,10 @@ func FreeAddr() (string, error) {
 func (p *Process) PID() int { return p.cmd.Process.Pid }
 
 // Log is what the process wrote so far.
-func (p *Process) Log() string { return p.log.String() }
+func (p *Process) Log() string {
+	b, _ := os.ReadFile(p.log)
+	return string(b)
+}
 
 // Stop sends SIGTERM and waits for a clean exit (at most a minute).
 func (p *Process) Stop() error {
@@ -143,21 +150,4 @@ func (p *Process) RSS() (int64, error) {
 		}
 	}
 	return 0, errors.New("no VmRSS in /proc status")
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
