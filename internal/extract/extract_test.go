@@ -2,12 +2,14 @@ package extract
 
 import (
 	"bytes"
+	"compress/zlib"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -764,4 +766,104 @@ func TestSectionOutsideMainKept(t *testing.T) {
 <footer><a href="/t">Terms</a></footer></body>`)
 	wantContains(t, doc.Text, "California addendum", "request deletion")
 	wantNotContains(t, doc.Text, "Home", "Blog")
+}
+
+// The same PDF read by many requests at once gives the same text every
+// time: the reader bounds its work, never the time it happens to get.
+func TestPDFConcurrentIdentical(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(sharedData, "018.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 24
+	texts := make([]string, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			doc, err := Extract(raw, "application/pdf", "")
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			texts[i] = doc.Text
+		})
+	}
+	wg.Wait()
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatalf("extract %d: %v", i, errs[i])
+		}
+		if texts[i] != texts[0] {
+			t.Errorf("extract %d differs from extract 0 (%d and %d bytes)", i, len(texts[i]), len(texts[0]))
+		}
+	}
+	if WordCount(texts[0]) < 500 {
+		t.Errorf("only %d words", WordCount(texts[0]))
+	}
+}
+
+// flatePDF builds a one-page PDF whose content stream, deflated, expands
+// to n bytes of repeated text operators.
+func flatePDF(t *testing.T, n int) []byte {
+	var z bytes.Buffer
+	w, err := zlib.NewWriterLevel(&z, zlib.BestCompression)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := bytes.Repeat([]byte("(bomb) Tj "), 100_000)
+	_, _ = w.Write([]byte("BT /F1 12 Tf 72 720 Td "))
+	for written := 0; written < n; written += len(chunk) {
+		if _, err := w.Write(chunk); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = w.Close()
+	return makePDFObjs([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+		fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", z.Len(), z.Bytes()),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+	}, "")
+}
+
+// manyPagesPDF builds a PDF of n pages, each with one line of text.
+func manyPagesPDF(n int) []byte {
+	content := "BT /F1 12 Tf 72 720 Td (A page) Tj ET"
+	objs := []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"", // the page tree, once the page numbers are known
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+	}
+	var kids strings.Builder
+	for i := range n {
+		fmt.Fprintf(&kids, "%d 0 R ", len(objs)+1)
+		objs = append(objs, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R /Resources << /Font << /F1 4 0 R >> >> >>")
+		_ = i
+	}
+	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", kids.String(), n)
+	return makePDFObjs(objs, "")
+}
+
+// Hostile PDFs too big to read end in an error the service answers with
+// 422, whole: never a hang, a crash or a text cut short.
+func TestHugePDF(t *testing.T) {
+	tests := []struct {
+		name string
+		raw  []byte
+	}{
+		{"10,000 pages", manyPagesPDF(10_000)},
+		{"stream inflating to 1 GiB", flatePDF(t, 1<<30)},
+		{"stream of 12 MB of text", flatePDF(t, 12<<20)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Extract(tt.raw, "application/pdf", "")
+			if !errors.Is(err, ErrTooComplex) && !errors.Is(err, ErrUnsupported) {
+				t.Errorf("err = %v, want ErrTooComplex or ErrUnsupported", err)
+			}
+		})
+	}
 }
