@@ -13,6 +13,7 @@ run: ## the service on embedded SQLite (./data), printing where to go next
 
 test: lint ## every test, on SQLite and a real PostgreSQL
 	./scripts/with-postgres.sh $(GO) test -race -count=1 -timeout 8m $(PKGS)
+	$(GO) test -run '^$$' -fuzz FuzzExtract -fuzztime 5s ./internal/extract
 
 bench: ## benchmarks (PostgreSQL for the HTTP ones) and pgbench's baseline; compare ratios, not absolutes
 	./scripts/with-postgres.sh $(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)

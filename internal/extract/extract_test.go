@@ -2,7 +2,9 @@ package extract
 
 import (
 	"bytes"
-	"compress/zlib"
+	"compress/flate"
+	"encoding/binary"
+	"hash/adler32"
 	"errors"
 	"flag"
 	"fmt"
@@ -770,11 +772,15 @@ func TestSectionOutsideMainKept(t *testing.T) {
 
 // The same PDF read by many requests at once gives the same text every
 // time: the reader bounds its work, never the time it happens to get.
+// (A small PDF of its own keeps the test quick under -race.)
 func TestPDFConcurrentIdentical(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join(sharedData, "018.pdf"))
-	if err != nil {
-		t.Fatal(err)
+	var c strings.Builder
+	c.WriteString("BT /F1 10 Tf 72 760 Td 14 TL ")
+	for i := range 50 {
+		fmt.Fprintf(&c, "(Line %d of the terms: the service may change these terms at any time.) ' ", i)
 	}
+	c.WriteString("ET")
+	raw := makePDF(c.String())
 	const n = 24
 	texts := make([]string, n)
 	errs := make([]error, n)
@@ -798,34 +804,58 @@ func TestPDFConcurrentIdentical(t *testing.T) {
 			t.Errorf("extract %d differs from extract 0 (%d and %d bytes)", i, len(texts[i]), len(texts[0]))
 		}
 	}
-	if WordCount(texts[0]) < 500 {
+	if WordCount(texts[0]) < 600 {
 		t.Errorf("only %d words", WordCount(texts[0]))
 	}
 }
 
 // flatePDF builds a one-page PDF whose content stream, deflated, expands
-// to n bytes of repeated text operators.
+// to about n bytes of repeated text operators. The deflate blocks of one
+// chunk are repeated rather than compressing n bytes (slow under -race),
+// and the checksum is combined from the chunk's.
 func flatePDF(t *testing.T, n int) []byte {
+	head := []byte("BT /F1 12 Tf 72 720 Td ")
+	chunk := bytes.Repeat([]byte("(bomb) Tj "), 100_000)
 	var z bytes.Buffer
-	w, err := zlib.NewWriterLevel(&z, zlib.BestCompression)
+	w, err := flate.NewWriter(&z, flate.BestCompression)
 	if err != nil {
 		t.Fatal(err)
 	}
-	chunk := bytes.Repeat([]byte("(bomb) Tj "), 100_000)
-	_, _ = w.Write([]byte("BT /F1 12 Tf 72 720 Td "))
+	_, _ = w.Write(head)
+	_ = w.Flush() // byte-aligned, not final: blocks can follow
+	headBlocks := bytes.Clone(z.Bytes())
+	z.Reset()
+	_, _ = w.Write(chunk)
+	_ = w.Flush()
+	var s bytes.Buffer
+	s.WriteString("\x78\xda")
+	s.Write(headBlocks)
+	one, sum := adler32.Checksum(chunk), adler32.Checksum(head)
 	for written := 0; written < n; written += len(chunk) {
-		if _, err := w.Write(chunk); err != nil {
-			t.Fatal(err)
-		}
+		s.Write(z.Bytes())
+		sum = adler32Combine(sum, one, len(chunk))
 	}
-	_ = w.Close()
+	s.WriteString("\x03\x00") // an empty final block
+	s.Write(binary.BigEndian.AppendUint32(nil, sum))
 	return makePDFObjs([]string{
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-		fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", z.Len(), z.Bytes()),
+		fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", s.Len(), s.Bytes()),
 		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
 	}, "")
+}
+
+// adler32Combine is the Adler-32 of two byte strings joined, from their
+// checksums and the second one's length (zlib's adler32_combine).
+func adler32Combine(a1, a2 uint32, len2 int) uint32 {
+	const base = 65521
+	rem := uint32(len2 % base)
+	sum1 := a1 & 0xffff
+	sum2 := rem * sum1 % base
+	sum1 += (a2 & 0xffff) + base - 1
+	sum2 += (a1 >> 16) + (a2 >> 16) + base - rem
+	return sum1%base | sum2%base<<16
 }
 
 // manyPagesPDF builds a PDF of n pages, each with one line of text.
@@ -856,7 +886,7 @@ func TestHugePDF(t *testing.T) {
 	}{
 		{"10,000 pages", manyPagesPDF(10_000)},
 		{"stream inflating to 1 GiB", flatePDF(t, 1<<30)},
-		{"stream of 12 MB of text", flatePDF(t, 12<<20)},
+		{"stream of 40 MB of text", flatePDF(t, 40<<20)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
