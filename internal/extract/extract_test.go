@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"compress/flate"
 	"encoding/binary"
-	"hash/adler32"
 	"errors"
 	"flag"
 	"fmt"
+	"hash/adler32"
 	"os"
 	"path/filepath"
 	"strings"
@@ -868,10 +868,9 @@ func manyPagesPDF(n int) []byte {
 		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
 	}
 	var kids strings.Builder
-	for i := range n {
+	for range n {
 		fmt.Fprintf(&kids, "%d 0 R ", len(objs)+1)
 		objs = append(objs, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R /Resources << /Font << /F1 4 0 R >> >> >>")
-		_ = i
 	}
 	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", kids.String(), n)
 	return makePDFObjs(objs, "")
