@@ -14,6 +14,7 @@ run: ## the service on embedded SQLite (./data), printing where to go next
 
 test: lint ## every test, on SQLite and a real PostgreSQL, then the portal in Chromium
 	./scripts/with-postgres.sh $(GO) test -race -count=1 -timeout 8m $(PKGS)
+	$(GO) test -run '^$$' -fuzz FuzzExtract -fuzztime 5s ./internal/extract
 	./scripts/e2e.sh
 
 e2e: ## the portal's browser test alone (Debian's Chromium; screenshots in test-artifacts/portal)
