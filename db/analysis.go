@@ -109,6 +109,7 @@ type storedFinding struct {
 	Start       int     `json:"start"`
 	End         int     `json:"end"`
 	Confidence  float64 `json:"confidence"`
+	Case        string  `json:"case,omitempty"`
 }
 
 type storedReadability struct {

@@ -43,6 +43,7 @@ type findingResponse struct {
 	Start       int     `json:"start"`
 	End         int     `json:"end"`
 	Confidence  float64 `json:"confidence"`
+	Case        string  `json:"case,omitempty"`
 }
 
 type readabilityResponse struct {

@@ -53,6 +53,7 @@ type Finding struct {
 	Quote       string
 	Start, End  int // Unicode code point offsets into Analysis.Text
 	Confidence  float64
+	Case        string // the ToS;DR case the finding is an instance of, or ""
 }
 
 // Readability of the analyzed text.

@@ -11,11 +11,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"runtime"
-	"sync"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
 )
