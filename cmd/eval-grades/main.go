@@ -58,11 +58,7 @@ func run(data string, verbose bool) error {
 	for _, d := range dev {
 		held[key(d.Service)], held[key(d.ToSDR)] = true, true
 	}
-	td, err := train.ReadToSDR(filepath.Join(data, "tosdr"))
-	if err != nil {
-		return err
-	}
-	cl, err := train.ReadClauseData(filepath.Join(data, "clauses"))
+	cd, err := train.ReadCaseData(data)
 	if err != nil {
 		return err
 	}
@@ -70,7 +66,7 @@ func run(data string, verbose bool) error {
 	if err != nil {
 		return err
 	}
-	m, _ := train.TrainCases(td, slices.Concat(cl.Train, cl.Validation, cl.Newer), train.CorpusSentences(docs), train.CaseConfig, func(s string) bool { return held[key(s)] })
+	m, _ := train.TrainCases(cd.ToSDR, cd.Clauses, cd.Corpus, train.CaseConfig, func(s string) bool { return held[key(s)] })
 	det := analyze.NewCaseDetector(m)
 	bases := make([]analyze.Basis, len(dev))
 	for i, d := range dev {

@@ -13,8 +13,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
-	"slices"
 
 	"github.com/clausewatch/clausewatch/internal/analyze/train"
 )
@@ -30,20 +28,12 @@ func main() {
 }
 
 func run(data, out string) error {
-	d, err := train.ReadToSDR(filepath.Join(data, "tosdr"))
-	if err != nil {
-		return err
-	}
-	cl, err := train.ReadClauseData(filepath.Join(data, "clauses"))
-	if err != nil {
-		return err
-	}
-	docs, err := train.ReadCorpus(filepath.Join(data, "corpus", "documents.jsonl.gz"))
+	d, err := train.ReadCaseData(data)
 	if err != nil {
 		return err
 	}
 	cfg := train.CaseConfig
-	m, ev := train.TrainCases(d, slices.Concat(cl.Train, cl.Validation, cl.Newer), train.CorpusSentences(docs), cfg, func(string) bool { return false })
+	m, ev := train.TrainCases(d.ToSDR, d.Clauses, d.Corpus, cfg, func(string) bool { return false })
 	fmt.Printf("%-90s %7s %6s %6s %6s\n", "case", "support", "P", "R", "F1")
 	for _, c := range ev.Columns {
 		fmt.Printf("%-90.90s %7d %6.1f %6.1f %6.1f\n", c.Label, c.Support, c.P, c.R, c.F1)

@@ -2,9 +2,7 @@ package analyze
 
 import (
 	"bytes"
-	"compress/gzip"
 	_ "embed"
-	"encoding/gob"
 	"fmt"
 	"io"
 	"slices"
@@ -38,25 +36,12 @@ type CaseModel struct {
 }
 
 // Encode writes the model deterministically (gob, gzip level 9).
-func (m *CaseModel) Encode(w io.Writer) error {
-	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
-	if err != nil {
-		return err
-	}
-	if err := gob.NewEncoder(zw).Encode(m); err != nil {
-		return err
-	}
-	return zw.Close()
-}
+func (m *CaseModel) Encode(w io.Writer) error { return encodeGzipGob(w, m) }
 
 // DecodeCaseModel reads a model written by Encode.
 func DecodeCaseModel(r io.Reader) (*CaseModel, error) {
-	zr, err := gzip.NewReader(r)
-	if err != nil {
-		return nil, err
-	}
 	var m CaseModel
-	if err := gob.NewDecoder(zr).Decode(&m); err != nil {
+	if err := decodeGzipGob(r, &m); err != nil {
 		return nil, err
 	}
 	n := len(m.Cases)

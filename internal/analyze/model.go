@@ -42,25 +42,33 @@ type ModelFile struct {
 }
 
 // Encode writes the model deterministically (gob, gzip level 9).
-func (m *ModelFile) Encode(w io.Writer) error {
+func (m *ModelFile) Encode(w io.Writer) error { return encodeGzipGob(w, m) }
+
+// encodeGzipGob writes v as gob, gzip-compressed at level 9.
+func encodeGzipGob(w io.Writer, v any) error {
 	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
 	if err != nil {
 		return err
 	}
-	if err := gob.NewEncoder(zw).Encode(m); err != nil {
+	if err := gob.NewEncoder(zw).Encode(v); err != nil {
 		return err
 	}
 	return zw.Close()
 }
 
-// DecodeModel reads a model written by Encode.
-func DecodeModel(r io.Reader) (*ModelFile, error) {
+// decodeGzipGob reads what encodeGzipGob wrote into v.
+func decodeGzipGob(r io.Reader, v any) error {
 	zr, err := gzip.NewReader(r)
 	if err != nil {
-		return nil, err
+		return err
 	}
+	return gob.NewDecoder(zr).Decode(v)
+}
+
+// DecodeModel reads a model written by Encode.
+func DecodeModel(r io.Reader) (*ModelFile, error) {
 	var m ModelFile
-	if err := gob.NewDecoder(zr).Decode(&m); err != nil {
+	if err := decodeGzipGob(r, &m); err != nil {
 		return nil, err
 	}
 	if len(m.W) != len(m.Buckets)*nLabels || len(m.IDF) != len(m.Buckets) || m.Features.Bits < 8 || m.Features.Bits > 26 {

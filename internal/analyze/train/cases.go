@@ -463,3 +463,28 @@ func CorpusSentences(docs []CorpusDocument) map[string][]string {
 	}
 	return out
 }
+
+// CaseData is what the case detector learns from: ToS;DR's points, the
+// labelled clause sentences and the corpus's sentences by service.
+type CaseData struct {
+	ToSDR   ToSDR
+	Clauses []Example // train, validation and newer
+	Corpus  map[string][]string
+}
+
+// ReadCaseData reads tosdr/, clauses/ and corpus/ of the shared data dir.
+func ReadCaseData(dir string) (CaseData, error) {
+	var d CaseData
+	var err error
+	if d.ToSDR, err = ReadToSDR(filepath.Join(dir, "tosdr")); err != nil {
+		return d, err
+	}
+	cl, err := ReadClauseData(filepath.Join(dir, "clauses"))
+	if err != nil {
+		return d, err
+	}
+	d.Clauses = slices.Concat(cl.Train, cl.Validation, cl.Newer)
+	docs, err := ReadCorpus(filepath.Join(dir, "corpus", "documents.jsonl.gz"))
+	d.Corpus = CorpusSentences(docs)
+	return d, err
+}
