@@ -1,18 +1,23 @@
 # clausewatch: `make run` starts the service on embedded SQLite; `make test`
 # runs every test, PostgreSQL included (scripts/with-postgres.sh finds or
-# starts a server, or fails saying what to install).
+# starts a server, or fails saying what to install), and the portal's browser
+# test (scripts/e2e.sh: npm ci and Debian's Chromium, installed or named).
 GO      ?= go
 DATA    ?= ../shared/data
 PKGS    := ./...
 BENCHTIME ?= 2s
 
-.PHONY: run test bench build generate lint migrate tidy clean eval-extract eval-clauses eval-grades train
+.PHONY: run test e2e bench build generate lint migrate tidy clean eval-extract eval-clauses eval-grades train
 
 run: ## the service on embedded SQLite (./data), printing where to go next
 	$(GO) run ./cmd/clausewatch serve
 
-test: lint ## every test, on SQLite and a real PostgreSQL
+test: lint ## every test, on SQLite and a real PostgreSQL, then the portal in Chromium
 	./scripts/with-postgres.sh $(GO) test -race -count=1 -timeout 8m $(PKGS)
+	./scripts/e2e.sh
+
+e2e: ## the portal's browser test alone (Debian's Chromium; screenshots in test-artifacts/portal)
+	./scripts/e2e.sh
 
 bench: ## benchmarks (PostgreSQL for the HTTP ones) and pgbench's baseline; compare ratios, not absolutes
 	./scripts/with-postgres.sh $(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
@@ -26,7 +31,7 @@ generate: ## regenerate GraphQL code after a schema change
 	$(GO) generate ./graph/...
 
 lint: ## gofmt and go vet
-	@gofmt_out="$$(gofmt -l cmd db graph internal rest)"; if [ -n "$$gofmt_out" ]; then echo "gofmt needed:"; echo "$$gofmt_out"; exit 1; fi
+	@gofmt_out="$$(gofmt -l cmd db graph internal rest web)"; if [ -n "$$gofmt_out" ]; then echo "gofmt needed:"; echo "$$gofmt_out"; exit 1; fi
 	$(GO) vet $(PKGS)
 
 migrate: ## apply migrations to DATABASE_URL (default: the SQLite file)
@@ -49,4 +54,4 @@ tidy:
 	$(GO) mod tidy
 
 clean:
-	rm -rf bin data
+	rm -rf bin data test-artifacts web/node_modules

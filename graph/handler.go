@@ -94,7 +94,6 @@ var codes = map[app.Code]string{
 	app.CodeUpstream:        "UPSTREAM",
 	app.CodeTimeout:         "TIMEOUT",
 	app.CodeUnavailable:     "UNAVAILABLE",
-	app.CodeNotImplemented:  "NOT_IMPLEMENTED",
 	app.CodeTooLarge:        "TOO_LARGE",
 	app.CodeUnsupportedType: "UNSUPPORTED_TYPE",
 	app.CodeInternal:        "INTERNAL",

@@ -8,29 +8,58 @@ package graph
 import (
 	"context"
 
+	"github.com/clausewatch/clausewatch/graph/generated"
 	"github.com/clausewatch/clausewatch/graph/model"
+	"github.com/clausewatch/clausewatch/internal/app"
 )
 
-func (r *mutationResolver) CreateMonitor(ctx context.Context, input model.CreateMonitorInput) (*model.Monitor, error) {
-	return nil, r.Service.Monitoring(ctx)
+func (r *monitorResolver) LastError(ctx context.Context, obj *app.Monitor) (*string, error) {
+	if obj.LastError == "" {
+		return nil, nil
+	}
+	return &obj.LastError, nil
+}
+
+func (r *monitorResolver) Versions(ctx context.Context, obj *app.Monitor, limit *int, cursor *string) (*app.VersionPage, error) {
+	return r.Service.FindMonitorVersions(ctx, obj.ID, limit, deref(cursor))
+}
+
+func (r *mutationResolver) CreateMonitor(ctx context.Context, input app.MonitorCreate) (*app.Monitor, error) {
+	return r.Service.CreateMonitor(ctx, input)
 }
 
 func (r *mutationResolver) DeleteMonitor(ctx context.Context, id string) (*model.DeleteMonitorResult, error) {
-	return nil, r.Service.Monitoring(ctx)
+	if err := r.Service.DeleteMonitor(ctx, id); err != nil {
+		return nil, err
+	}
+	return &model.DeleteMonitorResult{Deleted: true}, nil
 }
 
-func (r *mutationResolver) CheckMonitor(ctx context.Context, id string) (*model.Monitor, error) {
-	return nil, r.Service.Monitoring(ctx)
+func (r *mutationResolver) CheckMonitor(ctx context.Context, id string) (*app.Monitor, error) {
+	return r.Service.CheckMonitor(ctx, id)
 }
 
 func (r *mutationResolver) UpdateAlerts(ctx context.Context, ids []string, read bool) (*model.UpdateAlertsResult, error) {
-	return nil, r.Service.Monitoring(ctx)
+	n, err := r.Service.UpdateAlerts(ctx, app.AlertUpdate{IDs: ids, Read: &read})
+	if err != nil {
+		return nil, err
+	}
+	return &model.UpdateAlertsResult{Updated: n}, nil
 }
 
-func (r *queryResolver) Monitors(ctx context.Context) ([]*model.Monitor, error) {
-	return nil, r.Service.Monitoring(ctx)
+func (r *queryResolver) Monitors(ctx context.Context) ([]*app.Monitor, error) {
+	ms, err := r.Service.FindMonitors(ctx)
+	return pointers(ms), err
 }
 
-func (r *queryResolver) Alerts(ctx context.Context, unread *bool, monitorID *string, limit *int, cursor *string) (*model.AlertPage, error) {
-	return nil, r.Service.Monitoring(ctx)
+func (r *queryResolver) Monitor(ctx context.Context, id string) (*app.Monitor, error) {
+	return r.Service.FindMonitor(ctx, id)
 }
+
+func (r *queryResolver) Alerts(ctx context.Context, unread *bool, monitorID *string, limit *int, cursor *string) (*app.AlertPage, error) {
+	return r.Service.FindAlerts(ctx, app.AlertFilter{Unread: deref(unread), MonitorID: deref(monitorID), Limit: limit, Cursor: deref(cursor)})
+}
+
+func (r *Resolver) Monitor() generated.MonitorResolver { return &monitorResolver{r} }
+
+type monitorResolver struct{ *Resolver }

@@ -44,12 +44,12 @@ func Register(mux *http.ServeMux, o Options) {
 	s.route(mux, "POST /api/extract", app.OpExtract, s.handleExtract)
 	s.route(mux, "POST /api/analyze", app.OpAnalyze, s.handleAnalyze)
 	s.route(mux, "POST /api/analyze/batch", app.OpAnalyzeBatch, s.handleAnalyzeBatch)
-	s.route(mux, "POST /api/monitor", app.OpMonitor, s.handleMonitoring)
-	s.route(mux, "GET /api/monitor", app.OpMonitor, s.handleMonitoring)
-	s.route(mux, "DELETE /api/monitor", app.OpMonitor, s.handleMonitoring)
-	s.route(mux, "POST /api/monitor/check", app.OpMonitor, s.handleMonitoring)
-	s.route(mux, "GET /api/monitor/alerts", app.OpMonitor, s.handleMonitoring)
-	s.route(mux, "PATCH /api/monitor/alerts", app.OpMonitor, s.handleMonitoring)
+	s.route(mux, "POST /api/monitor", app.OpMonitor, s.handleMonitorCreate)
+	s.route(mux, "GET /api/monitor", app.OpMonitor, s.handleMonitorList)
+	s.route(mux, "DELETE /api/monitor", app.OpMonitor, s.handleMonitorDelete)
+	s.route(mux, "POST /api/monitor/check", app.OpMonitor, s.handleMonitorCheck)
+	s.route(mux, "GET /api/monitor/alerts", app.OpMonitor, s.handleAlertList)
+	s.route(mux, "PATCH /api/monitor/alerts", app.OpMonitor, s.handleAlertUpdate)
 
 	// account routes: any credential of the account
 	s.route(mux, "GET /api/developer/keys", "", s.handleKeyList)
@@ -111,7 +111,6 @@ var statusOf = map[app.Code]int{
 	app.CodeUnreadable:      http.StatusUnprocessableEntity,
 	app.CodeRateLimited:     http.StatusTooManyRequests,
 	app.CodeInternal:        http.StatusInternalServerError,
-	app.CodeNotImplemented:  http.StatusNotImplemented,
 	app.CodeUpstream:        http.StatusBadGateway,
 	app.CodeUnavailable:     http.StatusServiceUnavailable,
 	app.CodeTimeout:         http.StatusGatewayTimeout,
@@ -230,8 +229,4 @@ func (s *server) handleReady(w http.ResponseWriter, r *http.Request) error {
 		return app.Errorf(app.CodeUnavailable, "database unreachable")
 	}
 	return writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
-}
-
-func (s *server) handleMonitoring(_ http.ResponseWriter, r *http.Request) error {
-	return s.svc.Monitoring(r.Context())
 }

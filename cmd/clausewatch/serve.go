@@ -30,6 +30,7 @@ import (
 	"github.com/clausewatch/clausewatch/internal/middleware"
 	"github.com/clausewatch/clausewatch/internal/session"
 	"github.com/clausewatch/clausewatch/rest"
+	"github.com/clausewatch/clausewatch/web"
 )
 
 // ownerEmail is the local owner of the zero-setup mode.
@@ -70,7 +71,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	mux := http.NewServeMux()
 	rest.Register(mux, rest.Options{Service: svc, Logger: log, Ready: store.Ping})
-	mux.Handle("/graphql", graph.NewHandler(graph.Options{Service: svc, Logger: log, Introspection: cfg.Introspection}))
+	mux.Handle("/graphql", web.WithSessionCookie(graph.NewHandler(graph.Options{Service: svc, Logger: log, Introspection: cfg.Introspection})))
+	web.Register(mux, web.Options{Service: svc, Logger: log})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 
 	srv := &http.Server{
@@ -161,7 +163,19 @@ func newService(cfg config.Config, store *db.Store, sessions app.SessionVerifier
 	}
 	return app.New(app.Options{Store: store, Sessions: sessions, Logger: log,
 		Fetcher: newFetcher(cfg), LLM: ai,
-		WebhookSecret: cfg.WebhookSecret, Prices: cfg.StripePrices, UsageRetention: cfg.UsageRetention})
+		WebhookSecret: cfg.WebhookSecret, Prices: cfg.StripePrices, UsageRetention: cfg.UsageRetention,
+		Monitor: app.MonitorOptions{Workers: cfg.MonitorWorkers, MinInterval: cfg.MonitorMinInterval,
+			HostInterval: hostInterval(cfg.MonitorHostInterval),
+			// Room for the fetch and a politeness wait as long, before another process may take over.
+			Lease: 2*cfg.FetchTimeout + 5*time.Second}})
+}
+
+// hostInterval maps the setting's 0 (no limit) to app's "none" (negative).
+func hostInterval(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }
 
 // newSessions picks the session verifier: JWKS, a configured HS256 secret,
@@ -201,8 +215,10 @@ func localSecret(dir string) ([]byte, error) {
 	return []byte(secret), nil
 }
 
-// printWelcome tells a newcomer where to go: the URLs and a sign-in token
-// for the local owner account.
+// printWelcome tells a newcomer where to go: the portal's sign-in link, the
+// URLs and a sign-in token for the local owner account. The link carries the
+// token in its fragment, which browsers never send to a server; the portal
+// moves it into a cookie and out of the address bar.
 func printWelcome(ctx context.Context, w io.Writer, svc *app.Service, secret []byte, addr net.Addr) error {
 	if _, err := svc.EnsureAccount(ctx, app.Identity{Subject: app.LocalSubject(ownerEmail), Email: ownerEmail}); err != nil {
 		return err
@@ -214,6 +230,10 @@ func printWelcome(ctx context.Context, w io.Writer, svc *app.Service, secret []b
 	base := "http://" + hostPort(addr)
 	fmt.Fprintf(w, `
 clausewatch is running on embedded SQLite at %[1]s
+
+Open the developer portal, signed in as the local owner (%[2]s):
+
+  %[1]s/#signin=%[3]s
 
   GraphQL explorer  %[1]s/graphql
   REST contract     %[1]s/openapi.json

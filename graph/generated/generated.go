@@ -34,6 +34,7 @@ type ResolverRoot interface {
 	ApiKey() ApiKeyResolver
 	ItemError() ItemErrorResolver
 	KeyLimit() KeyLimitResolver
+	Monitor() MonitorResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
 	Source() SourceResolver
@@ -118,6 +119,13 @@ type ComplexityRoot struct {
 		WindowEnd func(childComplexity int) int
 	}
 
+	ChangedFinding struct {
+		Category func(childComplexity int) int
+		Quote    func(childComplexity int) int
+		Severity func(childComplexity int) int
+		Title    func(childComplexity int) int
+	}
+
 	CreatedApiKey struct {
 		Key    func(childComplexity int) int
 		RawKey func(childComplexity int) int
@@ -180,14 +188,30 @@ type ComplexityRoot struct {
 	}
 
 	Monitor struct {
-		ContentHash     func(childComplexity int) int
-		CreatedAt       func(childComplexity int) int
-		ID              func(childComplexity int) int
-		IntervalSeconds func(childComplexity int) int
-		LastCheckedAt   func(childComplexity int) int
-		LastError       func(childComplexity int) int
-		Name            func(childComplexity int) int
-		URL             func(childComplexity int) int
+		ConsecutiveFailures func(childComplexity int) int
+		CreatedAt           func(childComplexity int) int
+		ID                  func(childComplexity int) int
+		IntervalSeconds     func(childComplexity int) int
+		LastChangedAt       func(childComplexity int) int
+		LastCheckedAt       func(childComplexity int) int
+		LastError           func(childComplexity int) int
+		Name                func(childComplexity int) int
+		NextCheckAt         func(childComplexity int) int
+		Status              func(childComplexity int) int
+		URL                 func(childComplexity int) int
+		Versions            func(childComplexity int, limit *int, cursor *string) int
+	}
+
+	MonitorVersion struct {
+		ContentHash func(childComplexity int) int
+		FirstSeenAt func(childComplexity int) int
+		LastSeenAt  func(childComplexity int) int
+		WordCount   func(childComplexity int) int
+	}
+
+	MonitorVersionPage struct {
+		NextCursor func(childComplexity int) int
+		Versions   func(childComplexity int) int
 	}
 
 	Mutation struct {
@@ -195,7 +219,7 @@ type ComplexityRoot struct {
 		AnalyzeBatch  func(childComplexity int, items []*app.AnalyzeInput) int
 		CheckMonitor  func(childComplexity int, id string) int
 		CreateAPIKey  func(childComplexity int, name string, scopes []string) int
-		CreateMonitor func(childComplexity int, input model.CreateMonitorInput) int
+		CreateMonitor func(childComplexity int, input app.MonitorCreate) int
 		DeleteMonitor func(childComplexity int, id string) int
 		Extract       func(childComplexity int, url string) int
 		RevokeAPIKey  func(childComplexity int, id string) int
@@ -208,6 +232,7 @@ type ComplexityRoot struct {
 		Analyses  func(childComplexity int, limit *int, cursor *string) int
 		Analysis  func(childComplexity int, id string) int
 		KeyLimits func(childComplexity int) int
+		Monitor   func(childComplexity int, id string) int
 		Monitors  func(childComplexity int) int
 		Usage     func(childComplexity int, days *int) int
 		Viewer    func(childComplexity int) int
@@ -275,15 +300,20 @@ type ItemErrorResolver interface {
 type KeyLimitResolver interface {
 	Scopes(ctx context.Context, obj *app.KeyLimit) ([]string, error)
 }
+type MonitorResolver interface {
+	LastError(ctx context.Context, obj *app.Monitor) (*string, error)
+
+	Versions(ctx context.Context, obj *app.Monitor, limit *int, cursor *string) (*app.VersionPage, error)
+}
 type MutationResolver interface {
 	Analyze(ctx context.Context, input app.AnalyzeInput) (*app.Analysis, error)
 	AnalyzeBatch(ctx context.Context, items []*app.AnalyzeInput) (*app.BatchResult, error)
 	Extract(ctx context.Context, url string) (*app.Extraction, error)
 	CreateAPIKey(ctx context.Context, name string, scopes []string) (*app.CreatedKey, error)
 	RevokeAPIKey(ctx context.Context, id string) (*app.Key, error)
-	CreateMonitor(ctx context.Context, input model.CreateMonitorInput) (*model.Monitor, error)
+	CreateMonitor(ctx context.Context, input app.MonitorCreate) (*app.Monitor, error)
 	DeleteMonitor(ctx context.Context, id string) (*model.DeleteMonitorResult, error)
-	CheckMonitor(ctx context.Context, id string) (*model.Monitor, error)
+	CheckMonitor(ctx context.Context, id string) (*app.Monitor, error)
 	UpdateAlerts(ctx context.Context, ids []string, read bool) (*model.UpdateAlertsResult, error)
 }
 type QueryResolver interface {
@@ -291,8 +321,9 @@ type QueryResolver interface {
 	Analysis(ctx context.Context, id string) (*app.Analysis, error)
 	Analyses(ctx context.Context, limit *int, cursor *string) (*app.AnalysisPage, error)
 	APIKeys(ctx context.Context, includeRevoked *bool) ([]*app.Key, error)
-	Monitors(ctx context.Context) ([]*model.Monitor, error)
-	Alerts(ctx context.Context, unread *bool, monitorID *string, limit *int, cursor *string) (*model.AlertPage, error)
+	Monitors(ctx context.Context) ([]*app.Monitor, error)
+	Monitor(ctx context.Context, id string) (*app.Monitor, error)
+	Alerts(ctx context.Context, unread *bool, monitorID *string, limit *int, cursor *string) (*app.AlertPage, error)
 	Usage(ctx context.Context, days *int) (*app.UsageStats, error)
 	KeyLimits(ctx context.Context) (*app.KeyLimits, error)
 }
@@ -615,6 +646,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Budget.WindowEnd(childComplexity), true
 
+	case "ChangedFinding.category":
+		if e.ComplexityRoot.ChangedFinding.Category == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedFinding.Category(childComplexity), true
+	case "ChangedFinding.quote":
+		if e.ComplexityRoot.ChangedFinding.Quote == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedFinding.Quote(childComplexity), true
+	case "ChangedFinding.severity":
+		if e.ComplexityRoot.ChangedFinding.Severity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedFinding.Severity(childComplexity), true
+	case "ChangedFinding.title":
+		if e.ComplexityRoot.ChangedFinding.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedFinding.Title(childComplexity), true
+
 	case "CreatedApiKey.key":
 		if e.ComplexityRoot.CreatedApiKey.Key == nil {
 			break
@@ -828,12 +884,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.KeyStatus.Scans(childComplexity), true
 
-	case "Monitor.contentHash":
-		if e.ComplexityRoot.Monitor.ContentHash == nil {
+	case "Monitor.consecutiveFailures":
+		if e.ComplexityRoot.Monitor.ConsecutiveFailures == nil {
 			break
 		}
 
-		return e.ComplexityRoot.Monitor.ContentHash(childComplexity), true
+		return e.ComplexityRoot.Monitor.ConsecutiveFailures(childComplexity), true
 	case "Monitor.createdAt":
 		if e.ComplexityRoot.Monitor.CreatedAt == nil {
 			break
@@ -852,6 +908,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Monitor.IntervalSeconds(childComplexity), true
+	case "Monitor.lastChangedAt":
+		if e.ComplexityRoot.Monitor.LastChangedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Monitor.LastChangedAt(childComplexity), true
 	case "Monitor.lastCheckedAt":
 		if e.ComplexityRoot.Monitor.LastCheckedAt == nil {
 			break
@@ -870,12 +932,73 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Monitor.Name(childComplexity), true
+	case "Monitor.nextCheckAt":
+		if e.ComplexityRoot.Monitor.NextCheckAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Monitor.NextCheckAt(childComplexity), true
+	case "Monitor.status":
+		if e.ComplexityRoot.Monitor.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Monitor.Status(childComplexity), true
 	case "Monitor.url":
 		if e.ComplexityRoot.Monitor.URL == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Monitor.URL(childComplexity), true
+	case "Monitor.versions":
+		if e.ComplexityRoot.Monitor.Versions == nil {
+			break
+		}
+
+		args, err := ec.field_Monitor_versions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Monitor.Versions(childComplexity, args["limit"].(*int), args["cursor"].(*string)), true
+
+	case "MonitorVersion.contentHash":
+		if e.ComplexityRoot.MonitorVersion.ContentHash == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MonitorVersion.ContentHash(childComplexity), true
+	case "MonitorVersion.firstSeenAt":
+		if e.ComplexityRoot.MonitorVersion.FirstSeenAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MonitorVersion.FirstSeenAt(childComplexity), true
+	case "MonitorVersion.lastSeenAt":
+		if e.ComplexityRoot.MonitorVersion.LastSeenAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MonitorVersion.LastSeenAt(childComplexity), true
+	case "MonitorVersion.wordCount":
+		if e.ComplexityRoot.MonitorVersion.WordCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MonitorVersion.WordCount(childComplexity), true
+
+	case "MonitorVersionPage.nextCursor":
+		if e.ComplexityRoot.MonitorVersionPage.NextCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MonitorVersionPage.NextCursor(childComplexity), true
+	case "MonitorVersionPage.versions":
+		if e.ComplexityRoot.MonitorVersionPage.Versions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MonitorVersionPage.Versions(childComplexity), true
 
 	case "Mutation.analyze":
 		if e.ComplexityRoot.Mutation.Analyze == nil {
@@ -931,7 +1054,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreateMonitor(childComplexity, args["input"].(model.CreateMonitorInput)), true
+		return e.ComplexityRoot.Mutation.CreateMonitor(childComplexity, args["input"].(app.MonitorCreate)), true
 	case "Mutation.deleteMonitor":
 		if e.ComplexityRoot.Mutation.DeleteMonitor == nil {
 			break
@@ -1028,6 +1151,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.KeyLimits(childComplexity), true
+	case "Query.monitor":
+		if e.ComplexityRoot.Query.Monitor == nil {
+			break
+		}
+
+		args, err := ec.field_Query_monitor_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Monitor(childComplexity, args["id"].(string)), true
 	case "Query.monitors":
 		if e.ComplexityRoot.Query.Monitors == nil {
 			break
@@ -1522,11 +1656,40 @@ type Monitor {
   url: String!
   name: String!
   intervalSeconds: Int!
+  "active, or failing while its latest checks failed."
+  status: String!
   createdAt: Time!
   lastCheckedAt: Time
-  "contentHash of the last extraction."
-  contentHash: String
+  nextCheckAt: Time!
+  "When a change was last detected."
+  lastChangedAt: Time
+  "Why the latest check failed; null while checks succeed."
   lastError: String
+  consecutiveFailures: Int!
+  "The distinct extracted texts seen, newest first (limit 1..100, default 20)."
+  versions(limit: Int, cursor: String): MonitorVersionPage!
+}
+
+"One distinct extracted text of a monitored document."
+type MonitorVersion {
+  contentHash: String!
+  firstSeenAt: Time!
+  lastSeenAt: Time!
+  wordCount: Int!
+}
+
+type MonitorVersionPage {
+  versions: [MonitorVersion!]!
+  nextCursor: String
+}
+
+"A finding that appeared in or went away from a monitored document."
+type ChangedFinding {
+  category: String!
+  "blocker, bad, neutral or good."
+  severity: String!
+  title: String!
+  quote: String!
 }
 
 "A change detected on a monitored document."
@@ -1536,28 +1699,30 @@ type Alert {
   url: String!
   detectedAt: Time!
   read: Boolean!
+  "One sentence: how many paragraphs changed and which findings appeared or went away."
   summary: String!
-  "Unified diff of the extracted text."
+  "Unified diff of the extracted text, one paragraph a line, 3 lines of context."
   diff: String!
   "Lines added."
   added: Int!
   "Lines removed."
   removed: Int!
-  "Findings that appeared."
-  findingsAdded: [Finding!]!
-  "Findings that went away."
-  findingsRemoved: [Finding!]!
+  "Findings present in the new text and not the old."
+  findingsAdded: [ChangedFinding!]!
+  "Findings present in the old text and not the new."
+  findingsRemoved: [ChangedFinding!]!
 }
 
 type AlertPage {
   alerts: [Alert!]!
+  "null on the last page."
   nextCursor: String
 }
 
 input CreateMonitorInput {
   url: String!
   name: String
-  "Default 86400; not below the server's minimum."
+  "Default 86400; from the server's minimum (CLAUSEWATCH_MONITOR_MIN_INTERVAL) to 2592000 (30 days)."
   intervalSeconds: Int
 }
 
@@ -1570,20 +1735,22 @@ type UpdateAlertsResult {
 }
 
 extend type Query {
-  "The account's monitors. Scope monitor."
+  "The account's monitors, newest first. Scope monitor."
   monitors: [Monitor!]!
-  "Change alerts, newest first. Scope monitor."
+  "One of the account's monitors. Scope monitor."
+  monitor(id: ID!): Monitor!
+  "Change alerts, newest first (limit 1..100, default 20). Scope monitor."
   alerts(unread: Boolean, monitorId: ID, limit: Int, cursor: String): AlertPage!
 }
 
 extend type Mutation {
-  "Starts monitoring a public URL. Scope monitor; one scan."
+  "Starts monitoring a public URL; the document is fetched at once as the baseline. Scope monitor; one scan."
   createMonitor(input: CreateMonitorInput!): Monitor!
-  "Stops monitoring. Scope monitor."
+  "Stops monitoring; the monitor's alerts stay readable. Scope monitor."
   deleteMonitor(id: ID!): DeleteMonitorResult!
-  "Checks one monitor now. Scope monitor; one scan."
+  "Checks one monitor now and returns it. Scope monitor; one scan, given back if the check fails."
   checkMonitor(id: ID!): Monitor!
-  "Marks alerts read or unread. Scope monitor."
+  "Marks 1 to 100 of the account's alerts read or unread; returns how many changed. Scope monitor."
   updateAlerts(ids: [ID!]!, read: Boolean!): UpdateAlertsResult!
 }
 `, BuiltIn: false},
@@ -1816,6 +1983,20 @@ func (ec *executionContext) childFields_Budget(ctx context.Context, field graphq
 	return nil, fmt.Errorf("no field named %q was found under type Budget", field.Name)
 }
 
+func (ec *executionContext) childFields_ChangedFinding(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "category":
+		return ec.fieldContext_ChangedFinding_category(ctx, field)
+	case "severity":
+		return ec.fieldContext_ChangedFinding_severity(ctx, field)
+	case "title":
+		return ec.fieldContext_ChangedFinding_title(ctx, field)
+	case "quote":
+		return ec.fieldContext_ChangedFinding_quote(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangedFinding", field.Name)
+}
+
 func (ec *executionContext) childFields_CreatedApiKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "key":
@@ -1948,16 +2129,48 @@ func (ec *executionContext) childFields_Monitor(ctx context.Context, field graph
 		return ec.fieldContext_Monitor_name(ctx, field)
 	case "intervalSeconds":
 		return ec.fieldContext_Monitor_intervalSeconds(ctx, field)
+	case "status":
+		return ec.fieldContext_Monitor_status(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Monitor_createdAt(ctx, field)
 	case "lastCheckedAt":
 		return ec.fieldContext_Monitor_lastCheckedAt(ctx, field)
-	case "contentHash":
-		return ec.fieldContext_Monitor_contentHash(ctx, field)
+	case "nextCheckAt":
+		return ec.fieldContext_Monitor_nextCheckAt(ctx, field)
+	case "lastChangedAt":
+		return ec.fieldContext_Monitor_lastChangedAt(ctx, field)
 	case "lastError":
 		return ec.fieldContext_Monitor_lastError(ctx, field)
+	case "consecutiveFailures":
+		return ec.fieldContext_Monitor_consecutiveFailures(ctx, field)
+	case "versions":
+		return ec.fieldContext_Monitor_versions(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Monitor", field.Name)
+}
+
+func (ec *executionContext) childFields_MonitorVersion(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "contentHash":
+		return ec.fieldContext_MonitorVersion_contentHash(ctx, field)
+	case "firstSeenAt":
+		return ec.fieldContext_MonitorVersion_firstSeenAt(ctx, field)
+	case "lastSeenAt":
+		return ec.fieldContext_MonitorVersion_lastSeenAt(ctx, field)
+	case "wordCount":
+		return ec.fieldContext_MonitorVersion_wordCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MonitorVersion", field.Name)
+}
+
+func (ec *executionContext) childFields_MonitorVersionPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "versions":
+		return ec.fieldContext_MonitorVersionPage_versions(ctx, field)
+	case "nextCursor":
+		return ec.fieldContext_MonitorVersionPage_nextCursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MonitorVersionPage", field.Name)
 }
 
 func (ec *executionContext) childFields_Readability(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2166,6 +2379,28 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_Monitor_versions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cursor"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_analyzeBatch_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2234,8 +2469,8 @@ func (ec *executionContext) field_Mutation_createMonitor_args(ctx context.Contex
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (model.CreateMonitorInput, error) {
-			return ec.unmarshalNCreateMonitorInput2githubᚗcomᚋclausewatchᚋclausewatchᚋgraphᚋmodelᚐCreateMonitorInput(ctx, v)
+		func(ctx context.Context, v any) (app.MonitorCreate, error) {
+			return ec.unmarshalNCreateMonitorInput2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitorCreate(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -2410,6 +2645,20 @@ func (ec *executionContext) field_Query_apiKeys_args(ctx context.Context, rawArg
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_monitor_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_usage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2553,7 +2802,7 @@ func (ec *executionContext) fieldContext_AISummary_quotes(_ context.Context, fie
 	return graphql.NewScalarFieldContext("AISummary", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Alert_id(ctx context.Context, field graphql.CollectedField, obj *model.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_id(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2576,7 +2825,7 @@ func (ec *executionContext) fieldContext_Alert_id(_ context.Context, field graph
 	return graphql.NewScalarFieldContext("Alert", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _Alert_monitorId(ctx context.Context, field graphql.CollectedField, obj *model.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_monitorId(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2599,7 +2848,7 @@ func (ec *executionContext) fieldContext_Alert_monitorId(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Alert", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _Alert_url(ctx context.Context, field graphql.CollectedField, obj *model.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_url(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2622,7 +2871,7 @@ func (ec *executionContext) fieldContext_Alert_url(_ context.Context, field grap
 	return graphql.NewScalarFieldContext("Alert", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Alert_detectedAt(ctx context.Context, field graphql.CollectedField, obj *model.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_detectedAt(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2645,7 +2894,7 @@ func (ec *executionContext) fieldContext_Alert_detectedAt(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Alert", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _Alert_read(ctx context.Context, field graphql.CollectedField, obj *model.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_read(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2668,7 +2917,7 @@ func (ec *executionContext) fieldContext_Alert_read(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("Alert", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _Alert_summary(ctx context.Context, field graphql.CollectedField, obj *model.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_summary(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2691,7 +2940,7 @@ func (ec *executionContext) fieldContext_Alert_summary(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Alert", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Alert_diff(ctx context.Context, field graphql.CollectedField, obj *model.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_diff(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2714,7 +2963,7 @@ func (ec *executionContext) fieldContext_Alert_diff(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("Alert", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Alert_added(ctx context.Context, field graphql.CollectedField, obj *model.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_added(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2737,7 +2986,7 @@ func (ec *executionContext) fieldContext_Alert_added(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("Alert", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _Alert_removed(ctx context.Context, field graphql.CollectedField, obj *model.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_removed(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2760,7 +3009,7 @@ func (ec *executionContext) fieldContext_Alert_removed(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Alert", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _Alert_findingsAdded(ctx context.Context, field graphql.CollectedField, obj *model.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_findingsAdded(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2772,8 +3021,8 @@ func (ec *executionContext) _Alert_findingsAdded(ctx context.Context, field grap
 			return obj.FindingsAdded, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*app.Finding) graphql.Marshaler {
-			return ec.marshalNFinding2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFindingᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []app.AlertFinding) graphql.Marshaler {
+			return ec.marshalNChangedFinding2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlertFindingᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -2786,13 +3035,13 @@ func (ec *executionContext) fieldContext_Alert_findingsAdded(_ context.Context, 
 		IsMethod:   false,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Finding(ctx, field)
+			return ec.childFields_ChangedFinding(ctx, field)
 		},
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Alert_findingsRemoved(ctx context.Context, field graphql.CollectedField, obj *model.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_findingsRemoved(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2804,8 +3053,8 @@ func (ec *executionContext) _Alert_findingsRemoved(ctx context.Context, field gr
 			return obj.FindingsRemoved, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*app.Finding) graphql.Marshaler {
-			return ec.marshalNFinding2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFindingᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []app.AlertFinding) graphql.Marshaler {
+			return ec.marshalNChangedFinding2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlertFindingᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -2818,13 +3067,13 @@ func (ec *executionContext) fieldContext_Alert_findingsRemoved(_ context.Context
 		IsMethod:   false,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Finding(ctx, field)
+			return ec.childFields_ChangedFinding(ctx, field)
 		},
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _AlertPage_alerts(ctx context.Context, field graphql.CollectedField, obj *model.AlertPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _AlertPage_alerts(ctx context.Context, field graphql.CollectedField, obj *app.AlertPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2836,8 +3085,8 @@ func (ec *executionContext) _AlertPage_alerts(ctx context.Context, field graphql
 			return obj.Alerts, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.Alert) graphql.Marshaler {
-			return ec.marshalNAlert2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋgraphᚋmodelᚐAlertᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []app.Alert) graphql.Marshaler {
+			return ec.marshalNAlert2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlertᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -2856,7 +3105,7 @@ func (ec *executionContext) fieldContext_AlertPage_alerts(_ context.Context, fie
 	return fc, nil
 }
 
-func (ec *executionContext) _AlertPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *model.AlertPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _AlertPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *app.AlertPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3687,6 +3936,98 @@ func (ec *executionContext) fieldContext_Budget_windowEnd(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Budget", field, false, false, errors.New("field of type Int64 does not have child fields"))
 }
 
+func (ec *executionContext) _ChangedFinding_category(ctx context.Context, field graphql.CollectedField, obj *app.AlertFinding) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedFinding_category(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Category, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedFinding_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedFinding", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ChangedFinding_severity(ctx context.Context, field graphql.CollectedField, obj *app.AlertFinding) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedFinding_severity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Severity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedFinding_severity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedFinding", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ChangedFinding_title(ctx context.Context, field graphql.CollectedField, obj *app.AlertFinding) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedFinding_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedFinding_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedFinding", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ChangedFinding_quote(ctx context.Context, field graphql.CollectedField, obj *app.AlertFinding) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedFinding_quote(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Quote, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedFinding_quote(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedFinding", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _CreatedApiKey_key(ctx context.Context, field graphql.CollectedField, obj *app.CreatedKey) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4514,7 +4855,7 @@ func (ec *executionContext) fieldContext_KeyStatus_ai(_ context.Context, field g
 	return fc, nil
 }
 
-func (ec *executionContext) _Monitor_id(ctx context.Context, field graphql.CollectedField, obj *model.Monitor) (ret graphql.Marshaler) {
+func (ec *executionContext) _Monitor_id(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4537,7 +4878,7 @@ func (ec *executionContext) fieldContext_Monitor_id(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _Monitor_url(ctx context.Context, field graphql.CollectedField, obj *model.Monitor) (ret graphql.Marshaler) {
+func (ec *executionContext) _Monitor_url(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4560,7 +4901,7 @@ func (ec *executionContext) fieldContext_Monitor_url(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Monitor_name(ctx context.Context, field graphql.CollectedField, obj *model.Monitor) (ret graphql.Marshaler) {
+func (ec *executionContext) _Monitor_name(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4583,7 +4924,7 @@ func (ec *executionContext) fieldContext_Monitor_name(_ context.Context, field g
 	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Monitor_intervalSeconds(ctx context.Context, field graphql.CollectedField, obj *model.Monitor) (ret graphql.Marshaler) {
+func (ec *executionContext) _Monitor_intervalSeconds(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4606,7 +4947,30 @@ func (ec *executionContext) fieldContext_Monitor_intervalSeconds(_ context.Conte
 	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _Monitor_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Monitor) (ret graphql.Marshaler) {
+func (ec *executionContext) _Monitor_status(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Monitor_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Monitor_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Monitor", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Monitor_createdAt(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4629,7 +4993,7 @@ func (ec *executionContext) fieldContext_Monitor_createdAt(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _Monitor_lastCheckedAt(ctx context.Context, field graphql.CollectedField, obj *model.Monitor) (ret graphql.Marshaler) {
+func (ec *executionContext) _Monitor_lastCheckedAt(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4652,30 +5016,53 @@ func (ec *executionContext) fieldContext_Monitor_lastCheckedAt(_ context.Context
 	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _Monitor_contentHash(ctx context.Context, field graphql.CollectedField, obj *model.Monitor) (ret graphql.Marshaler) {
+func (ec *executionContext) _Monitor_nextCheckAt(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Monitor_contentHash(ctx, field)
+			return ec.fieldContext_Monitor_nextCheckAt(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.ContentHash, nil
+			return obj.NextCheckAt, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Monitor_nextCheckAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Monitor_lastChangedAt(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Monitor_lastChangedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastChangedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
-func (ec *executionContext) fieldContext_Monitor_contentHash(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type String does not have child fields"))
+func (ec *executionContext) fieldContext_Monitor_lastChangedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _Monitor_lastError(ctx context.Context, field graphql.CollectedField, obj *model.Monitor) (ret graphql.Marshaler) {
+func (ec *executionContext) _Monitor_lastError(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4684,7 +5071,7 @@ func (ec *executionContext) _Monitor_lastError(ctx context.Context, field graphq
 			return ec.fieldContext_Monitor_lastError(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.LastError, nil
+			return ec.Resolvers.Monitor().LastError(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
@@ -4695,7 +5082,221 @@ func (ec *executionContext) _Monitor_lastError(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Monitor_lastError(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Monitor", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Monitor_consecutiveFailures(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Monitor_consecutiveFailures(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConsecutiveFailures, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Monitor_consecutiveFailures(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Monitor_versions(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Monitor_versions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Monitor().Versions(ctx, obj, fc.Args["limit"].(*int), fc.Args["cursor"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *app.VersionPage) graphql.Marshaler {
+			return ec.marshalNMonitorVersionPage2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐVersionPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Monitor_versions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Monitor",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MonitorVersionPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Monitor_versions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MonitorVersion_contentHash(ctx context.Context, field graphql.CollectedField, obj *app.MonitorVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MonitorVersion_contentHash(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ContentHash, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MonitorVersion_contentHash(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MonitorVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MonitorVersion_firstSeenAt(ctx context.Context, field graphql.CollectedField, obj *app.MonitorVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MonitorVersion_firstSeenAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FirstSeenAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MonitorVersion_firstSeenAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MonitorVersion", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _MonitorVersion_lastSeenAt(ctx context.Context, field graphql.CollectedField, obj *app.MonitorVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MonitorVersion_lastSeenAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastSeenAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MonitorVersion_lastSeenAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MonitorVersion", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _MonitorVersion_wordCount(ctx context.Context, field graphql.CollectedField, obj *app.MonitorVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MonitorVersion_wordCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WordCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MonitorVersion_wordCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MonitorVersion", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MonitorVersionPage_versions(ctx context.Context, field graphql.CollectedField, obj *app.VersionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MonitorVersionPage_versions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Versions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []app.MonitorVersion) graphql.Marshaler {
+			return ec.marshalNMonitorVersion2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitorVersionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MonitorVersionPage_versions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MonitorVersionPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MonitorVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MonitorVersionPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *app.VersionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MonitorVersionPage_nextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MonitorVersionPage_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MonitorVersionPage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Mutation_analyze(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -4928,11 +5529,11 @@ func (ec *executionContext) _Mutation_createMonitor(ctx context.Context, field g
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateMonitor(ctx, fc.Args["input"].(model.CreateMonitorInput))
+			return ec.Resolvers.Mutation().CreateMonitor(ctx, fc.Args["input"].(app.MonitorCreate))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Monitor) graphql.Marshaler {
-			return ec.marshalNMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋgraphᚋmodelᚐMonitor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *app.Monitor) graphql.Marshaler {
+			return ec.marshalNMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitor(ctx, selections, v)
 		},
 		true,
 		true,
@@ -5019,8 +5620,8 @@ func (ec *executionContext) _Mutation_checkMonitor(ctx context.Context, field gr
 			return ec.Resolvers.Mutation().CheckMonitor(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Monitor) graphql.Marshaler {
-			return ec.marshalNMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋgraphᚋmodelᚐMonitor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *app.Monitor) graphql.Marshaler {
+			return ec.marshalNMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitor(ctx, selections, v)
 		},
 		true,
 		true,
@@ -5270,8 +5871,8 @@ func (ec *executionContext) _Query_monitors(ctx context.Context, field graphql.C
 			return ec.Resolvers.Query().Monitors(ctx)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.Monitor) graphql.Marshaler {
-			return ec.marshalNMonitor2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋgraphᚋmodelᚐMonitorᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []*app.Monitor) graphql.Marshaler {
+			return ec.marshalNMonitor2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitorᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -5290,6 +5891,50 @@ func (ec *executionContext) fieldContext_Query_monitors(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_monitor(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_monitor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Monitor(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *app.Monitor) graphql.Marshaler {
+			return ec.marshalNMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_monitor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Monitor(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_monitor_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_alerts(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5303,8 +5948,8 @@ func (ec *executionContext) _Query_alerts(ctx context.Context, field graphql.Col
 			return ec.Resolvers.Query().Alerts(ctx, fc.Args["unread"].(*bool), fc.Args["monitorId"].(*string), fc.Args["limit"].(*int), fc.Args["cursor"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.AlertPage) graphql.Marshaler {
-			return ec.marshalNAlertPage2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋgraphᚋmodelᚐAlertPage(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *app.AlertPage) graphql.Marshaler {
+			return ec.marshalNAlertPage2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlertPage(ctx, selections, v)
 		},
 		true,
 		true,
@@ -7246,8 +7891,8 @@ func (ec *executionContext) unmarshalInputAnalyzeInput(ctx context.Context, obj 
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputCreateMonitorInput(ctx context.Context, obj any) (model.CreateMonitorInput, error) {
-	var it model.CreateMonitorInput
+func (ec *executionContext) unmarshalInputCreateMonitorInput(ctx context.Context, obj any) (app.MonitorCreate, error) {
+	var it app.MonitorCreate
 	if obj == nil {
 		return it, nil
 	}
@@ -7273,7 +7918,7 @@ func (ec *executionContext) unmarshalInputCreateMonitorInput(ctx context.Context
 			it.URL = data
 		case "name":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2string(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -7348,7 +7993,7 @@ func (ec *executionContext) _AISummary(ctx context.Context, sel ast.SelectionSet
 
 var alertImplementors = []string{"Alert"}
 
-func (ec *executionContext) _Alert(ctx context.Context, sel ast.SelectionSet, obj *model.Alert) graphql.Marshaler {
+func (ec *executionContext) _Alert(ctx context.Context, sel ast.SelectionSet, obj *app.Alert) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, alertImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -7436,7 +8081,7 @@ func (ec *executionContext) _Alert(ctx context.Context, sel ast.SelectionSet, ob
 
 var alertPageImplementors = []string{"AlertPage"}
 
-func (ec *executionContext) _AlertPage(ctx context.Context, sel ast.SelectionSet, obj *model.AlertPage) graphql.Marshaler {
+func (ec *executionContext) _AlertPage(ctx context.Context, sel ast.SelectionSet, obj *app.AlertPage) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, alertPageImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -7877,6 +8522,59 @@ func (ec *executionContext) _Budget(ctx context.Context, sel ast.SelectionSet, o
 			}
 		case "windowEnd":
 			out.Values[i] = ec._Budget_windowEnd(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var changedFindingImplementors = []string{"ChangedFinding"}
+
+func (ec *executionContext) _ChangedFinding(ctx context.Context, sel ast.SelectionSet, obj *app.AlertFinding) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changedFindingImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangedFinding")
+		case "category":
+			out.Values[i] = ec._ChangedFinding_category(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "severity":
+			out.Values[i] = ec._ChangedFinding_severity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._ChangedFinding_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "quote":
+			out.Values[i] = ec._ChangedFinding_quote(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -8436,7 +9134,7 @@ func (ec *executionContext) _KeyStatus(ctx context.Context, sel ast.SelectionSet
 
 var monitorImplementors = []string{"Monitor"}
 
-func (ec *executionContext) _Monitor(ctx context.Context, sel ast.SelectionSet, obj *model.Monitor) graphql.Marshaler {
+func (ec *executionContext) _Monitor(ctx context.Context, sel ast.SelectionSet, obj *app.Monitor) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, monitorImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -8449,40 +9147,222 @@ func (ec *executionContext) _Monitor(ctx context.Context, sel ast.SelectionSet, 
 		case "id":
 			out.Values[i] = ec._Monitor_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "url":
 			out.Values[i] = ec._Monitor_url(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "name":
 			out.Values[i] = ec._Monitor_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "intervalSeconds":
 			out.Values[i] = ec._Monitor_intervalSeconds(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._Monitor_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":
 			out.Values[i] = ec._Monitor_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "lastCheckedAt":
 			out.Values[i] = ec._Monitor_lastCheckedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
-		case "contentHash":
-			out.Values[i] = ec._Monitor_contentHash(ctx, field, obj)
+		case "nextCheckAt":
+			out.Values[i] = ec._Monitor_nextCheckAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastChangedAt":
+			out.Values[i] = ec._Monitor_lastChangedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "lastError":
-			out.Values[i] = ec._Monitor_lastError(ctx, field, obj)
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Monitor_lastError(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "consecutiveFailures":
+			out.Values[i] = ec._Monitor_consecutiveFailures(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "versions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Monitor_versions(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var monitorVersionImplementors = []string{"MonitorVersion"}
+
+func (ec *executionContext) _MonitorVersion(ctx context.Context, sel ast.SelectionSet, obj *app.MonitorVersion) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, monitorVersionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MonitorVersion")
+		case "contentHash":
+			out.Values[i] = ec._MonitorVersion_contentHash(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "firstSeenAt":
+			out.Values[i] = ec._MonitorVersion_firstSeenAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastSeenAt":
+			out.Values[i] = ec._MonitorVersion_lastSeenAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "wordCount":
+			out.Values[i] = ec._MonitorVersion_wordCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var monitorVersionPageImplementors = []string{"MonitorVersionPage"}
+
+func (ec *executionContext) _MonitorVersionPage(ctx context.Context, sel ast.SelectionSet, obj *app.VersionPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, monitorVersionPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MonitorVersionPage")
+		case "versions":
+			out.Values[i] = ec._MonitorVersionPage_versions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nextCursor":
+			out.Values[i] = ec._MonitorVersionPage_nextCursor(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -8729,6 +9609,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_monitors(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "monitor":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_monitor(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -9600,11 +10502,15 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
-func (ec *executionContext) marshalNAlert2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋgraphᚋmodelᚐAlertᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Alert) graphql.Marshaler {
+func (ec *executionContext) marshalNAlert2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlert(ctx context.Context, sel ast.SelectionSet, v app.Alert) graphql.Marshaler {
+	return ec._Alert(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAlert2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlertᚄ(ctx context.Context, sel ast.SelectionSet, v []app.Alert) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNAlert2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋgraphᚋmodelᚐAlert(ctx, sel, v[i])
+		return ec.marshalNAlert2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlert(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -9616,17 +10522,7 @@ func (ec *executionContext) marshalNAlert2ᚕᚖgithubᚗcomᚋclausewatchᚋcla
 	return ret
 }
 
-func (ec *executionContext) marshalNAlert2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋgraphᚋmodelᚐAlert(ctx context.Context, sel ast.SelectionSet, v *model.Alert) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._Alert(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNAlertPage2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋgraphᚋmodelᚐAlertPage(ctx context.Context, sel ast.SelectionSet, v *model.AlertPage) graphql.Marshaler {
+func (ec *executionContext) marshalNAlertPage2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlertPage(ctx context.Context, sel ast.SelectionSet, v *app.AlertPage) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -9776,7 +10672,27 @@ func (ec *executionContext) marshalNBudget2githubᚗcomᚋclausewatchᚋclausewa
 	return ec._Budget(ctx, sel, &v)
 }
 
-func (ec *executionContext) unmarshalNCreateMonitorInput2githubᚗcomᚋclausewatchᚋclausewatchᚋgraphᚋmodelᚐCreateMonitorInput(ctx context.Context, v any) (model.CreateMonitorInput, error) {
+func (ec *executionContext) marshalNChangedFinding2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlertFinding(ctx context.Context, sel ast.SelectionSet, v app.AlertFinding) graphql.Marshaler {
+	return ec._ChangedFinding(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNChangedFinding2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlertFindingᚄ(ctx context.Context, sel ast.SelectionSet, v []app.AlertFinding) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNChangedFinding2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlertFinding(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNCreateMonitorInput2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitorCreate(ctx context.Context, v any) (app.MonitorCreate, error) {
 	res, err := ec.unmarshalInputCreateMonitorInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -9849,32 +10765,6 @@ func (ec *executionContext) marshalNFinding2ᚕgithubᚗcomᚋclausewatchᚋclau
 	}
 
 	return ret
-}
-
-func (ec *executionContext) marshalNFinding2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFindingᚄ(ctx context.Context, sel ast.SelectionSet, v []*app.Finding) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNFinding2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFinding(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
-}
-
-func (ec *executionContext) marshalNFinding2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFinding(ctx context.Context, sel ast.SelectionSet, v *app.Finding) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._Finding(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
@@ -10004,11 +10894,11 @@ func (ec *executionContext) marshalNKeyStatus2githubᚗcomᚋclausewatchᚋclaus
 	return ec._KeyStatus(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNMonitor2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋgraphᚋmodelᚐMonitorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Monitor) graphql.Marshaler {
+func (ec *executionContext) marshalNMonitor2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitorᚄ(ctx context.Context, sel ast.SelectionSet, v []*app.Monitor) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋgraphᚋmodelᚐMonitor(ctx, sel, v[i])
+		return ec.marshalNMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitor(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -10020,7 +10910,7 @@ func (ec *executionContext) marshalNMonitor2ᚕᚖgithubᚗcomᚋclausewatchᚋc
 	return ret
 }
 
-func (ec *executionContext) marshalNMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋgraphᚋmodelᚐMonitor(ctx context.Context, sel ast.SelectionSet, v *model.Monitor) graphql.Marshaler {
+func (ec *executionContext) marshalNMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitor(ctx context.Context, sel ast.SelectionSet, v *app.Monitor) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -10028,6 +10918,36 @@ func (ec *executionContext) marshalNMonitor2ᚖgithubᚗcomᚋclausewatchᚋclau
 		return graphql.Null
 	}
 	return ec._Monitor(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNMonitorVersion2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitorVersion(ctx context.Context, sel ast.SelectionSet, v app.MonitorVersion) graphql.Marshaler {
+	return ec._MonitorVersion(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMonitorVersion2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitorVersionᚄ(ctx context.Context, sel ast.SelectionSet, v []app.MonitorVersion) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMonitorVersion2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitorVersion(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNMonitorVersionPage2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐVersionPage(ctx context.Context, sel ast.SelectionSet, v *app.VersionPage) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._MonitorVersionPage(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNReadability2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐReadability(ctx context.Context, sel ast.SelectionSet, v app.Readability) graphql.Marshaler {

@@ -2,59 +2,8 @@
 
 package model
 
-import (
-	"time"
-
-	"github.com/clausewatch/clausewatch/internal/app"
-)
-
-// A change detected on a monitored document.
-type Alert struct {
-	ID         string    `json:"id"`
-	MonitorID  string    `json:"monitorId"`
-	URL        string    `json:"url"`
-	DetectedAt time.Time `json:"detectedAt"`
-	Read       bool      `json:"read"`
-	Summary    string    `json:"summary"`
-	// Unified diff of the extracted text.
-	Diff string `json:"diff"`
-	// Lines added.
-	Added int `json:"added"`
-	// Lines removed.
-	Removed int `json:"removed"`
-	// Findings that appeared.
-	FindingsAdded []*app.Finding `json:"findingsAdded"`
-	// Findings that went away.
-	FindingsRemoved []*app.Finding `json:"findingsRemoved"`
-}
-
-type AlertPage struct {
-	Alerts     []*Alert `json:"alerts"`
-	NextCursor *string  `json:"nextCursor,omitempty"`
-}
-
-type CreateMonitorInput struct {
-	URL  string  `json:"url"`
-	Name *string `json:"name,omitempty"`
-	// Default 86400; not below the server's minimum.
-	IntervalSeconds *int `json:"intervalSeconds,omitempty"`
-}
-
 type DeleteMonitorResult struct {
 	Deleted bool `json:"deleted"`
-}
-
-// A public legal document checked for changes on an interval.
-type Monitor struct {
-	ID              string     `json:"id"`
-	URL             string     `json:"url"`
-	Name            string     `json:"name"`
-	IntervalSeconds int        `json:"intervalSeconds"`
-	CreatedAt       time.Time  `json:"createdAt"`
-	LastCheckedAt   *time.Time `json:"lastCheckedAt,omitempty"`
-	// contentHash of the last extraction.
-	ContentHash *string `json:"contentHash,omitempty"`
-	LastError   *string `json:"lastError,omitempty"`
 }
 
 type Mutation struct {

@@ -1,13 +1,364 @@
 package app
 
-import "context"
+import (
+	"context"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+)
 
-// Monitoring answers every monitor and alert operation until monitoring
-// lands: the scope check is already the real one, so keys without the
-// monitor scope get the contract's 403 today.
-func (s *Service) Monitoring(ctx context.Context) error {
+// Monitor statuses: active, or failing while its checks fail in a row.
+const (
+	MonitorActive  = "active"
+	MonitorFailing = "failing"
+)
+
+// Monitor watches one public legal document for an account.
+type Monitor struct {
+	ID                  string     `db:"id"`
+	AccountID           string     `db:"account_id"`
+	URL                 string     `db:"url"`
+	Name                string     `db:"name"`
+	IntervalSeconds     int        `db:"interval_seconds"`
+	CreatedAt           time.Time  `db:"created_at"`
+	NextCheckAt         time.Time  `db:"next_check_at"`
+	LastCheckedAt       *time.Time `db:"last_checked_at"`
+	LastChangedAt       *time.Time `db:"last_changed_at"`
+	LastError           string     `db:"last_error"`
+	ConsecutiveFailures int        `db:"consecutive_failures"`
+	// The check's state: the current version and the validators of the
+	// next conditional GET.
+	ContentHash  string `db:"content_hash"`
+	ETag         string `db:"etag"`
+	LastModified string `db:"last_modified"`
+}
+
+// Status is active, or failing while the latest checks failed.
+func (m *Monitor) Status() string {
+	if m.ConsecutiveFailures > 0 {
+		return MonitorFailing
+	}
+	return MonitorActive
+}
+
+// Interval is the monitor's interval as a duration.
+func (m *Monitor) Interval() time.Duration { return time.Duration(m.IntervalSeconds) * time.Second }
+
+// MonitorVersion is one distinct extracted text of a monitor.
+type MonitorVersion struct {
+	MonitorID        string    `db:"monitor_id"`
+	ContentHash      string    `db:"content_hash"`
+	ExtractorVersion string    `db:"extractor_version"`
+	WordCount        int       `db:"word_count"`
+	FirstSeenAt      time.Time `db:"first_seen_at"`
+	LastSeenAt       time.Time `db:"last_seen_at"`
+	Text             string    `db:"-"` // read by FindVersion only
+}
+
+// Alert says what changed in a monitored document.
+type Alert struct {
+	ID         string
+	AccountID  string
+	MonitorID  string
+	URL        string
+	DetectedAt time.Time
+	Read       bool
+	Summary    string
+	Diff       string // unified diff of the extracted text, one paragraph a line
+	Added      int    // lines added
+	Removed    int    // lines removed
+	// The analysis findings present in the new text and not the old, and
+	// the reverse.
+	FindingsAdded   []AlertFinding
+	FindingsRemoved []AlertFinding
+}
+
+// AlertFinding is a finding as an alert reports it.
+type AlertFinding struct {
+	Category string
+	Severity string
+	Title    string
+	Quote    string
+}
+
+// Interval bounds: the least is configured (MonitorOptions.MinInterval).
+const (
+	defaultInterval = 86400 * time.Second
+	maxInterval     = 30 * 24 * time.Hour
+)
+
+// MonitorCreate is the body of POST /api/monitor.
+type MonitorCreate struct {
+	URL             string `json:"url" validate:"required,max=2048"`
+	Name            string `json:"name" validate:"max=200"`
+	IntervalSeconds *int   `json:"intervalSeconds"` // default 86400 (or the minimum, if higher)
+}
+
+// CreateMonitor starts watching a public URL. It needs the monitor scope and
+// one scan, and fetches the document at once to set the baseline: when that
+// fails, the answer is the fetch's error, the scan is given back and no
+// monitor exists. Over the plan's cap it is refused with nothing consumed.
+func (s *Service) CreateMonitor(ctx context.Context, in MonitorCreate) (*Monitor, error) {
+	if err := Require(ctx, ScopeOf(OpMonitor)); err != nil {
+		return nil, err
+	}
+	p, _ := PrincipalFrom(ctx)
+	in.URL, in.Name = strings.TrimSpace(in.URL), strings.TrimSpace(in.Name)
+	if err := s.validate(in); err != nil {
+		return nil, err
+	}
+	interval, err := s.interval(in.IntervalSeconds)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.fetcher.Check(in.URL); err != nil {
+		return nil, fetchError(err)
+	}
+	// A downgrade keeps the monitors running; only new ones are refused.
+	limit := limitsOf(p.Account.Tier).monitors
+	if n, err := s.store.CountMonitors(ctx, p.Account.ID); err != nil {
+		return nil, err
+	} else if n >= limit {
+		return nil, monitorLimitError(limit)
+	}
+	c, err := s.chargeScans(ctx, 1, 0)
+	if err != nil {
+		return nil, err
+	}
+	pg, err := s.readPage(ctx, in.URL, "", "")
+	if err != nil {
+		c.refund(ctx)
+		return nil, err
+	}
+	now := s.monitorNow()
+	m := &Monitor{ID: newID(), AccountID: p.Account.ID, URL: in.URL, Name: in.Name,
+		IntervalSeconds: int(interval / time.Second), CreatedAt: now, LastCheckedAt: &now,
+		// Jitter spreads monitors created together over a tenth of their interval.
+		NextCheckAt: now.Add(interval + rand.N(interval/10+time.Millisecond)).Truncate(time.Millisecond),
+		ContentHash: pg.doc.ContentHash, ETag: pg.etag, LastModified: pg.lastModified}
+	ok, err := s.store.CreateMonitor(ctx, m, s.newVersion(m.ID, pg.doc, now), pg.raw, limit)
+	if err != nil || !ok {
+		c.refund(ctx)
+		if err == nil {
+			err = monitorLimitError(limit) // a concurrent creation took the last place
+		}
+		return nil, err
+	}
+	s.wakeScheduler()
+	return m, nil
+}
+
+func (s *Service) interval(secs *int) (time.Duration, error) {
+	if secs == nil {
+		return max(defaultInterval, s.mon.MinInterval), nil
+	}
+	d := time.Duration(*secs) * time.Second
+	if d < s.mon.MinInterval || d > maxInterval {
+		lo, hi := int64(s.mon.MinInterval/time.Second), int64(maxInterval/time.Second)
+		msg := fmt.Sprintf("must be from %d to %d", lo, hi)
+		return 0, &Error{Code: CodeInvalid, Message: "invalid request", Fields: []FieldError{{Field: "intervalSeconds", Message: msg}}}
+	}
+	return d, nil
+}
+
+func monitorLimitError(limit int) error {
+	return &Error{Code: CodeForbidden, Message: "Active monitor limit reached for this plan", Data: map[string]any{"monitorLimit": limit}}
+}
+
+// FindMonitors lists the caller's monitors, newest first.
+func (s *Service) FindMonitors(ctx context.Context) ([]Monitor, error) {
+	if err := Require(ctx, ScopeOf(OpMonitor)); err != nil {
+		return nil, err
+	}
+	p, _ := PrincipalFrom(ctx)
+	return s.store.FindMonitors(ctx, p.Account.ID)
+}
+
+// FindMonitor returns one of the caller's monitors.
+func (s *Service) FindMonitor(ctx context.Context, id string) (*Monitor, error) {
+	if err := Require(ctx, ScopeOf(OpMonitor)); err != nil {
+		return nil, err
+	}
+	p, _ := PrincipalFrom(ctx)
+	if !validID(id) {
+		return nil, Errorf(CodeNotFound, "monitor not found")
+	}
+	return s.store.FindMonitor(ctx, p.Account.ID, id)
+}
+
+// DeleteMonitor stops one of the caller's monitors; its alerts stay
+// readable. Another account's monitor and an unknown id are both not_found.
+func (s *Service) DeleteMonitor(ctx context.Context, id string) error {
 	if err := Require(ctx, ScopeOf(OpMonitor)); err != nil {
 		return err
 	}
-	return Errorf(CodeNotImplemented, "monitoring is not available yet")
+	p, _ := PrincipalFrom(ctx)
+	if !validID(id) {
+		return Errorf(CodeNotFound, "monitor not found")
+	}
+	return s.store.DeleteMonitor(ctx, p.Account.ID, id, s.now())
+}
+
+// CheckMonitor checks one of the caller's monitors now and returns it. It
+// takes one scan, given back when the check fails (the failure is then the
+// monitor's lastError). A monitor being checked already is a conflict.
+func (s *Service) CheckMonitor(ctx context.Context, id string) (*Monitor, error) {
+	if err := Require(ctx, ScopeOf(OpMonitor)); err != nil {
+		return nil, err
+	}
+	p, _ := PrincipalFrom(ctx)
+	if !validID(id) {
+		return nil, Errorf(CodeNotFound, "monitor not found")
+	}
+	owner, now := newID(), s.monitorNow()
+	m, err := s.store.ClaimMonitor(ctx, p.Account.ID, id, now, now.Add(s.mon.Lease), owner)
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.chargeScans(ctx, 1, 0)
+	if err != nil {
+		s.release(m, owner, m.NextCheckAt)
+		return nil, err
+	}
+	checkErr, err := s.runCheck(ctx, m, owner)
+	if checkErr != nil || err != nil {
+		c.refund(ctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.store.FindMonitor(ctx, p.Account.ID, id)
+}
+
+// VersionPage is one page of a monitor's versions, newest first.
+type VersionPage struct {
+	Versions   []MonitorVersion
+	NextCursor *string
+}
+
+// FindMonitorVersions pages through the distinct texts one of the caller's
+// monitors has seen.
+func (s *Service) FindMonitorVersions(ctx context.Context, monitorID string, limit *int, cursor string) (*VersionPage, error) {
+	m, err := s.FindMonitor(ctx, monitorID)
+	if err != nil {
+		return nil, err
+	}
+	n, after, err := pageArgs(limit, cursor, isContentHash)
+	if err != nil {
+		return nil, err
+	}
+	list, err := s.store.FindVersions(ctx, m.ID, after, n+1)
+	if err != nil {
+		return nil, err
+	}
+	page := &VersionPage{Versions: list}
+	if len(list) > n {
+		page.Versions = list[:n]
+		page.NextCursor = encodeCursor(list[n-1].FirstSeenAt, list[n-1].ContentHash)
+	}
+	return page, nil
+}
+
+func isContentHash(s string) bool {
+	_, err := hex.DecodeString(s)
+	return err == nil && len(s) == 64
+}
+
+// AlertFilter selects a page of the caller's alerts.
+type AlertFilter struct {
+	Unread    bool
+	MonitorID string // "": every monitor
+	Limit     *int   // 1 to 100; 20 when nil
+	Cursor    string // a previous page's NextCursor
+}
+
+// AlertPage is one page of alerts, newest first; NextCursor is nil on the last.
+type AlertPage struct {
+	Alerts     []Alert
+	NextCursor *string
+}
+
+// FindAlerts pages through the caller's alerts, newest first. Alerts of
+// deleted monitors stay readable.
+func (s *Service) FindAlerts(ctx context.Context, f AlertFilter) (*AlertPage, error) {
+	if err := Require(ctx, ScopeOf(OpMonitor)); err != nil {
+		return nil, err
+	}
+	p, _ := PrincipalFrom(ctx)
+	if f.MonitorID != "" && !validID(f.MonitorID) {
+		return nil, &Error{Code: CodeInvalid, Message: "invalid monitorId", Fields: []FieldError{{Field: "monitorId", Message: "must be a monitor's id (UUID)"}}}
+	}
+	n, after, err := pageArgs(f.Limit, f.Cursor, validID)
+	if err != nil {
+		return nil, err
+	}
+	list, err := s.store.FindAlerts(ctx, AlertQuery{AccountID: p.Account.ID, UnreadOnly: f.Unread, MonitorID: f.MonitorID, After: after, Limit: n + 1})
+	if err != nil {
+		return nil, err
+	}
+	page := &AlertPage{Alerts: list}
+	if len(list) > n {
+		page.Alerts = list[:n]
+		page.NextCursor = encodeCursor(list[n-1].DetectedAt, list[n-1].ID)
+	}
+	return page, nil
+}
+
+// AlertUpdate is the body of PATCH /api/monitor/alerts.
+type AlertUpdate struct {
+	IDs  []string `json:"ids"`
+	Read *bool    `json:"read" validate:"required"`
+}
+
+// MaxAlertUpdate is the most ids one update may name.
+const MaxAlertUpdate = 100
+
+// UpdateAlerts marks the caller's alerts read or unread and returns how many
+// changed; ids of other accounts' alerts change nothing and count 0.
+func (s *Service) UpdateAlerts(ctx context.Context, in AlertUpdate) (int, error) {
+	if err := Require(ctx, ScopeOf(OpMonitor)); err != nil {
+		return 0, err
+	}
+	p, _ := PrincipalFrom(ctx)
+	if err := s.validate(in); err != nil {
+		return 0, err
+	}
+	if len(in.IDs) == 0 || len(in.IDs) > MaxAlertUpdate {
+		return 0, &Error{Code: CodeInvalid, Message: "invalid request", Fields: []FieldError{{Field: "ids", Message: "must have 1 to 100 items"}}}
+	}
+	for i, id := range in.IDs {
+		if !validID(id) {
+			return 0, &Error{Code: CodeInvalid, Message: "invalid request", Fields: []FieldError{{Field: fmt.Sprintf("ids[%d]", i), Message: "must be an alert's id (UUID)"}}}
+		}
+	}
+	return s.store.UpdateAlerts(ctx, p.Account.ID, in.IDs, *in.Read)
+}
+
+// pageArgs checks a page's limit (1 to 100, default 20) and cursor.
+func pageArgs(limit *int, cursor string, idOK func(string) bool) (int, *PageCursor, error) {
+	n := 20
+	if limit != nil {
+		n = *limit
+	}
+	if n < 1 || n > 100 {
+		return 0, nil, &Error{Code: CodeInvalid, Message: "invalid limit", Fields: []FieldError{{Field: "limit", Message: "must be from 1 to 100"}}}
+	}
+	if cursor == "" {
+		return n, nil, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(cursor)
+	ts, id, ok := strings.Cut(string(b), "|")
+	at, terr := time.Parse(time.RFC3339Nano, ts)
+	if err != nil || !ok || terr != nil || !idOK(id) {
+		return 0, nil, &Error{Code: CodeInvalid, Message: "invalid cursor", Fields: []FieldError{{Field: "cursor", Message: "is not a cursor this API returned"}}}
+	}
+	return n, &PageCursor{At: at, ID: id}, nil
+}
+
+func encodeCursor(at time.Time, id string) *string {
+	c := base64.RawURLEncoding.EncodeToString([]byte(at.UTC().Format(time.RFC3339Nano) + "|" + id))
+	return &c
 }

@@ -36,6 +36,8 @@ type Options struct {
 	Prices map[string]string
 	// UsageRetention is how long Run keeps raw usage-log rows; 0: 90 days.
 	UsageRetention time.Duration
+	// Monitor configures monitoring and its scheduler (RunMonitors).
+	Monitor MonitorOptions
 }
 
 // Service is the application. Its methods read the caller from ctx
@@ -55,6 +57,10 @@ type Service struct {
 
 	webhookSecret string
 	prices        map[string]string
+
+	mon  MonitorOptions
+	gate *hostGate
+	wake chan struct{} // a monitor was created: the scheduler looks again
 }
 
 // New builds a Service. It starts nothing: a server calls Run for the
@@ -62,10 +68,13 @@ type Service struct {
 func New(o Options) *Service {
 	s := &Service{store: o.Store, sessions: o.Sessions, log: o.Logger, clock: o.Now,
 		webhookSecret: o.WebhookSecret, prices: o.Prices, fetcher: o.Fetcher, llm: o.LLM,
-		retention: o.UsageRetention, usage: &recorder{store: o.Store}}
+		retention: o.UsageRetention, usage: &recorder{store: o.Store},
+		mon: o.Monitor, wake: make(chan struct{}, 1)}
 	if s.retention <= 0 {
 		s.retention = 90 * 24 * time.Hour
 	}
+	s.mon.setDefaults()
+	s.gate = &hostGate{gap: s.mon.HostInterval, next: map[string]time.Time{}}
 	if s.fetcher == nil {
 		s.fetcher = fetch.New(fetch.Options{})
 	}
@@ -96,6 +105,7 @@ func (s *Service) Run(ctx context.Context) error {
 	loops := []func(context.Context) error{
 		s.flushLoop,
 		s.pruneLoop,
+		s.RunMonitors,
 	}
 	errs := make([]error, len(loops)+1)
 	var wg sync.WaitGroup

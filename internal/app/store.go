@@ -34,6 +34,7 @@ type Store interface {
 	PruneRequests(ctx context.Context, before time.Time) (int64, error)
 
 	budgetStore
+	monitorStore
 	billingStore
 
 	CreateAnalysis(ctx context.Context, accountID string, keyID *string, a *Analysis) error

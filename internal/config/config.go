@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -33,6 +34,12 @@ type Config struct {
 	FetchAllowHosts    []string
 	FetchTimeout       time.Duration
 	MonitorMinInterval time.Duration
+	// MonitorWorkers is how many monitor checks one process runs at once;
+	// 0 turns its scheduler off.
+	MonitorWorkers int
+	// MonitorHostInterval is the least time between two requests to one
+	// host from one process; 0 lifts it (tests).
+	MonitorHostInterval time.Duration
 
 	LLMBaseURL string
 	LLMAPIKey  string
@@ -125,6 +132,20 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	c.FetchTimeout = duration(getenv, "CLAUSEWATCH_FETCH_TIMEOUT", 15*time.Second, bad)
 	c.MonitorMinInterval = duration(getenv, "CLAUSEWATCH_MONITOR_MIN_INTERVAL", time.Hour, bad)
+	c.MonitorWorkers = 4
+	if v := getenv("CLAUSEWATCH_MONITOR_WORKERS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 256 {
+			bad("CLAUSEWATCH_MONITOR_WORKERS", "want 0 (scheduler off) to 256, got %q", v)
+		}
+		c.MonitorWorkers = n
+	}
+	c.MonitorHostInterval = time.Second
+	if v := getenv("CLAUSEWATCH_MONITOR_HOST_INTERVAL"); v == "0" {
+		c.MonitorHostInterval = 0
+	} else {
+		c.MonitorHostInterval = duration(getenv, "CLAUSEWATCH_MONITOR_HOST_INTERVAL", time.Second, bad)
+	}
 	c.UsageRetention = duration(getenv, "CLAUSEWATCH_USAGE_RETENTION", 90*24*time.Hour, bad)
 
 	if c.LLMBaseURL != "" {

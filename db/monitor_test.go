@@ -1,0 +1,159 @@
+package db_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/clausewatch/clausewatch/db"
+	"github.com/clausewatch/clausewatch/db/dbtest"
+	"github.com/clausewatch/clausewatch/internal/app"
+)
+
+func mustMonitorAccount(t *testing.T, s *db.Store) *app.Account {
+	t.Helper()
+	now := time.Now().UTC()
+	a := &app.Account{ID: uuid.NewString(), Subject: "mon|" + uuid.NewString(), Tier: app.TierFree, CreatedAt: now, UpdatedAt: now}
+	if err := s.CreateAccount(context.Background(), a); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// newMonitor stores a monitor due at due, with a first version of text.
+func mustMonitor(t *testing.T, s *db.Store, acct *app.Account, due time.Time, text string) *app.Monitor {
+	t.Helper()
+	now := time.Now().UTC()
+	m := &app.Monitor{ID: uuid.NewString(), AccountID: acct.ID, URL: "https://example.com/terms", IntervalSeconds: 60,
+		CreatedAt: now, NextCheckAt: due, LastCheckedAt: &now, ContentHash: "h-" + text}
+	v := &app.MonitorVersion{MonitorID: m.ID, ContentHash: m.ContentHash, ExtractorVersion: "x1", Text: text, WordCount: 1, FirstSeenAt: now, LastSeenAt: now}
+	ok, err := s.CreateMonitor(context.Background(), m, v, &app.RawPage{Body: []byte("<p>" + text), ContentType: "text/html", URL: m.URL}, 1000)
+	if err != nil || !ok {
+		t.Fatalf("create monitor: %v %v", ok, err)
+	}
+	return m
+}
+
+// The claim leases each due monitor to one owner; a lease blocks a second
+// claim until it ends; only the owner records the check; a deleted monitor
+// is never claimed.
+func TestMonitorClaimLease(t *testing.T) {
+	for _, d := range dbtest.Dialects {
+		t.Run(string(d), func(t *testing.T) {
+			s := dbtest.Open(t, d)
+			ctx := context.Background()
+			acct := mustMonitorAccount(t, s)
+			// PostgreSQL's database is shared by the package: claim far in the
+			// future relative to other tests' monitors, and filter to ours.
+			base := time.Now().UTC().Add(1000 * time.Hour).Truncate(time.Millisecond)
+			a := mustMonitor(t, s, acct, base.Add(-2*time.Second), "a")
+			b := mustMonitor(t, s, acct, base.Add(-1*time.Second), "b")
+			later := mustMonitor(t, s, acct, base.Add(time.Hour), "later")
+			ours := func(ms []app.Monitor) []string {
+				var ids []string
+				for _, m := range ms {
+					if m.AccountID == acct.ID {
+						ids = append(ids, m.ID)
+					}
+				}
+				return ids
+			}
+			got, err := s.ClaimDueMonitors(ctx, base, base.Add(time.Minute), "11111111-1111-4111-8111-111111111111", 1000)
+			if ids := ours(got); err != nil || len(ids) != 2 || ids[0] != a.ID && ids[1] != a.ID {
+				t.Fatalf("first claim: %v %v", ids, err)
+			}
+			if got, _ := s.ClaimDueMonitors(ctx, base, base.Add(time.Minute), "22222222-2222-4222-8222-222222222222", 1000); len(ours(got)) != 0 {
+				t.Errorf("leased monitors claimed again: %v", ours(got))
+			}
+			// The lease ends: a second owner takes b over; the first can no longer record it.
+			got, _ = s.ClaimDueMonitors(ctx, base.Add(2*time.Minute), base.Add(3*time.Minute), "22222222-2222-4222-8222-222222222222", 1000)
+			if len(ours(got)) != 2 {
+				t.Errorf("expired leases not claimed again: %v", ours(got))
+			}
+			rec := &app.CheckRecord{MonitorID: b.ID, LeaseOwner: "11111111-1111-4111-8111-111111111111", CheckedAt: base, NextCheckAt: base.Add(time.Hour)}
+			if ok, err := s.FinishCheck(ctx, rec); ok || err != nil {
+				t.Errorf("check recorded by a lost lease: %v %v", ok, err)
+			}
+			rec.LeaseOwner = "22222222-2222-4222-8222-222222222222"
+			rec.Version = &app.MonitorVersion{MonitorID: b.ID, ContentHash: "h-b2", ExtractorVersion: "x1", Text: "b2", WordCount: 1, FirstSeenAt: base, LastSeenAt: base}
+			rec.Alert = &app.Alert{ID: uuid.NewString(), AccountID: acct.ID, MonitorID: b.ID, URL: b.URL, DetectedAt: base, Summary: "1 paragraph changed",
+				Diff: "-b\n+b2\n", Added: 1, Removed: 1, FindingsAdded: []app.AlertFinding{{Category: "arbitration", Severity: "blocker", Title: "Arbitration", Quote: "binding arbitration"}}}
+			if ok, err := s.FinishCheck(ctx, rec); !ok || err != nil {
+				t.Fatalf("owner's check not recorded: %v %v", ok, err)
+			}
+			m, err := s.FindMonitor(ctx, acct.ID, b.ID)
+			if err != nil || m.ContentHash != "h-b2" || m.LastChangedAt == nil || !m.NextCheckAt.Equal(base.Add(time.Hour)) {
+				t.Errorf("after check: %+v %v", m, err)
+			}
+			v, err := s.FindVersion(ctx, b.ID, "h-b2")
+			if err != nil || v.Text != "b2" {
+				t.Errorf("version: %+v %v", v, err)
+			}
+			alerts, err := s.FindAlerts(ctx, app.AlertQuery{AccountID: acct.ID, UnreadOnly: true, Limit: 10})
+			if err != nil || len(alerts) != 1 || alerts[0].FindingsAdded[0].Quote != "binding arbitration" {
+				t.Errorf("alerts: %+v %v", alerts, err)
+			}
+			// Another account's ids change nothing.
+			other := mustMonitorAccount(t, s)
+			if n, err := s.UpdateAlerts(ctx, other.ID, []string{alerts[0].ID}, true); n != 0 || err != nil {
+				t.Errorf("foreign update: %d %v", n, err)
+			}
+			if n, err := s.UpdateAlerts(ctx, acct.ID, []string{alerts[0].ID}, true); n != 1 || err != nil {
+				t.Errorf("update: %d %v", n, err)
+			}
+			// Deleted: never claimed, listed or found; its alerts stay.
+			if err := s.DeleteMonitor(ctx, acct.ID, later.ID, base); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.DeleteMonitor(ctx, acct.ID, later.ID, base); app.ErrorCode(err) != app.CodeNotFound {
+				t.Errorf("second delete: %v", err)
+			}
+			got, _ = s.ClaimDueMonitors(ctx, base.Add(10*time.Hour), base.Add(11*time.Hour), "33333333-3333-4333-8333-333333333333", 1000)
+			for _, id := range ours(got) {
+				if id == later.ID {
+					t.Error("deleted monitor claimed")
+				}
+			}
+			if n, _ := s.CountMonitors(ctx, acct.ID); n != 2 {
+				t.Errorf("count %d, want 2", n)
+			}
+		})
+	}
+}
+
+// CreateMonitor refuses past the limit, even when creations race.
+func TestCreateMonitorCap(t *testing.T) {
+	for _, d := range dbtest.Dialects {
+		t.Run(string(d), func(t *testing.T) {
+			s := dbtest.Open(t, d)
+			acct := mustMonitorAccount(t, s)
+			errs := make(chan error, 8)
+			oks := make(chan bool, 8)
+			for i := range 8 {
+				go func() {
+					now := time.Now().UTC()
+					m := &app.Monitor{ID: uuid.NewString(), AccountID: acct.ID, URL: "https://example.com", IntervalSeconds: 60, CreatedAt: now, NextCheckAt: now, ContentHash: fmt.Sprint(i)}
+					v := &app.MonitorVersion{MonitorID: m.ID, ContentHash: m.ContentHash, ExtractorVersion: "x", FirstSeenAt: now, LastSeenAt: now}
+					ok, err := s.CreateMonitor(context.Background(), m, v, &app.RawPage{}, 3)
+					errs <- err
+					oks <- ok
+				}()
+			}
+			n := 0
+			for range 8 {
+				if err := <-errs; err != nil {
+					t.Error(err)
+				}
+				if <-oks {
+					n++
+				}
+			}
+			if c, _ := s.CountMonitors(context.Background(), acct.ID); n != 3 || c != 3 {
+				t.Errorf("%d created, %d counted; want 3", n, c)
+			}
+		})
+	}
+}

@@ -1,0 +1,123 @@
+package graph_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/clausewatch/clausewatch/db/dbtest"
+	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/fetch"
+)
+
+const monitorPage = `<html><head><title>Terms of Service</title></head><body><main><h1>Terms of Service</h1>
+<p>By using the service you agree to these terms.</p>
+<p>You may close your account whenever you like.</p>
+%s</main></body></html>`
+
+const monitorFields = `id url name intervalSeconds status createdAt lastCheckedAt nextCheckAt lastChangedAt lastError consecutiveFailures`
+
+// The monitor operations over GraphQL: the same service, scopes and errors
+// as REST, with the version history REST does not have.
+func TestMonitorOperations(t *testing.T) {
+	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		var extra atomic.Value
+		extra.Store("")
+		site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, strings.Replace(monitorPage, "%s", extra.Load().(string), 1))
+		}))
+		t.Cleanup(site.Close)
+		e := newEnv(t, d, options{fetcher: fetch.New(fetch.Options{AllowHosts: []string{site.Listener.Addr().String()}, Timeout: 2 * time.Second})})
+		_, acct := e.mustSession(t)
+		raw, _ := e.mustKey(t, acct, app.ScopeMonitor)
+
+		var created struct {
+			CreateMonitor struct {
+				ID, URL, Status, CreatedAt, NextCheckAt string
+				IntervalSeconds                         int
+				LastError                               *string
+			}
+		}
+		e.mustData(t, raw, `mutation($url: String!) { createMonitor(input: {url: $url, name: "t", intervalSeconds: 7200}) { `+monitorFields+` } }`,
+			map[string]any{"url": site.URL + "/terms"}, &created)
+		m := created.CreateMonitor
+		if m.Status != "active" || m.IntervalSeconds != 7200 || m.LastError != nil || !strings.HasSuffix(m.CreatedAt, "Z") {
+			t.Errorf("created %+v", m)
+		}
+		extra.Store(`<p>Any dispute shall be resolved by binding arbitration and you waive any class action.</p>`)
+		var checked struct {
+			CheckMonitor struct{ LastChangedAt *string }
+		}
+		e.mustData(t, raw, `mutation($id: ID!) { checkMonitor(id: $id) { lastChangedAt } }`, map[string]any{"id": m.ID}, &checked)
+		if checked.CheckMonitor.LastChangedAt == nil {
+			t.Error("check saw no change")
+		}
+		var got struct {
+			Monitor struct {
+				Versions struct {
+					Versions []struct {
+						ContentHash, FirstSeenAt string
+						WordCount                int
+					}
+					NextCursor *string
+				}
+			}
+			Alerts struct {
+				Alerts []struct {
+					ID, Summary, Diff string
+					Added             int
+					FindingsAdded     []struct{ Category, Severity, Quote string }
+				}
+				NextCursor *string
+			}
+		}
+		e.mustData(t, raw, `query($id: ID!) { monitor(id: $id) { versions(limit: 10) { versions { contentHash firstSeenAt lastSeenAt wordCount } nextCursor } }
+			alerts(unread: true, monitorId: $id) { alerts { id summary diff added findingsAdded { category severity title quote } } nextCursor } }`,
+			map[string]any{"id": m.ID}, &got)
+		if v := got.Monitor.Versions; len(v.Versions) != 2 || v.NextCursor != nil || v.Versions[0].WordCount == 0 {
+			t.Errorf("versions %+v", v)
+		}
+		if a := got.Alerts.Alerts; len(a) != 1 || a[0].Added != 1 || len(a[0].FindingsAdded) == 0 || a[0].FindingsAdded[0].Category != "arbitration" || got.Alerts.NextCursor != nil {
+			t.Fatalf("alerts %+v", got.Alerts)
+		}
+		var upd struct{ UpdateAlerts struct{ Updated int } }
+		e.mustData(t, raw, `mutation($ids: [ID!]!) { updateAlerts(ids: $ids, read: true) { updated } }`, map[string]any{"ids": []string{got.Alerts.Alerts[0].ID}}, &upd)
+		if upd.UpdateAlerts.Updated != 1 {
+			t.Errorf("updated %d", upd.UpdateAlerts.Updated)
+		}
+
+		// Errors carry the same codes as REST's statuses.
+		_, other := e.mustSession(t)
+		otherKey, _ := e.mustKey(t, other, app.ScopeMonitor)
+		for _, c := range []struct {
+			name, bearer, query string
+			vars                map[string]any
+			code                string
+		}{
+			{"interval too short", raw, `mutation { createMonitor(input: {url: "https://example.com/terms", intervalSeconds: 5}) { id } }`, nil, "INVALID"},
+			{"private url", raw, `mutation { createMonitor(input: {url: "http://10.1.1.1/terms"}) { id } }`, nil, "INVALID"},
+			{"limit 101", raw, `{ alerts(limit: 101) { nextCursor } }`, nil, "INVALID"},
+			{"tampered cursor", raw, `{ alerts(cursor: "eHl6") { nextCursor } }`, nil, "INVALID"},
+			{"no ids", raw, `mutation { updateAlerts(ids: [], read: true) { updated } }`, nil, "INVALID"},
+			{"another account reads", otherKey, `query($id: ID!) { monitor(id: $id) { id } }`, map[string]any{"id": m.ID}, "NOT_FOUND"},
+			{"another account checks", otherKey, `mutation($id: ID!) { checkMonitor(id: $id) { id } }`, map[string]any{"id": m.ID}, "NOT_FOUND"},
+			{"another account deletes", otherKey, `mutation($id: ID!) { deleteMonitor(id: $id) { deleted } }`, map[string]any{"id": m.ID}, "NOT_FOUND"},
+		} {
+			if r := e.do(t, c.bearer, c.query, c.vars); r.code() != c.code {
+				t.Errorf("%s: %s, want %s", c.name, r.body, c.code)
+			}
+		}
+		var del struct{ DeleteMonitor struct{ Deleted bool } }
+		e.mustData(t, raw, `mutation($id: ID!) { deleteMonitor(id: $id) { deleted } }`, map[string]any{"id": m.ID}, &del)
+		var list struct{ Monitors []struct{ ID string } }
+		e.mustData(t, raw, `{ monitors { id } }`, nil, &list)
+		if !del.DeleteMonitor.Deleted || len(list.Monitors) != 0 {
+			t.Errorf("after delete: %+v %+v", del, list)
+		}
+	})
+}

@@ -1,0 +1,330 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/clausewatch/clausewatch/internal/analyze"
+	"github.com/clausewatch/clausewatch/internal/change"
+	"github.com/clausewatch/clausewatch/internal/extract"
+	"github.com/clausewatch/clausewatch/internal/fetch"
+)
+
+// MonitorOptions configure monitoring. The zero value is usable: no
+// scheduler workers, 1h minimum interval, 1s between requests to one host.
+type MonitorOptions struct {
+	// Workers is how many checks RunMonitors runs at once; 0 runs none.
+	Workers int
+	// MinInterval is the shortest interval a monitor may have (default 1h).
+	MinInterval time.Duration
+	// HostInterval is the least time between two requests to one host from
+	// this process (default 1s; negative: no limit).
+	HostInterval time.Duration
+	// Lease is how long a claimed check may take before another process may
+	// claim the monitor again (default 35s). It must exceed the fetch
+	// timeout: a check gives up well before its lease ends.
+	Lease time.Duration
+	// ExtractorVersion and Extract replace extract.Version and
+	// extract.Extract (tests simulate an extractor upgrade with them).
+	ExtractorVersion string
+	Extract          func(raw []byte, contentType, pageURL string) (*extract.Document, error)
+}
+
+func (o *MonitorOptions) setDefaults() {
+	if o.MinInterval <= 0 {
+		o.MinInterval = time.Hour
+	}
+	if o.HostInterval == 0 {
+		o.HostInterval = time.Second
+	}
+	if o.Lease <= 0 {
+		o.Lease = 35 * time.Second
+	}
+	if o.ExtractorVersion == "" || o.Extract == nil {
+		o.ExtractorVersion, o.Extract = extract.Version, extract.Extract
+	}
+}
+
+// leaseMargin is the time a check keeps, at the end of its lease, to record
+// what it saw.
+const leaseMargin = 2 * time.Second
+
+// monitorNow is the service's clock at the precision both databases keep.
+func (s *Service) monitorNow() time.Time { return s.now().Truncate(time.Millisecond) }
+
+// page is one read of a monitored URL.
+type page struct {
+	raw                *RawPage
+	doc                *extract.Document // nil when notModified
+	etag, lastModified string
+	notModified        bool
+}
+
+// readPage fetches (conditionally, given validators) and extracts a URL:
+// the monitor's one step out to the network.
+func (s *Service) readPage(ctx context.Context, u, etag, lastModified string) (*page, error) {
+	res, err := s.fetcher.Fetch(ctx, fetch.Request{URL: u, ETag: etag, LastModified: lastModified})
+	if err != nil {
+		return nil, fetchError(err)
+	}
+	pg := &page{etag: res.ETag, lastModified: res.LastModified, notModified: res.NotModified}
+	if res.NotModified {
+		return pg, nil
+	}
+	pg.raw = &RawPage{Body: res.Body, ContentType: res.ContentType, URL: res.FinalURL}
+	if pg.doc, err = s.extractPage(pg.raw); err != nil {
+		return nil, err
+	}
+	return pg, nil
+}
+
+func (s *Service) extractPage(r *RawPage) (*extract.Document, error) {
+	doc, err := s.mon.Extract(r.Body, r.ContentType, r.URL)
+	if err != nil {
+		return nil, extractError(err)
+	}
+	return doc, nil
+}
+
+func (s *Service) newVersion(monitorID string, doc *extract.Document, at time.Time) *MonitorVersion {
+	return &MonitorVersion{MonitorID: monitorID, ContentHash: doc.ContentHash, ExtractorVersion: s.mon.ExtractorVersion,
+		Text: doc.Text, WordCount: doc.WordCount, FirstSeenAt: at, LastSeenAt: at}
+}
+
+// runCheck checks m under owner's lease and records the outcome. checkErr
+// is why the check failed (recorded as the monitor's lastError); err is a
+// failure to record it. A check cut short by ctx records nothing and gives
+// its lease back, so another process checks the monitor at once.
+func (s *Service) runCheck(ctx context.Context, m *Monitor, owner string) (checkErr, err error) {
+	cctx, cancel := context.WithTimeout(ctx, s.mon.Lease-leaseMargin)
+	defer cancel()
+	if at, err := s.gate.wait(cctx, hostOf(m.URL)); err != nil {
+		s.release(m, owner, at)
+		return nil, Errorf(CodeConflict, "the monitor's site was asked too often just now; try again in a few seconds")
+	}
+	rec, checkErr := s.observe(cctx, m)
+	if ctx.Err() != nil {
+		s.release(m, owner, m.NextCheckAt)
+		return nil, ctx.Err()
+	}
+	now := s.monitorNow()
+	if checkErr != nil {
+		e := AsError(checkErr)
+		if e.Code == CodeInternal {
+			s.log.Error("monitor check failed", "monitor", m.ID, "err", checkErr)
+		}
+		rec = &CheckRecord{Error: e.Message, Failures: m.ConsecutiveFailures + 1}
+		rec.NextCheckAt = now.Add(backoff(m.Interval(), rec.Failures))
+	} else {
+		rec.NextCheckAt = now.Add(m.Interval())
+	}
+	rec.MonitorID, rec.LeaseOwner, rec.CheckedAt = m.ID, owner, now
+	ok, err := s.store.FinishCheck(context.WithoutCancel(ctx), rec)
+	if err == nil && !ok {
+		s.log.Warn("monitor check outlived its lease; not recorded", "monitor", m.ID)
+	}
+	return checkErr, err
+}
+
+// observe fetches m's document and compares it with the current version:
+// the record to write, with an alert when the text really changed.
+func (s *Service) observe(ctx context.Context, m *Monitor) (*CheckRecord, error) {
+	pg, err := s.readPage(ctx, m.URL, m.ETag, m.LastModified)
+	if err != nil {
+		return nil, err
+	}
+	rec := &CheckRecord{ETag: pg.etag, LastModified: pg.lastModified}
+	if pg.notModified {
+		return rec, nil // 304: unchanged
+	}
+	if pg.doc.ContentHash == m.ContentHash {
+		// The current version, seen again. Its stored raw page stays: any
+		// fetch of this text re-extracts the same under new rules.
+		return rec, nil
+	}
+	now := s.monitorNow()
+	rec.Raw, rec.Version = pg.raw, s.newVersion(m.ID, pg.doc, now)
+	base, err := s.store.FindVersion(ctx, m.ID, m.ContentHash)
+	if err != nil {
+		return nil, err
+	}
+	old := base.Text
+	if base.ExtractorVersion != s.mon.ExtractorVersion {
+		// A technical upgrade: compare against what the new extractor makes
+		// of the stored page, so new rules alone never raise an alert.
+		raw, err := s.store.FindRawPage(ctx, m.ID)
+		if err != nil {
+			return nil, err
+		}
+		if doc, err := s.extractPage(raw); err == nil {
+			if doc.ContentHash == pg.doc.ContentHash {
+				return rec, nil
+			}
+			old = doc.Text
+		}
+	}
+	rec.Alert = s.alertFor(m, old, pg.doc, now)
+	return rec, nil
+}
+
+// alertFor describes the change from old to doc's text; nil when no
+// paragraph differs once normalized.
+func (s *Service) alertFor(m *Monitor, old string, doc *extract.Document, at time.Time) *Alert {
+	d := change.Compare(old, doc.Text)
+	if d.Added+d.Removed == 0 {
+		return nil
+	}
+	opts := analyze.Options{DocumentType: doc.DocumentType}
+	added, removed := change.Findings(analyze.Analyze(old, opts).Findings, analyze.Analyze(doc.Text, opts).Findings)
+	return &Alert{ID: newID(), AccountID: m.AccountID, MonitorID: m.ID, URL: m.URL, DetectedAt: at,
+		Summary: change.Summary(d, added, removed), Diff: d.Unified, Added: d.Added, Removed: d.Removed,
+		FindingsAdded: alertFindings(added), FindingsRemoved: alertFindings(removed)}
+}
+
+func alertFindings(fs []analyze.Finding) []AlertFinding {
+	out := make([]AlertFinding, len(fs))
+	for i, f := range fs {
+		out[i] = AlertFinding{Category: f.Category, Severity: f.Severity, Title: f.Title, Quote: f.Quote}
+	}
+	return out
+}
+
+// backoff is the wait after the n-th failure in a row: 30s doubling, never
+// more than the interval.
+func backoff(interval time.Duration, n int) time.Duration {
+	return min(interval, 30*time.Second<<min(n-1, 20))
+}
+
+// release gives a lease back unchecked; a failure only means the lease runs out.
+func (s *Service) release(m *Monitor, owner string, next time.Time) {
+	if err := s.store.ReleaseMonitor(context.Background(), m.ID, owner, next); err != nil {
+		s.log.Warn("release monitor", "monitor", m.ID, "err", err)
+	}
+}
+
+func hostOf(u string) string {
+	if p, err := url.Parse(u); err == nil {
+		return p.Host
+	}
+	return u
+}
+
+// wakeScheduler tells this process's scheduler that a monitor was created.
+func (s *Service) wakeScheduler() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// pollInterval bounds the scheduler's sleep, so monitors created by other
+// processes and leases that ran out are picked up within it.
+const pollInterval = time.Second
+
+// RunMonitors checks due monitors until ctx ends, at most Workers at once,
+// then waits for the checks under way. Several processes may run it on one
+// PostgreSQL database: each due monitor is claimed by one of them.
+func (s *Service) RunMonitors(ctx context.Context) error {
+	workers := s.mon.Workers
+	if workers <= 0 {
+		<-ctx.Done()
+		return nil
+	}
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	done := make(chan struct{}, workers)
+	busy := 0
+	for {
+		wait := pollInterval
+		if busy < workers {
+			now, owner := s.monitorNow(), newID()
+			ms, err := s.store.ClaimDueMonitors(ctx, now, now.Add(s.mon.Lease), owner, workers-busy)
+			if err != nil && ctx.Err() == nil {
+				s.log.Error("claim monitors", "err", err)
+			}
+			for _, m := range ms {
+				busy++
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					if _, err := s.runCheck(ctx, &m, owner); err != nil && ctx.Err() == nil {
+						s.log.Warn("record monitor check", "monitor", m.ID, "err", err)
+					}
+					done <- struct{}{}
+				}()
+			}
+			if busy < workers && err == nil {
+				next, err := s.store.NextCheckAt(ctx, now)
+				if err == nil && next != nil {
+					wait = min(wait, next.Sub(s.now()))
+				}
+			}
+		}
+		timer := time.NewTimer(max(wait, time.Millisecond))
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return nil
+		case <-done:
+			busy--
+		case <-s.wake:
+		case <-timer.C:
+		}
+		timer.Stop()
+		for drained := false; !drained; {
+			select {
+			case <-done:
+				busy--
+			default:
+				drained = true
+			}
+		}
+	}
+}
+
+var errHostBusy = errors.New("host busy")
+
+// hostGate spaces this process's requests to one host (politeness).
+type hostGate struct {
+	gap  time.Duration
+	mu   sync.Mutex
+	next map[string]time.Time
+}
+
+// wait returns when the host may be asked again. When that is past ctx's
+// deadline it returns at once with the time and errHostBusy, taking no turn.
+func (g *hostGate) wait(ctx context.Context, host string) (time.Time, error) {
+	if g.gap <= 0 {
+		return time.Time{}, nil
+	}
+	g.mu.Lock()
+	now := time.Now()
+	at := now
+	if t := g.next[host]; t.After(now) {
+		at = t
+	}
+	if dl, ok := ctx.Deadline(); ok && at.After(dl) {
+		g.mu.Unlock()
+		return at, errHostBusy
+	}
+	if len(g.next) > 10000 { // forget hosts whose turn has passed
+		for h, t := range g.next {
+			if t.Before(now) {
+				delete(g.next, h)
+			}
+		}
+	}
+	g.next[host] = at.Add(g.gap)
+	g.mu.Unlock()
+	t := time.NewTimer(at.Sub(now))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return at, ctx.Err()
+	case <-t.C:
+		return at, nil
+	}
+}

@@ -1,0 +1,89 @@
+package app
+
+import (
+	"context"
+	"time"
+)
+
+// Monitor and alert persistence. The scheduler's claim is a lease: a
+// monitor claimed by one process (LeaseOwner) is not claimed again until its
+// lease ends, and a check is recorded only by the lease's owner.
+type monitorStore interface {
+	// CountMonitors counts an account's active (undeleted) monitors.
+	CountMonitors(ctx context.Context, accountID string) (int, error)
+	// CreateMonitor stores a monitor and its first version if the account
+	// has fewer than limit active monitors; ok is false, and nothing is
+	// stored, when it has not.
+	CreateMonitor(ctx context.Context, m *Monitor, v *MonitorVersion, raw *RawPage, limit int) (ok bool, err error)
+	FindMonitors(ctx context.Context, accountID string) ([]Monitor, error)
+	FindMonitor(ctx context.Context, accountID, id string) (*Monitor, error)
+	// DeleteMonitor is CodeNotFound for an unknown, foreign or deleted monitor.
+	DeleteMonitor(ctx context.Context, accountID, id string, at time.Time) error
+
+	// ClaimDueMonitors leases up to n due, unleased monitors to owner until
+	// until, in due order; no two claims (in any process) return one monitor
+	// while its lease holds.
+	ClaimDueMonitors(ctx context.Context, now, until time.Time, owner string, n int) ([]Monitor, error)
+	// ClaimMonitor leases one of an account's monitors now: CodeNotFound when
+	// it is unknown or foreign, CodeConflict while another check holds it.
+	ClaimMonitor(ctx context.Context, accountID, id string, now, until time.Time, owner string) (*Monitor, error)
+	// NextCheckAt is the earliest next check of an unleased monitor (nil: none).
+	NextCheckAt(ctx context.Context, now time.Time) (*time.Time, error)
+	// ReleaseMonitor gives a lease back unchecked, to be claimed from next on.
+	ReleaseMonitor(ctx context.Context, id, owner string, next time.Time) error
+	// FindVersion returns a monitor's version with its text.
+	FindVersion(ctx context.Context, monitorID, contentHash string) (*MonitorVersion, error)
+	// FindRawPage returns the raw page of a monitor's latest version.
+	FindRawPage(ctx context.Context, monitorID string) (*RawPage, error)
+	// FinishCheck records a check made under owner's lease: the monitor's
+	// state, the version seen, the new raw page and the alert, at once. ok is
+	// false, and nothing is recorded, when the lease was lost (expired and
+	// claimed again, or the monitor deleted).
+	FinishCheck(ctx context.Context, c *CheckRecord) (ok bool, err error)
+	// FindVersions pages through a monitor's versions (no texts), newest first.
+	FindVersions(ctx context.Context, monitorID string, after *PageCursor, limit int) ([]MonitorVersion, error)
+
+	FindAlerts(ctx context.Context, f AlertQuery) ([]Alert, error)
+	// UpdateAlerts sets read on those of ids the account owns; it returns
+	// how many it changed.
+	UpdateAlerts(ctx context.Context, accountID string, ids []string, read bool) (int, error)
+}
+
+// RawPage is a fetched page as it came, kept for re-extraction.
+type RawPage struct {
+	Body        []byte
+	ContentType string
+	URL         string // the final URL, which resolves the page's links
+}
+
+// CheckRecord is the outcome of one check, recorded by FinishCheck.
+type CheckRecord struct {
+	MonitorID, LeaseOwner  string
+	CheckedAt, NextCheckAt time.Time
+	// Error is why the check failed ("" when it succeeded); Failures is the
+	// monitor's count of failures in a row after this check.
+	Error    string
+	Failures int
+	// On success: the validators for the next conditional GET, the version
+	// seen (nil: unchanged, the current version was seen again), the raw page
+	// to keep (nil: keep the stored one) and the alert (nil: no change).
+	ETag, LastModified string
+	Version            *MonitorVersion
+	Raw                *RawPage
+	Alert              *Alert
+}
+
+// AlertQuery selects a page of an account's alerts, newest first.
+type AlertQuery struct {
+	AccountID  string
+	UnreadOnly bool
+	MonitorID  string // "": every monitor
+	After      *PageCursor
+	Limit      int
+}
+
+// PageCursor is where a keyset page ends: the last row's time and id.
+type PageCursor struct {
+	At time.Time
+	ID string
+}

@@ -1,0 +1,551 @@
+package app_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/clausewatch/clausewatch/db/dbtest"
+	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/extract"
+	"github.com/clausewatch/clausewatch/internal/fetch"
+)
+
+func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
+
+// pages is a loopback site whose pages the test rewrites, counting hits.
+type pages struct {
+	mu    sync.Mutex
+	body  map[string]string
+	etag  map[string]string
+	hits  map[string]int
+	srv   *httptest.Server
+	delay time.Duration
+}
+
+func newPages(t testing.TB) *pages {
+	p := &pages{body: map[string]string{}, etag: map[string]string{}, hits: map[string]int{}}
+	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.mu.Lock()
+		p.hits[r.URL.Path]++
+		body, ok := p.body[r.URL.Path]
+		etag := p.etag[r.URL.Path]
+		p.mu.Unlock()
+		switch {
+		case !ok:
+			http.Error(w, "boom", http.StatusInternalServerError)
+		case body == "HANG":
+			<-r.Context().Done()
+		case body == "RESET":
+			conn, _, _ := w.(http.Hijacker).Hijack()
+			conn.(*net.TCPConn).SetLinger(0)
+			conn.Close()
+		case body == "HUGE": // 50 MB and growing
+			w.Header().Set("Content-Type", "text/html")
+			chunk := []byte(strings.Repeat("<p>We may change these terms.</p>", 1000))
+			for n := 0; n < 50<<20; n += len(chunk) {
+				if _, err := w.Write(chunk); err != nil {
+					return
+				}
+			}
+		case body == "PRIVATE":
+			http.Redirect(w, r, "http://10.0.0.1/terms", http.StatusFound)
+		case body == "IMAGE":
+			w.Header().Set("Content-Type", "image/png")
+			w.Write([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"))
+		case etag != "" && r.Header.Get("If-None-Match") == etag:
+			w.WriteHeader(http.StatusNotModified)
+		default:
+			if etag != "" {
+				w.Header().Set("ETag", etag)
+			}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, body)
+		}
+	}))
+	t.Cleanup(p.srv.Close)
+	return p
+}
+
+func (p *pages) set(path, body, etag string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if body == "" {
+		delete(p.body, path)
+	} else {
+		p.body[path] = body
+	}
+	p.etag[path] = etag
+}
+
+func (p *pages) count(path string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.hits[path]
+}
+
+func (p *pages) url(path string) string { return p.srv.URL + path }
+
+// terms renders a terms page. The noise arguments change what a real
+// document's markup changes between two fetches and never its text.
+func terms(nonce, footerDate, tracking string, spaced bool, extra ...string) string {
+	sp := ""
+	if spaced {
+		sp = "\n    "
+	}
+	return `<!doctype html><html><head><title>Example Terms of Service</title>
+<script nonce="` + nonce + `">window.csrf="` + nonce + `";</script></head><body>
+<main><h1>Terms of Service</h1>
+<p id="intro" class="lead">By using the service you` + sp + ` agree to these terms.</p>
+<p>We may change these terms from time to time and will tell you by email.</p>
+<p>Read our privacy policy at https://example.com/privacy?` + tracking + ` before you sign up.</p>
+<p>You may close your account whenever you like from the settings page.</p>
+` + strings.Join(extra, "\n") + `
+<p>Page generated on ` + footerDate + `</p>
+</main></body></html>`
+}
+
+func termsAttrsSwapped() string {
+	return strings.Replace(terms("n1", "3 May 2026", "utm_source=a", false), `<p id="intro" class="lead">`, `<p class="lead"  id="intro">`, 1)
+}
+
+const arbitration = `<p>Any dispute arising from these terms shall be resolved by binding arbitration, and you waive any right to a class action.</p>`
+
+type monitorEnv struct {
+	svc   *app.Service
+	store app.Store
+	pages *pages
+}
+
+func newMonitorEnv(t *testing.T, store app.Store, p *pages, opts ...func(*app.MonitorOptions)) *monitorEnv {
+	t.Helper()
+	mo := app.MonitorOptions{MinInterval: time.Second, HostInterval: -1, Lease: 5 * time.Second, Workers: 4}
+	for _, f := range opts {
+		f(&mo)
+	}
+	svc := app.New(app.Options{Store: store, Logger: slog.New(slog.DiscardHandler), Monitor: mo,
+		Fetcher: fetch.New(fetch.Options{AllowHosts: []string{p.srv.Listener.Addr().String()}, Timeout: time.Second})})
+	t.Cleanup(func() { _ = svc.Close(context.Background()) })
+	return &monitorEnv{svc: svc, store: store, pages: p}
+}
+
+// mustCaller makes an account of tier with a monitor key and returns a
+// context calling as that key.
+func (e *monitorEnv) mustCaller(t *testing.T, tier app.Tier) context.Context {
+	t.Helper()
+	ctx := context.Background()
+	sub := fmt.Sprintf("mon|%s|%d", t.Name(), time.Now().UnixNano())
+	acct, err := e.svc.EnsureAccount(ctx, app.Identity{Subject: sub, Email: "m@example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.store.UpdateBilling(ctx, acct.ID, app.BillingUpdate{Tier: &tier}); err != nil {
+		t.Fatal(err)
+	}
+	acct.Tier = tier
+	ck, err := e.svc.CreateKey(app.WithPrincipal(ctx, &app.Principal{Account: *acct}), app.KeyCreate{Name: "m", Scopes: []string{"monitor"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return app.WithPrincipal(ctx, &app.Principal{Account: *acct, Key: ck.Key})
+}
+
+func (e *monitorEnv) mustCreate(t *testing.T, ctx context.Context, url string) *app.Monitor {
+	t.Helper()
+	m, err := e.svc.CreateMonitor(ctx, app.MonitorCreate{URL: url, Name: "terms", IntervalSeconds: intp(3600)})
+	if err != nil {
+		t.Fatalf("create monitor: %v", err)
+	}
+	return m
+}
+
+// mustWatched starts a service on d with an advanced account watching
+// /terms, served as body (with etag, when given).
+func mustWatched(t *testing.T, d dbtest.Dialect, body, etag string) (*monitorEnv, context.Context, *app.Monitor) {
+	t.Helper()
+	e := newMonitorEnv(t, dbtest.Open(t, d), newPages(t))
+	ctx := e.mustCaller(t, app.TierAdvanced)
+	e.pages.set("/terms", body, etag)
+	return e, ctx, e.mustCreate(t, ctx, e.pages.url("/terms"))
+}
+
+func (e *monitorEnv) mustCheck(t *testing.T, ctx context.Context, id string) *app.Monitor {
+	t.Helper()
+	m, err := e.svc.CheckMonitor(ctx, id)
+	if err != nil {
+		t.Fatalf("check monitor: %v", err)
+	}
+	return m
+}
+
+func (e *monitorEnv) alerts(t *testing.T, ctx context.Context, f app.AlertFilter) []app.Alert {
+	t.Helper()
+	page, err := e.svc.FindAlerts(ctx, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return page.Alerts
+}
+
+func scansUsed(t *testing.T, svc *app.Service, ctx context.Context) int {
+	t.Helper()
+	kl, err := svc.KeyLimits(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kl.Keys[0].Status.Scans.Limit - kl.Keys[0].Status.Scans.Remaining
+}
+
+func intp(n int) *int { return &n }
+
+func eachDialect(t *testing.T, f func(t *testing.T, d dbtest.Dialect)) {
+	for _, d := range dbtest.Dialects {
+		t.Run(string(d), func(t *testing.T) { f(t, d) })
+	}
+}
+
+// Noise never raises an alert; a real clause change raises exactly one,
+// with the diff and the arbitration finding; checking again raises nothing.
+func TestMonitorDetectsRealChangesOnly(t *testing.T) {
+	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e, ctx, m := mustWatched(t, d, terms("n1", "3 May 2026", "utm_source=a", false), "")
+		if m.Status() != app.MonitorActive || m.LastCheckedAt == nil || m.NextCheckAt.Before(m.CreatedAt.Add(time.Hour)) {
+			t.Errorf("new monitor %+v", m)
+		}
+		noise := map[string]string{
+			"white space":       terms("n1", "3 May 2026", "utm_source=a", true),
+			"attribute order":   termsAttrsSwapped(),
+			"tracking params":   terms("n1", "3 May 2026", "utm_source=b&gclid=xyz", false),
+			"a rotating nonce":  terms("n2", "3 May 2026", "utm_source=a", false),
+			"a generated date":  terms("n1", "4 May 2026", "utm_source=a", false),
+			"all of them again": terms("n3", "5 June 2026", "fbclid=1", true),
+		}
+		for name, body := range noise {
+			e.pages.set("/terms", body, "")
+			e.mustCheck(t, ctx, m.ID)
+			if got := e.alerts(t, ctx, app.AlertFilter{}); len(got) != 0 {
+				t.Fatalf("%s raised %d alerts: %s", name, len(got), got[0].Diff)
+			}
+		}
+		e.pages.set("/terms", terms("n1", "3 May 2026", "utm_source=a", false, arbitration), "")
+		got := e.mustCheck(t, ctx, m.ID)
+		if got.LastChangedAt == nil || got.ConsecutiveFailures != 0 {
+			t.Errorf("after change: %+v", got)
+		}
+		last := e.mustCheck(t, ctx, m.ID) // unchanged since: nothing more
+		alerts := e.alerts(t, ctx, app.AlertFilter{})
+		if len(alerts) != 1 {
+			t.Fatalf("%d alerts, want 1", len(alerts))
+		}
+		a := alerts[0]
+		if a.MonitorID != m.ID || a.URL != m.URL || a.Read || a.Added != 1 || a.Removed != 0 ||
+			!strings.Contains(a.Diff, "\n+Any dispute arising from these terms shall be resolved by binding arbitration") ||
+			!strings.Contains(a.Diff, "\n You may close your account") {
+			t.Errorf("alert %+v\n%s", a, a.Diff)
+		}
+		if len(a.FindingsAdded) == 0 || a.FindingsAdded[0].Category != "arbitration" || a.FindingsAdded[0].Severity != "blocker" || len(a.FindingsRemoved) != 0 {
+			t.Errorf("findings added %+v removed %+v", a.FindingsAdded, a.FindingsRemoved)
+		}
+		if !strings.HasPrefix(a.Summary, "1 paragraph changed; added: ") || !strings.Contains(a.Summary, "(blocker)") {
+			t.Errorf("summary %q", a.Summary)
+		}
+		vp, err := e.svc.FindMonitorVersions(ctx, m.ID, intp(1), "")
+		if err != nil || len(vp.Versions) != 1 || vp.NextCursor == nil {
+			t.Fatalf("versions page 1: %+v %v", vp, err)
+		}
+		vp2, err := e.svc.FindMonitorVersions(ctx, m.ID, intp(1), *vp.NextCursor)
+		if err != nil || len(vp2.Versions) != 1 || vp2.NextCursor != nil || vp2.Versions[0].ContentHash == vp.Versions[0].ContentHash {
+			t.Fatalf("versions page 2: %+v %v", vp2, err)
+		}
+		// The current version was last seen by the last check; the first, by
+		// the last check before the change.
+		cur, first := vp.Versions[0], vp2.Versions[0]
+		if !cur.LastSeenAt.Equal(*last.LastCheckedAt) || !first.LastSeenAt.Before(cur.FirstSeenAt) || !first.LastSeenAt.After(first.FirstSeenAt) {
+			t.Errorf("seen: current %+v, first %+v, last check %v", cur, first, last.LastCheckedAt)
+		}
+		// PATCH marks it read; the unread filter then finds nothing.
+		if n, err := e.svc.UpdateAlerts(ctx, app.AlertUpdate{IDs: []string{a.ID}, Read: new(true)}); n != 1 || err != nil {
+			t.Errorf("update: %d %v", n, err)
+		}
+		if got := e.alerts(t, ctx, app.AlertFilter{Unread: true}); len(got) != 0 {
+			t.Errorf("unread after read: %d", len(got))
+		}
+	})
+}
+
+// A 304 answer to the conditional GET counts as unchanged.
+func TestMonitorConditionalGet(t *testing.T) {
+	e, ctx, m := mustWatched(t, dbtest.SQLite, terms("n1", "3 May 2026", "a=1", false), `"v1"`)
+	if got := e.mustCheck(t, ctx, m.ID); got.LastError != "" || *got.LastCheckedAt == *m.LastCheckedAt {
+		t.Errorf("after 304: %+v", got)
+	}
+	if a := e.alerts(t, ctx, app.AlertFilter{}); len(a) != 0 {
+		t.Errorf("304 raised %d alerts", len(a))
+	}
+}
+
+// An extractor upgrade over an unchanged page raises nothing: the stored
+// raw page is re-extracted with the new rules before comparing.
+func TestMonitorExtractorUpgradeRaisesNothing(t *testing.T) {
+	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		store, p := dbtest.Open(t, d), newPages(t)
+		old := newMonitorEnv(t, store, p, func(o *app.MonitorOptions) {
+			o.ExtractorVersion = "0-old"
+			o.Extract = func(raw []byte, ct, u string) (*extract.Document, error) {
+				doc, err := extract.Extract(raw, ct, u)
+				if err == nil { // the old rules kept a cookie notice
+					doc.Text += "\n\nWe use cookies to improve your experience."
+					doc.ContentHash = extract.ContentHash(doc.Text)
+				}
+				return doc, err
+			}
+		})
+		ctx := old.mustCaller(t, app.TierAdvanced)
+		p.set("/terms", terms("n1", "3 May 2026", "a=1", false), "")
+		m := old.mustCreate(t, ctx, p.url("/terms"))
+		upgraded := newMonitorEnv(t, store, p)
+		upgraded.mustCheck(t, ctx, m.ID)
+		if a := upgraded.alerts(t, ctx, app.AlertFilter{}); len(a) != 0 {
+			t.Fatalf("extractor upgrade raised an alert: %s", a[0].Diff)
+		}
+		// A real change after the upgrade is compared with the new rules' text.
+		p.set("/terms", terms("n1", "3 May 2026", "a=1", false, arbitration), "")
+		upgraded.mustCheck(t, ctx, m.ID)
+		a := upgraded.alerts(t, ctx, app.AlertFilter{})
+		if len(a) != 1 || a[0].Removed != 0 || strings.Contains(a[0].Diff, "cookies") {
+			t.Errorf("alerts after a real change: %+v", a)
+		}
+	})
+}
+
+// A failing page: the check-now answers the monitor with its error and
+// backoff, the scan is given back, no alert; recovery clears the error.
+func TestMonitorFailureBacksOff(t *testing.T) {
+	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e, ctx, m := mustWatched(t, d, terms("n1", "3 May 2026", "a=1", false), "")
+		before := scansUsed(t, e.svc, ctx)
+		e.pages.set("/terms", "", "")
+		for i, wantWait := range []time.Duration{30 * time.Second, time.Minute, 2 * time.Minute} {
+			got := e.mustCheck(t, ctx, m.ID)
+			if got.Status() != app.MonitorFailing || got.ConsecutiveFailures != i+1 || !strings.Contains(got.LastError, "500") ||
+				got.NextCheckAt.Sub(*got.LastCheckedAt) != wantWait {
+				t.Errorf("failure %d: %+v", i+1, got)
+			}
+		}
+		if used := scansUsed(t, e.svc, ctx); used != before {
+			t.Errorf("failed checks took %d scans", used-before)
+		}
+		e.pages.set("/terms", terms("n1", "3 May 2026", "a=1", false), "")
+		if got := e.mustCheck(t, ctx, m.ID); got.Status() != app.MonitorActive || got.LastError != "" || got.ConsecutiveFailures != 0 {
+			t.Errorf("after recovery: %+v", got)
+		}
+		if a := e.alerts(t, ctx, app.AlertFilter{}); len(a) != 0 {
+			t.Errorf("failures raised %d alerts", len(a))
+		}
+	})
+}
+
+// A page that turns hostile fails its check with the reason, backs off and
+// raises nothing: it grows past the size cap, hangs, resets the
+// connection, redirects to a private address, or serves an image.
+func TestMonitorHostilePages(t *testing.T) {
+	e, ctx, m := mustWatched(t, dbtest.SQLite, terms("n1", "3 May 2026", "a=1", false), "")
+	for i, c := range []struct{ body, reason string }{
+		{"HUGE", "larger than"}, {"HANG", "did not answer"}, {"RESET", "could not connect"},
+		{"PRIVATE", "not a public internet address"}, {"IMAGE", "an image"},
+	} {
+		e.pages.set("/terms", c.body, "")
+		got := e.mustCheck(t, ctx, m.ID)
+		if got.Status() != app.MonitorFailing || got.ConsecutiveFailures != i+1 || !strings.Contains(got.LastError, c.reason) ||
+			!got.NextCheckAt.After(*got.LastCheckedAt) {
+			t.Errorf("%s: %+v", c.body, got)
+		}
+	}
+	if a := e.alerts(t, ctx, app.AlertFilter{}); len(a) != 0 {
+		t.Errorf("hostile pages raised %d alerts", len(a))
+	}
+}
+
+// Bad input is refused with its code and consumes nothing; creation that
+// cannot fetch stores nothing and gives its scan back; the plan caps active
+// monitors; another account can neither see, check, update nor delete.
+func TestMonitorRules(t *testing.T) {
+	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newMonitorEnv(t, dbtest.Open(t, d), newPages(t))
+		ctx := e.mustCaller(t, app.TierFree)
+		e.pages.set("/terms", terms("n1", "3 May 2026", "a=1", false), "")
+		e.pages.set("/image", "", "")
+		url := e.pages.url("/terms")
+		bad := []struct {
+			name string
+			call func() error
+			want app.Code
+		}{
+			{"not http", func() error {
+				_, err := e.svc.CreateMonitor(ctx, app.MonitorCreate{URL: "ftp://example.com/terms"})
+				return err
+			}, app.CodeInvalid},
+			{"private address", func() error {
+				_, err := e.svc.CreateMonitor(ctx, app.MonitorCreate{URL: "http://10.0.0.1/terms"})
+				return err
+			}, app.CodeInvalid},
+			{"no url", func() error { _, err := e.svc.CreateMonitor(ctx, app.MonitorCreate{}); return err }, app.CodeInvalid},
+			{"interval below min", func() error {
+				_, err := e.svc.CreateMonitor(ctx, app.MonitorCreate{URL: url, IntervalSeconds: intp(0)})
+				return err
+			}, app.CodeInvalid},
+			{"interval over 30 days", func() error {
+				_, err := e.svc.CreateMonitor(ctx, app.MonitorCreate{URL: url, IntervalSeconds: intp(30*86400 + 1)})
+				return err
+			}, app.CodeInvalid},
+			{"upstream error", func() error {
+				_, err := e.svc.CreateMonitor(ctx, app.MonitorCreate{URL: e.pages.url("/image")})
+				return err
+			}, app.CodeUpstream},
+			{"check id not a UUID", func() error { _, err := e.svc.CheckMonitor(ctx, "42"); return err }, app.CodeNotFound},
+			{"delete unknown", func() error { return e.svc.DeleteMonitor(ctx, "6f1c1f8e-0000-4000-8000-000000000000") }, app.CodeNotFound},
+			{"no ids", func() error {
+				_, err := e.svc.UpdateAlerts(ctx, app.AlertUpdate{IDs: []string{}, Read: new(true)})
+				return err
+			}, app.CodeInvalid},
+			{"101 ids", func() error {
+				ids := make([]string, 101)
+				for i := range ids {
+					ids[i] = fmt.Sprintf("6f1c1f8e-0000-4000-8000-%012d", i)
+				}
+				_, err := e.svc.UpdateAlerts(ctx, app.AlertUpdate{IDs: ids, Read: new(true)})
+				return err
+			}, app.CodeInvalid},
+			{"id not a UUID", func() error {
+				_, err := e.svc.UpdateAlerts(ctx, app.AlertUpdate{IDs: []string{"x"}, Read: new(true)})
+				return err
+			}, app.CodeInvalid},
+			{"no read", func() error {
+				_, err := e.svc.UpdateAlerts(ctx, app.AlertUpdate{IDs: []string{"6f1c1f8e-0000-4000-8000-000000000000"}})
+				return err
+			}, app.CodeInvalid},
+			{"limit 0", func() error { _, err := e.svc.FindAlerts(ctx, app.AlertFilter{Limit: intp(0)}); return err }, app.CodeInvalid},
+			{"limit 101", func() error { _, err := e.svc.FindAlerts(ctx, app.AlertFilter{Limit: intp(101)}); return err }, app.CodeInvalid},
+			{"tampered cursor", func() error {
+				_, err := e.svc.FindAlerts(ctx, app.AlertFilter{Cursor: "MjAyNi0xMS0yNFQxMDowMDowMFp8bm90LWFuLWlk"})
+				return err
+			}, app.CodeInvalid},
+			{"bad monitorId", func() error { _, err := e.svc.FindAlerts(ctx, app.AlertFilter{MonitorID: "x"}); return err }, app.CodeInvalid},
+		}
+		for _, c := range bad {
+			if err := c.call(); app.ErrorCode(err) != c.want {
+				t.Errorf("%s: %v, want %s", c.name, err, c.want)
+			}
+		}
+		if used := scansUsed(t, e.svc, ctx); used != 0 {
+			t.Errorf("refused requests took %d scans", used)
+		}
+		if ms, _ := e.svc.FindMonitors(ctx); len(ms) != 0 {
+			t.Errorf("refused requests stored %d monitors", len(ms))
+		}
+
+		// Free: three active monitors; the fourth is refused and consumes nothing.
+		var mine []*app.Monitor
+		for range 3 {
+			mine = append(mine, e.mustCreate(t, ctx, url))
+		}
+		_, err := e.svc.CreateMonitor(ctx, app.MonitorCreate{URL: url})
+		if ae := app.AsError(err); ae.Code != app.CodeForbidden || ae.Message != "Active monitor limit reached for this plan" || ae.Data["monitorLimit"] != 3 {
+			t.Errorf("fourth monitor: %v", err)
+		}
+		if used := scansUsed(t, e.svc, ctx); used != 3 {
+			t.Errorf("%d scans used, want 3", used)
+		}
+
+		other := e.mustCaller(t, app.TierAdvanced)
+		if ms, _ := e.svc.FindMonitors(other); len(ms) != 0 {
+			t.Errorf("another account sees %d monitors", len(ms))
+		}
+		if _, err := e.svc.CheckMonitor(other, mine[0].ID); app.ErrorCode(err) != app.CodeNotFound {
+			t.Errorf("another account checks: %v", err)
+		}
+		if _, err := e.svc.FindMonitorVersions(other, mine[0].ID, nil, ""); app.ErrorCode(err) != app.CodeNotFound {
+			t.Errorf("another account reads versions: %v", err)
+		}
+		if err := e.svc.DeleteMonitor(other, mine[0].ID); app.ErrorCode(err) != app.CodeNotFound {
+			t.Errorf("another account deletes: %v", err)
+		}
+		// Delete frees a place; the deleted monitor is gone from lists and checks.
+		if err := e.svc.DeleteMonitor(ctx, mine[0].ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.svc.CheckMonitor(ctx, mine[0].ID); app.ErrorCode(err) != app.CodeNotFound {
+			t.Errorf("check of a deleted monitor: %v", err)
+		}
+		if ms, _ := e.svc.FindMonitors(ctx); len(ms) != 2 {
+			t.Errorf("%d monitors after delete, want 2", len(ms))
+		}
+		e.mustCreate(t, ctx, url)
+	})
+}
+
+// The scheduler checks due monitors by itself and sees a change within a
+// few seconds at a 1s interval; an alert's other account cannot update it.
+func TestSchedulerSeesChange(t *testing.T) {
+	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newMonitorEnv(t, dbtest.Open(t, d), newPages(t))
+		ctx := e.mustCaller(t, app.TierAdvanced)
+		e.pages.set("/s", terms("n1", "3 May 2026", "a=1", false), "")
+		m, err := e.svc.CreateMonitor(ctx, app.MonitorCreate{URL: e.pages.url("/s"), IntervalSeconds: intp(1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		run, stop := context.WithCancel(context.Background())
+		done := make(chan error)
+		go func() { done <- e.svc.RunMonitors(run) }()
+		defer func() { stop(); <-done }()
+		e.pages.set("/s", terms("n1", "3 May 2026", "a=1", false, arbitration), "")
+		var alerts []app.Alert
+		for deadline := time.Now().Add(10 * time.Second); len(alerts) == 0 && time.Now().Before(deadline); {
+			time.Sleep(100 * time.Millisecond)
+			alerts = e.alerts(t, ctx, app.AlertFilter{MonitorID: m.ID})
+		}
+		if len(alerts) != 1 || alerts[0].FindingsAdded[0].Category != "arbitration" {
+			t.Fatalf("scheduler alerts: %+v", alerts)
+		}
+		other := e.mustCaller(t, app.TierAdvanced)
+		if n, err := e.svc.UpdateAlerts(other, app.AlertUpdate{IDs: []string{alerts[0].ID}, Read: new(true)}); n != 0 || err != nil {
+			t.Errorf("another account's update: %d %v", n, err)
+		}
+		if got := e.alerts(t, other, app.AlertFilter{}); len(got) != 0 {
+			t.Errorf("another account sees %d alerts", len(got))
+		}
+	})
+}
+
+// A downgrade keeps the monitors beyond the new cap running (and
+// checkable) and refuses new ones.
+func TestMonitorDowngrade(t *testing.T) {
+	e := newMonitorEnv(t, dbtest.Open(t, dbtest.SQLite), newPages(t))
+	ctx := e.mustCaller(t, app.TierBase)
+	e.pages.set("/terms", terms("n1", "3 May 2026", "a=1", false), "")
+	var ms []*app.Monitor
+	for range 4 {
+		ms = append(ms, e.mustCreate(t, ctx, e.pages.url("/terms")))
+	}
+	p, _ := app.PrincipalFrom(ctx)
+	down := *p
+	down.Account.Tier = app.TierFree
+	ctx = app.WithPrincipal(context.Background(), &down)
+	if _, err := e.svc.CreateMonitor(ctx, app.MonitorCreate{URL: e.pages.url("/terms")}); app.AsError(err).Data["monitorLimit"] != 3 {
+		t.Errorf("fifth monitor after the downgrade: %v", err)
+	}
+	if list, err := e.svc.FindMonitors(ctx); err != nil || len(list) != 4 {
+		t.Errorf("%d monitors after the downgrade, want 4 (%v)", len(list), err)
+	}
+	e.mustCheck(t, ctx, ms[3].ID)
+}

@@ -1,0 +1,142 @@
+package rest
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/clausewatch/clausewatch/internal/app"
+)
+
+// monitorJSON is a monitor as /api/monitor writes it.
+type monitorJSON struct {
+	ID                  string  `json:"id"`
+	URL                 string  `json:"url"`
+	Name                string  `json:"name"`
+	IntervalSeconds     int     `json:"intervalSeconds"`
+	Status              string  `json:"status"`
+	CreatedAt           Time    `json:"createdAt"`
+	LastCheckedAt       *Time   `json:"lastCheckedAt"`
+	NextCheckAt         Time    `json:"nextCheckAt"`
+	LastChangedAt       *Time   `json:"lastChangedAt"`
+	LastError           *string `json:"lastError"`
+	ConsecutiveFailures int     `json:"consecutiveFailures"`
+}
+
+func newMonitorJSON(m *app.Monitor) monitorJSON {
+	out := monitorJSON{ID: m.ID, URL: m.URL, Name: m.Name, IntervalSeconds: m.IntervalSeconds, Status: m.Status(),
+		CreatedAt: Time(m.CreatedAt), LastCheckedAt: timePtr(m.LastCheckedAt), NextCheckAt: Time(m.NextCheckAt),
+		LastChangedAt: timePtr(m.LastChangedAt), ConsecutiveFailures: m.ConsecutiveFailures}
+	if m.LastError != "" {
+		out.LastError = &m.LastError
+	}
+	return out
+}
+
+// findingJSON is a finding that appeared in or went away from a document.
+type findingJSON struct {
+	Category string `json:"category"`
+	Severity string `json:"severity"`
+	Title    string `json:"title"`
+	Quote    string `json:"quote"`
+}
+
+// alertJSON is an alert as /api/monitor/alerts writes it.
+type alertJSON struct {
+	ID              string        `json:"id"`
+	MonitorID       string        `json:"monitorId"`
+	URL             string        `json:"url"`
+	DetectedAt      Time          `json:"detectedAt"`
+	Read            bool          `json:"read"`
+	Summary         string        `json:"summary"`
+	Diff            string        `json:"diff"`
+	Added           int           `json:"added"`
+	Removed         int           `json:"removed"`
+	FindingsAdded   []findingJSON `json:"findingsAdded"`
+	FindingsRemoved []findingJSON `json:"findingsRemoved"`
+}
+
+func newFindingsJSON(fs []app.AlertFinding) []findingJSON {
+	out := make([]findingJSON, len(fs))
+	for i, f := range fs {
+		out[i] = findingJSON(f)
+	}
+	return out
+}
+
+func (s *server) handleMonitorCreate(w http.ResponseWriter, r *http.Request) error {
+	var in app.MonitorCreate
+	if err := decode(w, r, &in); err != nil {
+		return err
+	}
+	m, err := s.svc.CreateMonitor(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, newMonitorJSON(m))
+}
+
+func (s *server) handleMonitorList(w http.ResponseWriter, r *http.Request) error {
+	ms, err := s.svc.FindMonitors(r.Context())
+	if err != nil {
+		return err
+	}
+	out := make([]monitorJSON, len(ms))
+	for i := range ms {
+		out[i] = newMonitorJSON(&ms[i])
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"monitors": out})
+}
+
+func (s *server) handleMonitorDelete(w http.ResponseWriter, r *http.Request) error {
+	if err := s.svc.DeleteMonitor(r.Context(), r.URL.Query().Get("id")); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]bool{"deleted": true})
+}
+
+func (s *server) handleMonitorCheck(w http.ResponseWriter, r *http.Request) error {
+	m, err := s.svc.CheckMonitor(r.Context(), r.URL.Query().Get("id"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newMonitorJSON(m))
+}
+
+func (s *server) handleAlertList(w http.ResponseWriter, r *http.Request) error {
+	unread, err := boolQuery(r, "unread")
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	f := app.AlertFilter{Unread: unread, MonitorID: q.Get("monitorId"), Cursor: q.Get("cursor")}
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return &app.Error{Code: app.CodeInvalid, Message: "invalid limit", Fields: []app.FieldError{{Field: "limit", Message: "must be from 1 to 100"}}}
+		}
+		f.Limit = &n
+	}
+	page, err := s.svc.FindAlerts(r.Context(), f)
+	if err != nil {
+		return err
+	}
+	out := make([]alertJSON, len(page.Alerts))
+	for i, a := range page.Alerts {
+		out[i] = alertJSON{ID: a.ID, MonitorID: a.MonitorID, URL: a.URL, DetectedAt: Time(a.DetectedAt), Read: a.Read,
+			Summary: a.Summary, Diff: a.Diff, Added: a.Added, Removed: a.Removed,
+			FindingsAdded: newFindingsJSON(a.FindingsAdded), FindingsRemoved: newFindingsJSON(a.FindingsRemoved)}
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"alerts": out, "nextCursor": page.NextCursor})
+}
+
+func (s *server) handleAlertUpdate(w http.ResponseWriter, r *http.Request) error {
+	var in app.AlertUpdate
+	if err := decode(w, r, &in); err != nil {
+		return err
+	}
+	n, err := s.svc.UpdateAlerts(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]int{"updated": n})
+}

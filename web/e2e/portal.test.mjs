@@ -1,0 +1,320 @@
+// The portal as a new user meets it, in Debian's Chromium: the sign-in link
+// that `clausewatch serve` printed, a key created and seen once, used, then
+// revoked; a pasted policy analyzed with its quotes highlighted; the usage
+// chart with today's count; sign-out. Screenshots of every page at 1280 and
+// 390 px go to $ARTIFACTS. scripts/e2e.sh starts the server on loopback with
+// a fresh SQLite and passes its sign-in link in $PORTAL_LINK.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { chromium } from "playwright-core";
+
+const link = process.env.PORTAL_LINK;
+const artifacts = process.env.ARTIFACTS ?? "test-artifacts/portal";
+if (!link?.startsWith("http://127.0.0.1:")) throw new Error(`PORTAL_LINK must be the loopback sign-in link, got ${link}`);
+const base = new URL(link).origin;
+mkdirSync(artifacts, { recursive: true });
+
+// A policy with a few risky clauses. The emoji and curly quotes come before
+// the clauses, so highlighting by UTF-16 offsets instead of code points would
+// cut every quote wrong.
+const policy = `Acme Cloud 🙂 Terms of Service
+
+By using Acme Cloud you agree to these terms; if you don’t, don’t use it.
+
+Any dispute arising from these terms will be resolved by binding arbitration, and you waive any right to a class action or a jury trial.
+
+We may suspend or terminate your account at any time, for any reason, without notice.
+
+We may change these terms at any time without notice, and your continued use means you accept the changes.
+
+To the maximum extent permitted by law, Acme is not liable for any indirect, incidental or consequential damages or lost profits.
+
+We may remove any content you post at our sole discretion.
+
+These terms are governed by the laws of the State of Delaware.`;
+
+let browser, context, page;
+
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+      "--disable-component-update", "--disable-sync"],
+  });
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: "Europe/Berlin" });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+  // Nothing may leave the machine: any request off our server fails the test.
+  await context.route((url) => url.origin !== base, (route) => {
+    offsite.push(route.request().url());
+    return route.abort();
+  });
+  await openPage();
+});
+
+async function openPage() {
+  page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  page.on("pageerror", (err) => pageErrors.push(err.message));
+  page.on("response", (r) => { if (r.url() === base + "/graphql" && r.status() === 200) graphqlCalls++; });
+}
+
+after(async () => {
+  await browser?.close();
+});
+
+const offsite = [];
+const pageErrors = [];
+let graphqlCalls = 0;
+
+async function shoot(name) {
+  await page.evaluate(() => { document.activeElement?.blur(); document.getElementById("toast").classList.remove("on"); });
+  await page.screenshot({ path: `${artifacts}/${name}-1280.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(150); // the chart redraws at the new width
+  await page.screenshot({ path: `${artifacts}/${name}-390.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.waitForTimeout(100);
+}
+
+const h1 = () => page.locator("main h1");
+
+test("a missing session shows the sign-in page", async () => {
+  await page.goto(base + "/");
+  await page.getByRole("heading", { name: "Sign in to the developer portal" }).waitFor();
+  const bytes = await page.evaluate(() => performance.getEntriesByType("navigation").concat(performance.getEntriesByType("resource"))
+    .reduce((n, e) => n + e.transferSize, 0));
+  console.log(`first page: ${bytes} bytes transferred`);
+  assert.ok(bytes > 0 && bytes < 200_000, `first page transferred ${bytes} bytes`);
+  await shoot("signin");
+});
+
+test("an expired or forged session shows the sign-in page, not an error", async () => {
+  await context.addCookies([{ name: "clausewatch_session", value: "e30.e30.x", url: base }]);
+  await page.goto(base + "/#usage");
+  await page.getByRole("heading", { name: "Sign in to the developer portal" }).waitFor();
+  assert.equal(await page.locator(".error-box").count(), 0);
+  await context.clearCookies();
+});
+
+let rawKey;
+
+test("the printed link signs in and leaves the address bar", async () => {
+  // In a new tab, as when the link is clicked in a terminal.
+  await page.close();
+  await openPage();
+  await page.goto(link);
+  await h1().filter({ hasText: "API keys" }).waitFor();
+  assert.equal(new URL(page.url()).hash, "#keys", "the token is out of the address bar");
+  const token = decodeURIComponent(new URL(link).hash.slice("#signin=".length));
+  const [cookie] = (await context.cookies()).filter((c) => c.name === "clausewatch_session");
+  assert.equal(cookie.value, token);
+  assert.equal(cookie.httpOnly, true);
+  assert.equal(cookie.sameSite, "Strict");
+  assert.equal(await page.evaluate(() => document.cookie), "", "scripts cannot read the session");
+  assert.match(await page.locator("#who-email").innerText(), /owner@localhost/);
+  // The keyboard starts at "Skip to content", then the navigation.
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), "Skip to content");
+  await page.keyboard.press("Enter");
+  assert.equal(await page.evaluate(() => document.activeElement.id), "main");
+  // The link's entry in the history was replaced: forward from before it is #keys.
+  await page.goBack();
+  assert.equal(page.url(), "about:blank");
+  await page.goForward();
+  assert.equal(new URL(page.url()).hash, "#keys");
+  await h1().filter({ hasText: "API keys" }).waitFor();
+});
+
+test("a key is created, shown once with a copy button, and gone after a reload", async () => {
+  await page.getByLabel("Name").fill("e2e crawler");
+  const monitor = page.getByRole("checkbox", { name: /for automated monitoring/ });
+  assert.equal(await monitor.isChecked(), false, "monitor is not a default scope");
+  await page.getByRole("button", { name: "Create key" }).click();
+  const raw = page.locator("#raw-key");
+  await raw.waitFor();
+  rawKey = await raw.inputValue();
+  assert.match(rawKey, /^cwsk_[A-Za-z0-9_-]{48}$/);
+  await page.getByText("you won't see this key again").waitFor();
+  await page.getByRole("button", { name: "Copy", exact: true }).click();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), rawKey);
+  const row = page.locator("tr", { hasText: "e2e crawler" });
+  assert.match(await row.innerText(), new RegExp(rawKey.slice(0, 12)));
+  assert.match(await row.innerText(), /extract/);
+  assert.equal(await page.getByRole("checkbox", { name: /^Analyze/ }).isChecked(), true, "the form is back to the default scopes");
+  await shoot("keys-created");
+
+  await page.reload();
+  await h1().filter({ hasText: "API keys" }).waitFor();
+  await page.locator("tr", { hasText: "e2e crawler" }).waitFor();
+  assert.equal(await page.locator("#raw-key").count(), 0);
+  assert.equal((await page.content()).includes(rawKey), false, "the raw key is never shown again");
+});
+
+test("a pasted policy is analyzed and every highlight is its finding's quote", async () => {
+  await page.getByRole("link", { name: "Analyze" }).click();
+  await h1().filter({ hasText: "Analyze a document" }).waitFor();
+  await page.getByLabel("Title").fill("Acme Cloud terms");
+  await page.getByLabel("Document text").fill(policy);
+  await page.getByRole("button", { name: "Analyze", exact: true }).click();
+  await page.locator(".summary .grade").waitFor();
+  // A finding's highlight is the marks that list it (quotes may overlap).
+  const pairs = await page.$$eval("article.finding", (els) => els.map((a) => ({
+    quote: a.dataset.quote,
+    mark: [...document.querySelectorAll(`mark[data-findings~="${a.id.slice(2)}"]`)].map((m) => m.textContent).join(""),
+  })));
+  assert.ok(pairs.length >= 3, `findings: ${pairs.length}`);
+  for (const p of pairs) assert.equal(p.mark, p.quote);
+  assert.ok(await page.locator(".group.sev-blocker").count(), "arbitration is a blocker");
+
+  // A finding leads to its highlight and the highlight back to the finding.
+  const first = page.locator("article.finding").first();
+  const id = (await first.getAttribute("id")).slice(2);
+  await first.getByRole("button", { name: "Show in the text" }).click();
+  const focused = () => page.evaluate(() => ({ id: document.activeElement.id, findings: document.activeElement.dataset.findings }));
+  assert.equal((await focused()).findings?.split(" ")[0], id);
+  await page.locator(`mark[data-findings~="${id}"]`).first().click();
+  assert.equal((await focused()).id, "f-" + id);
+  assert.match(new URL(page.url()).hash, /^#analyze\/.+/);
+  await shoot("analyze");
+
+  // Refusals come back in words, naming the field (loopback URLs are refused
+  // before any connection).
+  await page.getByText("Several URLs").click();
+  await page.getByLabel("Up to five public URLs, one a line").fill("http://127.0.0.1:1/terms\nhttp://127.0.0.1:1/privacy");
+  await page.getByRole("button", { name: "Analyze", exact: true }).click();
+  assert.match(await page.locator("form .error-box").innerText(), /Not analyzed\. items\[0\]\.url: port 1 is not allowed/);
+
+  // Reopened from the list of earlier analyses.
+  await page.goto(base + "/#analyze");
+  await page.locator(".history a", { hasText: "Acme Cloud terms" }).click();
+  await page.locator("#analysis-title", { hasText: "Acme Cloud terms" }).waitFor();
+});
+
+test("the usage chart shows today's calls and the key's budget", async () => {
+  // Two calls with the new key, as a program would make them.
+  for (let i = 0; i < 2; i++) {
+    const res = await page.request.post(base + "/api/analyze", {
+      headers: { Authorization: "Bearer " + rawKey }, data: { text: "We may terminate your account at any time." },
+    });
+    assert.equal(res.status(), 200, await res.text());
+  }
+  const before = graphqlCalls;
+  await page.waitForTimeout(1300); // the usage log is written at least every second
+  await page.getByRole("link", { name: "Usage" }).click();
+  const fig = page.locator("figure.chart");
+  await fig.locator("canvas").waitFor();
+  const today = Number(await fig.getAttribute("data-today"));
+  // The key's two calls and the portal's own GraphQL requests are all counted.
+  assert.ok(today >= 2 + before, `today's count ${today}, want at least ${2 + before}`);
+  assert.match(await fig.innerText(), new RegExp(`Today \\(UTC\\): ${today}`));
+  const painted = await fig.locator("canvas").evaluate((c) => {
+    const px = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    let blue = 0;
+    for (let i = 0; i < px.length; i += 4) if (px[i + 2] > 150 && px[i] < 120) blue++;
+    return blue;
+  });
+  assert.ok(painted > 50, "today's bar is drawn");
+  const budget = page.locator(".budgets li", { hasText: "e2e crawler" });
+  assert.match(await budget.innerText(), /Scans today: 2 of 5 used/);
+  assert.match(await page.locator(".plan").innerText(), /Base gives each key 25 scans a day/);
+  await page.locator("label", { hasText: "7 days" }).click();
+  await page.locator(".tile-sub", { hasText: "last 7 days" }).waitFor();
+  await shoot("usage");
+});
+
+test("a key is revoked after a confirmation", async () => {
+  await page.getByRole("link", { name: "Keys" }).click();
+  const row = page.locator("tr", { hasText: "e2e crawler" });
+  await row.getByRole("button", { name: "Revoke e2e crawler" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByText("stop working at once").waitFor();
+  await dialog.getByRole("button", { name: "Revoke key" }).click();
+  await row.waitFor({ state: "detached" });
+  await page.getByLabel("Show revoked keys").check();
+  await page.locator("tr.revoked", { hasText: "e2e crawler" }).waitFor();
+  const res = await page.request.post(base + "/api/analyze", {
+    headers: { Authorization: "Bearer " + rawKey }, data: { text: "x" },
+  });
+  assert.equal(res.status(), 401, "a revoked key no longer authenticates");
+});
+
+test("the monitors page answers in words", async () => {
+  await page.getByRole("link", { name: "Monitors" }).click();
+  await h1().filter({ hasText: "Monitors" }).waitFor();
+  await page.locator("#monitor-list > *").first().waitFor();
+  const text = await page.locator("#monitor-list").innerText();
+  assert.ok(text.trim().length > 0);
+  await shoot("monitors");
+});
+
+// Until monitoring lands on the server, its GraphQL answers are stubbed here in
+// the shape the monitoring issue fixes, so the page's rendering is checked and
+// shot; the real server takes over once it answers them.
+test("monitors and alerts render: the diff in colour, findings, read and unread", async () => {
+  const monitor = { id: "m1", url: "https://example.com/privacy", name: "Example privacy policy", intervalSeconds: 86400,
+    status: "active", createdAt: "2026-11-20T09:00:00.000Z", lastCheckedAt: "2026-11-24T08:00:00.000Z",
+    nextCheckAt: "2026-11-25T08:00:00.000Z", lastChangedAt: "2026-11-24T08:00:00.000Z", lastError: null, consecutiveFailures: 0 };
+  const failing = { ...monitor, id: "m2", url: "https://example.org/terms", name: "", status: "failing",
+    lastError: "upstream answered 503", consecutiveFailures: 3, lastChangedAt: null };
+  const alert = { id: "a1", monitorId: "m1", url: monitor.url, detectedAt: "2026-11-24T08:00:00.000Z", read: false,
+    summary: "The policy now allows selling personal data.", added: 2, removed: 1,
+    diff: "--- before\n+++ after\n@@ -3,3 +3,4 @@\n We collect your email address.\n-We never sell your personal data.\n+We may sell your personal data to partners.\n+We keep your data as long as we need it.\n Contact us at privacy@example.com.",
+    findingsAdded: [{ category: "data_sale", severity: "blocker", title: "Your data may be sold", quote: "We may sell your personal data to partners." }],
+    findingsRemoved: [{ category: "data_sale", severity: "good", title: "Your data is not sold", quote: "We never sell your personal data." }] };
+  await page.route(base + "/graphql", async (route) => {
+    const { query, variables } = route.request().postDataJSON();
+    if (/updateAlerts/.test(query)) {
+      alert.read = variables.r;
+      return route.fulfill({ json: { data: { updateAlerts: { updated: 1 } } } });
+    }
+    if (!/\balerts\(/.test(query)) return route.continue();
+    const alerts = variables?.u || /unread: true/.test(query) ? [alert].filter((a) => !a.read) : [alert];
+    return route.fulfill({ json: { data: { monitors: [monitor, failing], alerts: { alerts, nextCursor: null } } } });
+  });
+  try {
+    await page.reload(); // on #monitors, from the test before
+    await page.locator(".alert.unread").waitFor();
+    assert.equal(await page.locator("#unread-count").innerText(), "1");
+    await page.getByText("Show the changes").click();
+    const lines = async (sel) => (await page.locator(sel).allInnerTexts()).map((t) => t.trim());
+    assert.deepEqual(await lines("pre.diff ins"),
+      ["+We may sell your personal data to partners.", "+We keep your data as long as we need it."]);
+    assert.deepEqual(await lines("pre.diff del"), ["-We never sell your personal data."]);
+    assert.equal(await page.locator("pre.diff ins").first().evaluate((e) => getComputedStyle(e).backgroundColor), "rgb(220, 252, 231)");
+    assert.match(await page.locator(".monitors").innerText(), /Last check failed \(3 times in a row\): upstream answered 503/);
+    await shoot("monitors-alerts");
+    await page.getByRole("button", { name: "Mark read" }).click();
+    await page.getByRole("button", { name: "Mark unread" }).waitFor();
+    assert.equal(await page.locator("#unread-count").isHidden(), true);
+  } finally {
+    await page.unroute(base + "/graphql");
+  }
+});
+
+test("a session lost while in use leads to the sign-in page, saying so", async () => {
+  await page.goto(base + "/#keys");
+  await h1().filter({ hasText: "API keys" }).waitFor();
+  const saved = await context.cookies();
+  await context.clearCookies();
+  await page.getByRole("link", { name: "Usage" }).click();
+  await page.getByRole("heading", { name: "Sign in to the developer portal" }).waitFor();
+  assert.match(await page.locator("main").innerText(), /Your session has expired or was signed out/);
+  await context.addCookies(saved);
+  await page.reload();
+  await h1().filter({ hasText: "Usage" }).waitFor();
+});
+
+test("sign out clears the session", async () => {
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("heading", { name: "Sign in to the developer portal" }).waitFor();
+  assert.equal((await context.cookies()).some((c) => c.name === "clausewatch_session"), false);
+  await page.reload();
+  await page.getByRole("heading", { name: "Sign in to the developer portal" }).waitFor();
+});
+
+test("nothing was requested off the server, and no script failed", () => {
+  assert.deepEqual(offsite, []);
+  assert.deepEqual(pageErrors, []);
+});

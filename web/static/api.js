@@ -1,0 +1,73 @@
+// The portal's one door to the server: GraphQL as a JSON POST, authenticated
+// by the HttpOnly session cookie (the script never sees the token), and the
+// sign-in/sign-out calls that set and clear that cookie.
+
+export class ApiError extends Error {
+  constructor(message, code, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+let signedOut = () => {};
+
+// whenSignedOut registers what to do when the server refuses the session.
+export function whenSignedOut(f) {
+  signedOut = f;
+}
+
+export async function gql(query, variables = {}) {
+  const res = await send("/graphql", "POST", { query, variables });
+  const body = await res.json().catch(() => null);
+  if (res.status === 401) {
+    signedOut();
+    throw new ApiError("Your session has expired or was signed out. Sign in again.", "UNAUTHENTICATED", 401);
+  }
+  if (!body) throw new ApiError(`The server answered ${res.status} ${res.statusText} without a readable body.`, "INTERNAL", res.status);
+  if (body.errors?.length) {
+    const e = body.errors[0];
+    throw new ApiError(describe(e), e.extensions?.code ?? "ERROR", res.status);
+  }
+  return body.data;
+}
+
+// describe puts an API error in words: its message, the invalid fields, and
+// when a budget comes back.
+function describe(e) {
+  let msg = e.message;
+  const x = e.extensions ?? {};
+  if (Array.isArray(x.details) && x.details.length) {
+    const fields = x.details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)).join("; ");
+    msg = fields.includes(msg) ? fields : `${msg} (${fields})`;
+  }
+  if (x.code === "RATE_LIMITED" && x.resetsAt) {
+    msg += ` It resets ${new Date(x.resetsAt).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}.`;
+  }
+  return msg;
+}
+
+export async function signIn(token) {
+  const res = await send("/session", "POST", { token });
+  if (!res.ok) {
+    const body = await res.json().catch(() => null);
+    throw new ApiError(body?.error ?? `Sign-in failed (${res.status}).`, "UNAUTHENTICATED", res.status);
+  }
+}
+
+export async function signOut() {
+  await send("/session", "DELETE");
+}
+
+async function send(url, method, body) {
+  try {
+    return await fetch(url, {
+      method,
+      credentials: "same-origin",
+      headers: body ? { "Content-Type": "application/json" } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch {
+    throw new ApiError("The server could not be reached. Is clausewatch still running?", "NETWORK", 0);
+  }
+}
