@@ -58,7 +58,8 @@ type hit struct {
 	sent     int
 	cat, sev string
 	conf     float64
-	cas      int // index into the case model's cases, -1 for a category alone
+	cas      int     // index into the case model's cases, -1 for a category alone
+	over     float32 // a case's margin above its threshold
 }
 
 // Analyze segments the text into sentences, classifies each for the eight
@@ -157,7 +158,7 @@ func hitsFor(rs []rune, spans []Span, lo, hi int, clf *classifier, cd *caseDetec
 			for j, m := range ms {
 				if m >= clf.m.Thr[j] && (j != idxChange || changeClause) {
 					cat := ClauseLabels[j]
-					hits = append(hits, hit{i, cat, clauseSeverity[cat], clf.confidence(j, m), -1})
+					hits = append(hits, hit{i, cat, clauseSeverity[cat], clf.confidence(j, m), -1, 0})
 				}
 			}
 		}
@@ -165,7 +166,7 @@ func hitsFor(rs []rune, spans []Span, lo, hi int, clf *classifier, cd *caseDetec
 			if changeClause && p.cat == "policy_change_notice" && p.sev != SeverityGood {
 				continue // already reported as unilateral_change
 			}
-			hits = append(hits, hit{i, p.cat, p.sev, p.conf, -1})
+			hits = append(hits, hit{i, p.cat, p.sev, p.conf, -1, 0})
 		}
 		hits = withCases(hits, n, i, ch, cd)
 	}
@@ -192,6 +193,7 @@ func withCases(hits []hit, n, sent int, ch []caseHit, cd *caseDetector) []hit {
 	}
 	byCase := map[string]bool{}
 	var cases []hit
+	best := map[string]int{} // mapped category -> its case in cases
 	for _, c := range ch {
 		info := cd.m.Cases[c.idx]
 		cat := caseCategory(info)
@@ -199,7 +201,18 @@ func withCases(hits []hit, n, sent int, ch []caseHit, cd *caseDetector) []hit {
 			continue
 		}
 		byCase[cat] = true
-		cases = append(cases, hit{sent, cat, info.Rating, c.conf, c.idx})
+		h := hit{sent, cat, info.Rating, c.conf, c.idx, c.over}
+		// One sentence states one practice of a category: "terminate at any
+		// time without notice" is not also "suspend for several reasons".
+		// The case furthest above its threshold stands for the category.
+		if k, ok := best[cat]; ok && cat != OtherCategory {
+			if h.over > cases[k].over {
+				cases[k] = h
+			}
+			continue
+		}
+		best[cat] = len(cases)
+		cases = append(cases, h)
 	}
 	out := hits[:n]
 	for _, h := range hits[n:] {
@@ -398,8 +411,11 @@ func dropLoneHeadings(rs []rune, spans []Span, hits []hit) []hit {
 			if !ok {
 				continue
 			}
-			// the heading joins the finding of the sentence it introduces
-			h.sev = n.sev
+			// the heading joins the finding of the sentence it introduces;
+			// a case keeps its own rating
+			if h.cas < 0 {
+				h.sev = n.sev
+			}
 		}
 		out = append(out, h)
 	}

@@ -72,10 +72,8 @@ const unfairTerms = `ACME TERMS OF SERVICE
 func TestUnfairTermsGradeAndCategories(t *testing.T) {
 	r := Analyze(unfairTerms, Options{DocumentType: "terms"})
 	checkInvariants(t, unfairTerms, r)
-	// Five bad cases and no blocker: ToS;DR's rule, with the thresholds
-	// chosen on the dev services, stops at B or C (see README-grade.md).
-	if r.Grade == "A" || r.Basis.Bad < 5 {
-		t.Errorf("grade = %s (score %d, basis %+v), want five bad cases and no A", r.Grade, r.Score, r.Basis)
+	if r.Grade != "D" && r.Grade != "E" {
+		t.Errorf("grade = %s (score %d, basis %+v), want D or E", r.Grade, r.Score, r.Basis)
 	}
 	got := categories(r)
 	for _, c := range []string{"arbitration", "unilateral_change", "unilateral_termination", "limitation_of_liability", "choice_of_law"} {

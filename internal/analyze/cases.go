@@ -105,6 +105,7 @@ func newCaseDetector(m *CaseModel) *caseDetector {
 type caseHit struct {
 	idx  int
 	conf float64
+	over float32 // margin above the case's threshold
 }
 
 // detect appends the cases whose margin reaches their threshold on the
@@ -115,7 +116,7 @@ func (d *caseDetector) detect(toks []string, dst []caseHit) []caseHit {
 	d.score(toks, s)
 	for j, m := range s.margin {
 		if m >= d.m.Thr[j] {
-			dst = append(dst, caseHit{j, sigmoidConf(4 * (m - d.m.Thr[j]))})
+			dst = append(dst, caseHit{j, sigmoidConf(4 * (m - d.m.Thr[j])), m - d.m.Thr[j]})
 		}
 	}
 	return dst

@@ -21,17 +21,31 @@ type Basis struct {
 }
 
 // Thresholds are the two balances of ToS;DR's rule: E below EBelow, C below
-// CBelow (when no blocker).
-type Thresholds struct{ EBelow, CBelow int }
+// CBelow (when no blocker). ToS;DR's balances are for a service reviewed in
+// full; with Ref set, a basis of fewer than Ref rated cases (good, bad or
+// blocker; a short document) is held to thresholds shrunk in proportion to
+// its rated cases, counting at least Floor, so five bad cases out of five
+// weigh more than five out of twenty.
+type Thresholds struct{ EBelow, CBelow, Ref, Floor int }
+
+// shrink is the factor the thresholds are multiplied by for b.
+func (t Thresholds) shrink(b Basis) float64 {
+	if t.Ref == 0 {
+		return 1
+	}
+	n := max(b.Good+b.Bad+b.Blocker, t.Floor)
+	return min(1, float64(n)/float64(t.Ref))
+}
 
 // ToSDRThresholds are ToS;DR's own, for a service's approved points.
 var ToSDRThresholds = Thresholds{EBelow: -10, CBelow: -4}
 
-// GradeThresholds are the ones the engine grades with: ToS;DR's scaled to
-// the case detector's yield (it finds each case once per document, where
-// ToS;DR counts every point), the scale chosen on the dev services by
-// cmd/eval-grades. See README-grade.md.
-var GradeThresholds = Thresholds{EBelow: -12, CBelow: -5}
+// GradeThresholds are the ones the engine grades with: ToS;DR's times 1.2,
+// shrunk for a document with fewer than 15 rated cases (the median the
+// detector finds in a dev service's terms and privacy policy together),
+// counting at least 4. The scale and the shrinking were chosen on the dev
+// services by cmd/eval-grades, leaving one service out. See README-grade.md.
+var GradeThresholds = Thresholds{EBelow: -12, CBelow: -5, Ref: 15, Floor: 4}
 
 // BasisOf counts distinct cases by rating.
 func BasisOf(cases []Case) Basis {
@@ -58,18 +72,20 @@ func BasisOf(cases []Case) Basis {
 }
 
 // Letter is ToS;DR's 2018 rule (edit.tosdr.org, app/models/service.rb),
-// with the given thresholds: E if the balance is below t.EBelow; else D if
-// there is a blocker; else C if the balance is below t.CBelow; else B if
+// with the given thresholds (shrunk as Thresholds says): E if the balance is
+// below t.EBelow; else D if there is a blocker; else C if the balance is
+// below t.CBelow; else B if
 // there is a bad case; else A. ToS;DR gives no grade without a good, bad or
 // blocker point; a document where none is found grades A, as the rule's
 // last branch, and its basis says that nothing was found.
 func (b Basis) Letter(t Thresholds) string {
+	f, bal := t.shrink(b), float64(b.Balance)
 	switch {
-	case b.Balance < t.EBelow:
+	case bal < f*float64(t.EBelow):
 		return "E"
 	case b.Blocker > 0:
 		return "D"
-	case b.Balance < t.CBelow:
+	case bal < f*float64(t.CBelow):
 		return "C"
 	case b.Bad > 0:
 		return "B"
