@@ -40,13 +40,13 @@ func TestLetterRule(t *testing.T) {
 		{b(3, 11, 1), GradeThresholds, "D"}, // -11: not below -12, and a blocker
 		{b(3, 13, 1), GradeThresholds, "E"}, // -13 on 17 rated cases
 		// fewer rated cases: the thresholds shrink in proportion (at least 4 counted)
-		{b(0, 1, 0), GradeThresholds, "B"},  // 4/15: -3.2 and -1.33
-		{b(0, 2, 0), GradeThresholds, "C"},  // -2 < -1.33
-		{b(0, 4, 0), GradeThresholds, "E"},  // -4 < -3.2
-		{b(2, 0, 0), GradeThresholds, "A"},  // no bad case
-		{b(0, 5, 0), GradeThresholds, "E"},  // 5/15: -4 and -1.67; five bad cases of five
-		{b(5, 5, 0), GradeThresholds, "B"},  // 10/15: balance 0
-		{b(1, 6, 0), GradeThresholds, "C"},  // 7/15: -5 against -5.6 and -2.33
+		{b(0, 1, 0), GradeThresholds, "B"}, // 4/15: -3.2 and -1.33
+		{b(0, 2, 0), GradeThresholds, "C"}, // -2 < -1.33
+		{b(0, 4, 0), GradeThresholds, "E"}, // -4 < -3.2
+		{b(2, 0, 0), GradeThresholds, "A"}, // no bad case
+		{b(0, 5, 0), GradeThresholds, "E"}, // 5/15: -4 and -1.67; five bad cases of five
+		{b(5, 5, 0), GradeThresholds, "B"}, // 10/15: balance 0
+		{b(1, 6, 0), GradeThresholds, "C"}, // 7/15: -5 against -5.6 and -2.33
 	} {
 		if got := c.basis.Letter(c.t); got != c.want {
 			t.Errorf("%+v with %+v: letter %s, want %s", c.basis, c.t, got, c.want)
