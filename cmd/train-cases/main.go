@@ -34,6 +34,7 @@ func run(data, out string) error {
 	}
 	cfg := train.CaseConfig
 	m, ev := train.TrainCases(d.ToSDR, d.Clauses, d.Corpus, cfg, func(string) bool { return false })
+	m = train.RaiseBlockers(m, train.BlockerOffset)
 	fmt.Printf("%-90s %7s %6s %6s %6s\n", "case", "support", "P", "R", "F1")
 	for _, c := range ev.Columns {
 		fmt.Printf("%-90.90s %7d %6.1f %6.1f %6.1f\n", c.Label, c.Support, c.P, c.R, c.F1)
