@@ -74,7 +74,7 @@ func run(data string, verbose bool) error {
 		det := analyze.NewCaseDetector(train.RaiseBlockers(m, off))
 		bases[o] = make([]analyze.Basis, len(dev))
 		for i, d := range dev {
-			var results []analyze.Result
+			var results [][]analyze.Case
 			for _, doc := range docs {
 				if doc.Service != d.Service || !slices.Contains(train.GradedTypes, doc.Type) {
 					continue
@@ -83,7 +83,7 @@ func run(data string, verbose bool) error {
 				if doc.Type == "Privacy Policy" {
 					dt = "privacy"
 				}
-				results = append(results, analyze.Analyze(doc.Text, analyze.Options{DocumentType: dt, Cases: det}))
+				results = append(results, analyze.Analyze(doc.Text, analyze.Options{DocumentType: dt, Cases: det}).Cases)
 			}
 			cases := analyze.UnionCases(results...)
 			bases[o][i] = analyze.BasisOf(cases)

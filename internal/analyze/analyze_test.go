@@ -486,7 +486,7 @@ func TestBenignPrivacyGrade(t *testing.T) {
 func TestUnionCasesGrade(t *testing.T) {
 	a := Analyze(unfairTerms, Options{DocumentType: "terms"})
 	b := Analyze(benignPrivacy, Options{DocumentType: "privacy"})
-	u := UnionCases(a, b, a)
+	u := UnionCases(a.Cases, b.Cases, a.Cases)
 	if len(u) != len(a.Cases)+len(b.Cases) {
 		t.Fatalf("union of %d and %d distinct cases has %d", len(a.Cases), len(b.Cases), len(u))
 	}

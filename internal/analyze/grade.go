@@ -119,12 +119,13 @@ func Grade(cases []Case) (grade string, score int, basis Basis) {
 	return grade, basis.Score(grade, GradeThresholds), basis
 }
 
-// UnionCases returns the distinct cases of several results, in order of
-// first appearance, as ToS;DR grades a service from all its documents.
-func UnionCases(results ...Result) []Case {
-	var out []Case
-	for _, r := range results {
-		for _, c := range r.Cases {
+// UnionCases returns the distinct cases of several documents' cases, in
+// order of first appearance, as ToS;DR grades a service from all its
+// documents.
+func UnionCases(lists ...[]Case) []Case {
+	out := []Case{}
+	for _, l := range lists {
+		for _, c := range l {
 			if !slices.ContainsFunc(out, func(o Case) bool { return o.Title == c.Title }) {
 				out = append(out, c)
 			}
