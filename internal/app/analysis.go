@@ -151,10 +151,10 @@ const Disclaimer = "Informational only; not legal advice."
 
 // Analysis is the review guidance for one document (decisions.md, "Analysis result").
 type Analysis struct {
-	ID          string
-	Source      Source
-	Grade string
-	Score int
+	ID     string
+	Source Source
+	Grade  string
+	Score  int
 	// Basis and Cases are what Grade rests on; Basis is nil, and Cases
 	// empty, on analyses stored before grades had a basis.
 	Basis       *GradeBasis
