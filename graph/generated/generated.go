@@ -30,6 +30,7 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	Alert() AlertResolver
 	Analysis() AnalysisResolver
 	ApiKey() ApiKeyResolver
 	Case() CaseResolver
@@ -54,10 +55,14 @@ type ComplexityRoot struct {
 
 	Alert struct {
 		Added           func(childComplexity int) int
+		CasesAdded      func(childComplexity int) int
+		CasesRemoved    func(childComplexity int) int
 		DetectedAt      func(childComplexity int) int
 		Diff            func(childComplexity int) int
 		FindingsAdded   func(childComplexity int) int
 		FindingsRemoved func(childComplexity int) int
+		GradeAfter      func(childComplexity int) int
+		GradeBefore     func(childComplexity int) int
 		ID              func(childComplexity int) int
 		MonitorID       func(childComplexity int) int
 		Read            func(childComplexity int) int
@@ -315,6 +320,10 @@ type ComplexityRoot struct {
 
 // region    ************************** generated!.gotpl **************************
 
+type AlertResolver interface {
+	GradeBefore(ctx context.Context, obj *app.Alert) (*string, error)
+	GradeAfter(ctx context.Context, obj *app.Alert) (*string, error)
+}
 type AnalysisResolver interface {
 	AiError(ctx context.Context, obj *app.Analysis) (*string, error)
 }
@@ -407,6 +416,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Alert.Added(childComplexity), true
+	case "Alert.casesAdded":
+		if e.ComplexityRoot.Alert.CasesAdded == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Alert.CasesAdded(childComplexity), true
+	case "Alert.casesRemoved":
+		if e.ComplexityRoot.Alert.CasesRemoved == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Alert.CasesRemoved(childComplexity), true
 	case "Alert.detectedAt":
 		if e.ComplexityRoot.Alert.DetectedAt == nil {
 			break
@@ -431,6 +452,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Alert.FindingsRemoved(childComplexity), true
+	case "Alert.gradeAfter":
+		if e.ComplexityRoot.Alert.GradeAfter == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Alert.GradeAfter(childComplexity), true
+	case "Alert.gradeBefore":
+		if e.ComplexityRoot.Alert.GradeBefore == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Alert.GradeBefore(childComplexity), true
 	case "Alert.id":
 		if e.ComplexityRoot.Alert.ID == nil {
 			break
@@ -1877,6 +1910,14 @@ type Alert {
   findingsAdded: [ChangedFinding!]!
   "Findings present in the old text and not the new."
   findingsRemoved: [ChangedFinding!]!
+  "The old text's grade; null on alerts stored before alerts had grades."
+  gradeBefore: String
+  "The new text's grade; null on alerts stored before alerts had grades."
+  gradeAfter: String
+  "ToS;DR cases found in the new text and not the old."
+  casesAdded: [Case!]!
+  "ToS;DR cases found in the old text and not the new."
+  casesRemoved: [Case!]!
 }
 
 type AlertPage {
@@ -2035,6 +2076,14 @@ func (ec *executionContext) childFields_Alert(ctx context.Context, field graphql
 		return ec.fieldContext_Alert_findingsAdded(ctx, field)
 	case "findingsRemoved":
 		return ec.fieldContext_Alert_findingsRemoved(ctx, field)
+	case "gradeBefore":
+		return ec.fieldContext_Alert_gradeBefore(ctx, field)
+	case "gradeAfter":
+		return ec.fieldContext_Alert_gradeAfter(ctx, field)
+	case "casesAdded":
+		return ec.fieldContext_Alert_casesAdded(ctx, field)
+	case "casesRemoved":
+		return ec.fieldContext_Alert_casesRemoved(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Alert", field.Name)
 }
@@ -3284,6 +3333,116 @@ func (ec *executionContext) fieldContext_Alert_findingsRemoved(_ context.Context
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ChangedFinding(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Alert_gradeBefore(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Alert_gradeBefore(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Alert().GradeBefore(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Alert_gradeBefore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Alert", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Alert_gradeAfter(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Alert_gradeAfter(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Alert().GradeAfter(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Alert_gradeAfter(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Alert", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Alert_casesAdded(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Alert_casesAdded(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CasesAdded, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []app.Case) graphql.Marshaler {
+			return ec.marshalNCase2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐCaseᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Alert_casesAdded(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Alert",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Case(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Alert_casesRemoved(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Alert_casesRemoved(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CasesRemoved, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []app.Case) graphql.Marshaler {
+			return ec.marshalNCase2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐCaseᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Alert_casesRemoved(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Alert",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Case(ctx, field)
 		},
 	}
 	return fc, nil
@@ -8635,57 +8794,143 @@ func (ec *executionContext) _Alert(ctx context.Context, sel ast.SelectionSet, ob
 		case "id":
 			out.Values[i] = ec._Alert_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "monitorId":
 			out.Values[i] = ec._Alert_monitorId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "url":
 			out.Values[i] = ec._Alert_url(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "detectedAt":
 			out.Values[i] = ec._Alert_detectedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "read":
 			out.Values[i] = ec._Alert_read(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "summary":
 			out.Values[i] = ec._Alert_summary(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "diff":
 			out.Values[i] = ec._Alert_diff(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "added":
 			out.Values[i] = ec._Alert_added(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "removed":
 			out.Values[i] = ec._Alert_removed(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "findingsAdded":
 			out.Values[i] = ec._Alert_findingsAdded(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "findingsRemoved":
 			out.Values[i] = ec._Alert_findingsRemoved(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "gradeBefore":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Alert_gradeBefore(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "gradeAfter":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Alert_gradeAfter(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "casesAdded":
+			out.Values[i] = ec._Alert_casesAdded(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "casesRemoved":
+			out.Values[i] = ec._Alert_casesRemoved(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
