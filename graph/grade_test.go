@@ -4,17 +4,9 @@ import (
 	"testing"
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
-	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
 )
-
-const gradedTerms = "We may terminate your account at any time, for any reason, without notice.\n\n" +
-	"We reserve the right to modify these Terms at any time and without notice.\n\n" +
-	"Any dispute shall be resolved by final and binding arbitration, and you waive any right to participate in a class action."
-
-const gradedPrivacy = "We do not sell your personal information.\n\n" +
-	"You have the right to access, correct and delete your personal data at any time."
 
 const gradingFields = `grade score basis { good neutral bad blocker balance } cases { title rating category }`
 
@@ -34,15 +26,15 @@ type gqlGrading struct {
 // check fails unless g's grade is ToS;DR's rule over its cases.
 func (g gqlGrading) check(t *testing.T, what string) {
 	t.Helper()
-	cases := make([]analyze.Case, len(g.Cases))
+	cases := make([]app.Case, len(g.Cases))
 	for i, c := range g.Cases {
-		cases[i] = analyze.Case{Title: c.Title, Rating: c.Rating}
+		cases[i] = app.Case{Title: c.Title, Rating: c.Rating}
 		if c.Category != nil {
 			cases[i].Category = *c.Category
 		}
 	}
-	grade, score, basis := analyze.Grade(cases)
-	if g.Basis == nil || *g.Basis != app.GradeBasis(basis) || g.Grade != grade || g.Score != score {
+	grade, score, basis := apptest.Rule(cases)
+	if g.Basis == nil || *g.Basis != basis || g.Grade != grade || g.Score != score {
 		t.Errorf("%s: grade %s %d basis %+v over %+v; the rule gives %s %d %+v", what, g.Grade, g.Score, g.Basis, g.Cases, grade, score, basis)
 	}
 }
@@ -65,7 +57,7 @@ func TestAnalysisShowsGradeBasis(t *testing.T) {
 			} `json:"analyze"`
 		}
 		e.mustData(t, raw, `mutation($t: String!) { analyze(input: {text: $t, documentType: "terms"}) { id `+gradingFields+` findings { title case } } }`,
-			map[string]any{"t": gradedTerms}, &got)
+			map[string]any{"t": apptest.GradedTerms}, &got)
 		a := got.Analyze
 		a.check(t, "analysis")
 		if a.Basis.Bad == 0 {
@@ -107,7 +99,7 @@ func TestAnalysisShowsGradeBasis(t *testing.T) {
 			} `json:"analyzeBatch"`
 		}
 		e.mustData(t, raw, `mutation($a: String!, $b: String!) { analyzeBatch(items: [{text: $a, documentType: "terms"}, {text: $b, documentType: "privacy"}]) { results { ok analysis { `+gradingFields+` } } overall { `+gradingFields+` } } }`,
-			map[string]any{"a": gradedTerms, "b": gradedPrivacy}, &batch)
+			map[string]any{"a": apptest.GradedTerms, "b": apptest.GradedPrivacy}, &batch)
 		b := batch.AnalyzeBatch
 		if len(b.Results) != 2 || !b.Results[0].OK || !b.Results[1].OK || b.Overall == nil {
 			t.Fatalf("batch: %+v", b)

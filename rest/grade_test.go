@@ -5,17 +5,9 @@ import (
 	"testing"
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
-	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
 )
-
-const gradedTerms = "We may terminate your account at any time, for any reason, without notice.\n\n" +
-	"We reserve the right to modify these Terms at any time and without notice.\n\n" +
-	"Any dispute shall be resolved by final and binding arbitration, and you waive any right to participate in a class action."
-
-const gradedPrivacy = "We do not sell your personal information.\n\n" +
-	"You have the right to access, correct and delete your personal data at any time."
 
 // grading is a grade as the API writes it, with its basis and cases.
 type grading struct {
@@ -29,12 +21,8 @@ type grading struct {
 // basis counts them.
 func (g grading) check(t *testing.T, what string) {
 	t.Helper()
-	cases := make([]analyze.Case, len(g.Cases))
-	for i, c := range g.Cases {
-		cases[i] = analyze.Case(c)
-	}
-	grade, score, basis := analyze.Grade(cases)
-	if g.Basis == nil || *g.Basis != app.GradeBasis(basis) || g.Grade != grade || g.Score != score {
+	grade, score, basis := apptest.Rule(g.Cases)
+	if g.Basis == nil || *g.Basis != basis || g.Grade != grade || g.Score != score {
 		t.Errorf("%s: grade %s %d basis %+v over %+v; the rule gives %s %d %+v", what, g.Grade, g.Score, g.Basis, g.Cases, grade, score, basis)
 	}
 }
@@ -46,7 +34,7 @@ func TestAnalysisShowsGradeBasis(t *testing.T) {
 		e := newEnv(t, d)
 		tok, _ := e.MustAccount("grade@example.com")
 		k := e.MustKey(tok)
-		res := e.do("POST", "/api/analyze", k.RawKey, map[string]any{"text": gradedTerms, "documentType": "terms"})
+		res := e.do("POST", "/api/analyze", k.RawKey, map[string]any{"text": apptest.GradedTerms, "documentType": "terms"})
 		if res.status != http.StatusOK {
 			t.Fatalf("%d %s", res.status, res.body)
 		}
@@ -77,8 +65,8 @@ func TestAnalysisShowsGradeBasis(t *testing.T) {
 		}
 
 		res = e.do("POST", "/api/analyze/batch", k.RawKey, map[string]any{"items": []any{
-			map[string]any{"text": gradedTerms, "documentType": "terms"},
-			map[string]any{"text": gradedPrivacy, "documentType": "privacy"},
+			map[string]any{"text": apptest.GradedTerms, "documentType": "terms"},
+			map[string]any{"text": apptest.GradedPrivacy, "documentType": "privacy"},
 			map[string]any{"url": e.Docs.URL("/no-such-page")},
 		}})
 		if res.status != http.StatusOK {
