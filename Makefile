@@ -7,7 +7,7 @@ DATA    ?= ../shared/data
 PKGS    := ./...
 BENCHTIME ?= 2s
 
-.PHONY: run test e2e bench build generate lint migrate tidy clean eval-extract eval-clauses train
+.PHONY: run test e2e bench build generate lint migrate tidy clean eval-extract eval-clauses eval-grades train
 
 run: ## the service on embedded SQLite (./data), printing where to go next
 	$(GO) run ./cmd/clausewatch serve
@@ -41,11 +41,15 @@ migrate: ## apply migrations to DATABASE_URL (default: the SQLite file)
 eval-extract: ## extraction quality on shared/data/extract, ours beside go-readability
 	$(GO) run ./cmd/eval-extract -data $(DATA)/extract
 
-eval-clauses: ## clause classifier scores on the validation split (LexGLUE protocol)
-	$(GO) run ./cmd/eval-clauses -data $(DATA)/clauses
+eval-clauses: ## clause classifier: validation split (LexGLUE protocol), then newer.jsonl by company (cross-validated)
+	$(GO) run ./cmd/eval-clauses -data $(DATA)/clauses -newer
 
-train: ## rebuild the embedded clause model from shared/data/clauses (deterministic)
+eval-grades: ## grades against ToS;DR's on the dev services, their quotes left out of training
+	$(GO) run ./cmd/eval-grades -data $(DATA)
+
+train: ## rebuild the embedded clause and case models from shared/data (deterministic)
 	$(GO) run ./cmd/train-clauses -data $(DATA)/clauses
+	$(GO) run ./cmd/train-cases -data $(DATA)
 
 tidy:
 	$(GO) mod tidy
