@@ -292,7 +292,8 @@ test("a watched page changes: the alert shows the diff in colour and the finding
   fixture.body = fixturePage(arbitration);
   await card.getByRole("button", { name: "Check now" }).click();
   await page.locator(".alert.unread").waitFor();
-  assert.equal(await page.locator("#unread-count").innerText(), "1");
+  // The badge comes from its own request, after the list's: wait for it.
+  await page.waitForFunction(() => document.querySelector("#unread-count")?.textContent.trim() === "1");
   const alert = page.locator(".alert", { hasText: "Fixture terms" });
   assert.match(await alert.innerText(), /1 paragraph changed; added: .*arbitration.*\(bad\)/);
   assert.match(await alert.locator("ul.changes li.sev-bad").first().innerText(), /binding arbitration/);
