@@ -7,7 +7,7 @@ DATA    ?= ../shared/data
 PKGS    := ./...
 BENCHTIME ?= 2s
 
-.PHONY: run test e2e bench build generate lint migrate tidy clean eval-extract eval-clauses eval-grades train
+.PHONY: run test e2e bench build generate lint migrate tidy clean eval-extract eval-clauses eval-grades eval-privacy train
 
 run: ## the service on embedded SQLite (./data), printing where to go next
 	$(GO) run ./cmd/clausewatch serve
@@ -46,6 +46,9 @@ eval-clauses: ## clause classifier: validation split (LexGLUE protocol), then ne
 
 eval-grades: ## grades against ToS;DR's on the dev services, their quotes left out of training
 	$(GO) run ./cmd/eval-grades -data $(DATA)
+
+eval-privacy: ## privacy findings paragraph by paragraph against the labelled policies (internal/analyze/testdata/privacy), beside a keyword list
+	$(GO) run ./cmd/eval-privacy
 
 train: ## rebuild the embedded clause and case models from shared/data (deterministic)
 	$(GO) run ./cmd/train-clauses -data $(DATA)/clauses
