@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -12,6 +10,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/clausewatch/clausewatch/internal/analyze/train"
 )
 
 // The sample the labels were made on: every policyStride-th privacy policy of
@@ -22,13 +22,6 @@ const (
 	perPolicy    = 16
 	minWords     = 6
 )
-
-type corpusDoc struct {
-	Service string `json:"service"`
-	Type    string `json:"type"`
-	Source  string `json:"source"`
-	Text    string `json:"text"`
-}
 
 // paragraph is one sampled paragraph, as written to labels.jsonl before labelling.
 type paragraph struct {
@@ -42,29 +35,15 @@ type paragraph struct {
 
 // samplePolicies reads the corpus and returns the sampled paragraphs, unlabelled.
 func samplePolicies(corpus string) ([]paragraph, error) {
-	f, err := os.Open(corpus)
+	all, err := train.ReadCorpus(corpus)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, err
-	}
-	var docs []corpusDoc
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var d corpusDoc
-		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
-			return nil, err
-		}
+	var docs []train.CorpusDocument
+	for _, d := range all {
 		if d.Type == "Privacy Policy" {
 			docs = append(docs, d)
 		}
-	}
-	if err := sc.Err(); err != nil && err != io.EOF {
-		return nil, err
 	}
 	sort.Slice(docs, func(i, j int) bool {
 		a, b := strings.ToLower(docs[i].Service), strings.ToLower(docs[j].Service)

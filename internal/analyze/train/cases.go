@@ -418,7 +418,7 @@ func groupFolds(rows []caseRow, folds int) []int {
 
 // CorpusDocument is one document of shared/data/corpus.
 type CorpusDocument struct {
-	Service, Type, Text string
+	Service, Type, Source, Text string
 }
 
 // ReadCorpus reads shared/data/corpus/documents.jsonl.gz.
