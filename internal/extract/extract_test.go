@@ -896,3 +896,31 @@ func TestHugePDF(t *testing.T) {
 		})
 	}
 }
+
+// Font-measurement probes, listbox pickers and screen-reader-only hints go;
+// the same words as real text stay (testdata/boilerplate, each page beside
+// its "-real" companion).
+func TestProbesPickersAndHintsDropped(t *testing.T) {
+	tests := []struct {
+		page       string
+		keep, drop []string
+	}{
+		{"probe.html", []string{"Terms of Use", "1. Your account", "These terms govern"},
+			[]string{"mmMwW", "word word", "BESbswy"}},
+		{"probe-real.html", []string{"sample text mmMwWLliI0fiflO&1 before", "repeats one word: word word word", "2. Accessible summary", "two working days"}, nil},
+		{"listbox.html", []string{"Privacy Policy", "Read our Privacy Center and our FAQ and our blog and our help pages for details."},
+			[]string{"Deutsch", "日本語", "Tiếng Việt", "new tab", "new window", "external link", "↗"}},
+		{"listbox-real.html", []string{"English\n- Deutsch", "日本語", "Tiếng Việt", "Opens in a new tab: that is"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.page, func(t *testing.T) {
+			raw, err := os.ReadFile(filepath.Join("testdata", "boilerplate", tt.page))
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc := mustExtract(t, string(raw))
+			wantContains(t, doc.Text, tt.keep...)
+			wantNotContains(t, doc.Text, tt.drop...)
+		})
+	}
+}
