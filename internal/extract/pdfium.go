@@ -83,6 +83,9 @@ func pdfEngine() (pdfium.Pool, error) {
 // readPDF opens raw in a PDFium worker and returns its title and the text
 // lines of each page, in the reading order PDFium finds.
 func readPDF(raw []byte) (title string, pages [][]pdfLine, err error) {
+	if err := checkPDFStreams(raw); err != nil {
+		return "", nil, err
+	}
 	pool, err := pdfEngine()
 	if err != nil {
 		return "", nil, fmt.Errorf("PDF engine: %w", err)
