@@ -8,7 +8,7 @@ PKGS    := ./...
 BENCHTIME ?= 2s
 BENCHFLAGS ?= # e.g. -c 64 -duration 10s
 
-.PHONY: run test e2e bench bench-go proof build generate lint migrate tidy clean eval-extract eval-clauses train
+.PHONY: run test e2e bench bench-go proof build generate lint migrate tidy clean eval-extract eval-clauses eval-grades eval-privacy train
 
 run: ## builds, saying so, then the service on embedded SQLite (./data), printing where to go next
 	@echo "make run: downloading Go modules (the first time only: a minute or two)"
@@ -21,6 +21,8 @@ run: ## builds, saying so, then the service on embedded SQLite (./data), printin
 test: lint ## every test, on SQLite and a real PostgreSQL, then the portal in Chromium
 	@echo "make test: go test -race on SQLite and PostgreSQL"
 	./scripts/with-postgres.sh $(GO) test -race -count=1 -timeout 8m $(PKGS)
+	@echo "make test: FuzzExtract for 5s"
+	$(GO) test -run '^$$' -fuzz FuzzExtract -fuzztime 5s ./internal/extract
 	@echo "make test: the portal in Chromium (scripts/e2e.sh)"
 	./scripts/e2e.sh
 	@echo "make test: all passed"
@@ -65,11 +67,18 @@ migrate: ## apply migrations to DATABASE_URL (default: the SQLite file)
 eval-extract: ## extraction quality on shared/data/extract, ours beside go-readability
 	$(GO) run ./cmd/eval-extract -data $(DATA)/extract
 
-eval-clauses: ## clause classifier scores on the validation split (LexGLUE protocol)
-	$(GO) run ./cmd/eval-clauses -data $(DATA)/clauses
+eval-clauses: ## clause classifier: validation split (LexGLUE protocol), then newer.jsonl by company (cross-validated)
+	$(GO) run ./cmd/eval-clauses -data $(DATA)/clauses -newer
 
-train: ## rebuild the embedded clause model from shared/data/clauses (deterministic)
+eval-grades: ## grades against ToS;DR's on the dev services, their quotes left out of training
+	$(GO) run ./cmd/eval-grades -data $(DATA)
+
+eval-privacy: ## privacy findings paragraph by paragraph against the labelled policies (internal/analyze/testdata/privacy), beside a keyword list
+	$(GO) run ./cmd/eval-privacy
+
+train: ## rebuild the embedded clause and case models from shared/data (deterministic)
 	$(GO) run ./cmd/train-clauses -data $(DATA)/clauses
+	$(GO) run ./cmd/train-cases -data $(DATA)
 
 tidy:
 	$(GO) mod tidy

@@ -52,6 +52,28 @@ type Finding struct {
 	Quote       string
 	Start, End  int // Unicode code point offsets into Analysis.Text
 	Confidence  float64
+	Case        string // the ToS;DR case the finding is an instance of, or ""
+}
+
+// Case is a ToS;DR case found in a document: the practice a finding's Case
+// names, its rating (blocker, bad, neutral or good) and our category.
+type Case struct {
+	Title, Rating, Category string
+}
+
+// GradeBasis is what a grade is computed from: the distinct cases found,
+// counted by rating, and the balance good - bad - 3 x blocker (ToS;DR's
+// rule; see internal/analyze/README-grade.md).
+type GradeBasis struct {
+	Good, Neutral, Bad, Blocker, Balance int
+}
+
+// Grading is a grade with what it rests on: a batch's overall grade.
+type Grading struct {
+	Grade string
+	Score int
+	Basis GradeBasis
+	Cases []Case
 }
 
 // Readability of the analyzed text.
@@ -85,6 +107,39 @@ func engineFindings(in []Finding) []analyze.Finding {
 	return out
 }
 
+func casesOf(in []analyze.Case) []Case {
+	out := make([]Case, len(in))
+	for i, c := range in {
+		out[i] = Case(c)
+	}
+	return out
+}
+
+func engineCases(in []Case) []analyze.Case {
+	out := make([]analyze.Case, len(in))
+	for i, c := range in {
+		out[i] = analyze.Case(c)
+	}
+	return out
+}
+
+// overallGrading grades the union of the cases of a batch's analyses, as
+// ToS;DR grades a service from all its documents; nil without any.
+func overallGrading(items []BatchItem) *Grading {
+	var lists [][]analyze.Case
+	for _, it := range items {
+		if it.Analysis != nil {
+			lists = append(lists, engineCases(it.Analysis.Cases))
+		}
+	}
+	if len(lists) == 0 {
+		return nil
+	}
+	cases := analyze.UnionCases(lists...)
+	grade, score, basis := analyze.Grade(cases)
+	return &Grading{Grade: grade, Score: score, Basis: GradeBasis(basis), Cases: casesOf(cases)}
+}
+
 func aiSummaryOf(s llm.Summary) *AISummary {
 	a := AISummary(s)
 	return &a
@@ -95,10 +150,14 @@ const Disclaimer = "Informational only; not legal advice."
 
 // Analysis is the review guidance for one document (decisions.md, "Analysis result").
 type Analysis struct {
-	ID          string
-	Source      Source
-	Grade       string
-	Score       int
+	ID     string
+	Source Source
+	Grade  string
+	Score  int
+	// Basis and Cases are what Grade rests on; Basis is nil, and Cases
+	// empty, on analyses stored before grades had a basis.
+	Basis       *GradeBasis
+	Cases       []Case
 	Findings    []Finding
 	Guidance    []string
 	Readability Readability
@@ -128,6 +187,9 @@ type ItemError struct {
 // BatchResult is the answer of AnalyzeBatch.
 type BatchResult struct {
 	Results []BatchItem
+	// Overall grades the union of the successful items' cases; nil when
+	// every item failed.
+	Overall *Grading
 }
 
 // Analyze analyzes a public URL or given text. It needs the analyze scope,
@@ -191,6 +253,7 @@ func (s *Service) AnalyzeBatch(ctx context.Context, in BatchInput) (*BatchResult
 		}()
 	}
 	wg.Wait()
+	res.Overall = overallGrading(res.Results)
 	return res, nil
 }
 
@@ -229,8 +292,10 @@ func fieldsUnder(err error, prefix string) error {
 // charges before it calls it, the command line calls it as it is.
 func (s *Service) AnalyzeText(text string, src Source) *Analysis {
 	r := analyze.Analyze(text, analyze.Options{DocumentType: src.DocumentType})
+	basis := GradeBasis(r.Basis)
 	a := &Analysis{
-		ID: newID(), Source: src, Grade: r.Grade, Score: r.Score, Findings: findingsOf(r.Findings), Guidance: r.Guidance,
+		ID: newID(), Source: src, Grade: r.Grade, Score: r.Score, Basis: &basis, Cases: casesOf(r.Cases),
+		Findings: findingsOf(r.Findings), Guidance: r.Guidance,
 		Readability: Readability(r.Readability), Disclaimer: Disclaimer, CreatedAt: s.now().Truncate(time.Millisecond),
 		Text: text,
 	}

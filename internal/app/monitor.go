@@ -75,6 +75,11 @@ type Alert struct {
 	// the reverse.
 	FindingsAdded   []AlertFinding
 	FindingsRemoved []AlertFinding
+	// How the grade moved: the old text's and the new text's, and the
+	// ToS;DR cases found in the new text and not the old, and the reverse.
+	// Grades are "" on alerts stored before alerts had them.
+	GradeBefore, GradeAfter  string
+	CasesAdded, CasesRemoved []Case
 }
 
 // AlertFinding is a finding as an alert reports it.

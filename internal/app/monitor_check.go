@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"slices"
 	"sync"
 	"time"
 
@@ -164,10 +165,24 @@ func (s *Service) alertFor(m *Monitor, old string, doc *extract.Document, at tim
 		return nil
 	}
 	opts := analyze.Options{DocumentType: doc.DocumentType}
-	added, removed := change.Findings(analyze.Analyze(old, opts).Findings, analyze.Analyze(doc.Text, opts).Findings)
+	before, after := analyze.Analyze(old, opts), analyze.Analyze(doc.Text, opts)
+	added, removed := change.Findings(before.Findings, after.Findings)
 	return &Alert{ID: newID(), AccountID: m.AccountID, MonitorID: m.ID, URL: m.URL, DetectedAt: at,
 		Summary: change.Summary(d, added, removed), Diff: d.Unified, Added: d.Added, Removed: d.Removed,
-		FindingsAdded: alertFindings(added), FindingsRemoved: alertFindings(removed)}
+		FindingsAdded: alertFindings(added), FindingsRemoved: alertFindings(removed),
+		GradeBefore: before.Grade, GradeAfter: after.Grade,
+		CasesAdded: casesOf(casesMissing(after.Cases, before.Cases)), CasesRemoved: casesOf(casesMissing(before.Cases, after.Cases))}
+}
+
+// casesMissing returns the cases of a whose title b lacks.
+func casesMissing(a, b []analyze.Case) []analyze.Case {
+	out := []analyze.Case{}
+	for _, c := range a {
+		if !slices.ContainsFunc(b, func(o analyze.Case) bool { return o.Title == c.Title }) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func alertFindings(fs []analyze.Finding) []AlertFinding {

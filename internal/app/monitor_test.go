@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -144,7 +145,8 @@ func scansUsed(t *testing.T, svc *app.Service, ctx context.Context) int {
 }
 
 // Noise never raises an alert; a real clause change raises exactly one,
-// with the diff and the arbitration finding; checking again raises nothing.
+// with the diff, the arbitration finding (ToS;DR's case, which it rates
+// bad) and the grade it moved; checking again raises nothing.
 func TestMonitorDetectsRealChangesOnly(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e, ctx, m := mustWatched(t, d, terms("n1", "3 May 2026", "utm_source=a", false), "")
@@ -182,10 +184,15 @@ func TestMonitorDetectsRealChangesOnly(t *testing.T) {
 			!strings.Contains(a.Diff, "\n You may close your account") {
 			t.Errorf("alert %+v\n%s", a, a.Diff)
 		}
-		if len(a.FindingsAdded) == 0 || a.FindingsAdded[0].Category != "arbitration" || a.FindingsAdded[0].Severity != "blocker" || len(a.FindingsRemoved) != 0 {
+		if len(a.FindingsAdded) == 0 || a.FindingsAdded[0].Category != "arbitration" || a.FindingsAdded[0].Severity != "bad" || len(a.FindingsRemoved) != 0 {
 			t.Errorf("findings added %+v removed %+v", a.FindingsAdded, a.FindingsRemoved)
 		}
-		if !strings.HasPrefix(a.Summary, "1 paragraph changed; added: ") || !strings.Contains(a.Summary, "(blocker)") {
+		// The grade moves with the case that appeared, and says so.
+		arb := slices.IndexFunc(a.CasesAdded, func(c app.Case) bool { return c.Category == "arbitration" })
+		if arb < 0 || a.CasesAdded[arb].Rating != "bad" || len(a.CasesRemoved) != 0 || a.GradeBefore == "" || a.GradeAfter <= a.GradeBefore {
+			t.Errorf("grade %q -> %q, cases added %+v removed %+v", a.GradeBefore, a.GradeAfter, a.CasesAdded, a.CasesRemoved)
+		}
+		if !strings.HasPrefix(a.Summary, "1 paragraph changed; added: ") || !strings.Contains(a.Summary, "binding arbitration") || !strings.Contains(a.Summary, "(bad)") {
 			t.Errorf("summary %q", a.Summary)
 		}
 		vp, err := e.Svc.FindMonitorVersions(ctx, m.ID, ptr(1), "")
@@ -214,13 +221,15 @@ func TestMonitorDetectsRealChangesOnly(t *testing.T) {
 
 // A 304 answer to the conditional GET counts as unchanged.
 func TestMonitorConditionalGet(t *testing.T) {
-	e, ctx, m := mustWatched(t, dbtest.SQLite, terms("n1", "3 May 2026", "a=1", false), `"v1"`)
-	if got := e.mustCheck(t, ctx, m.ID); got.LastError != "" || *got.LastCheckedAt == *m.LastCheckedAt {
-		t.Errorf("after 304: %+v", got)
-	}
-	if a := e.alerts(t, ctx, app.AlertFilter{}); len(a) != 0 {
-		t.Errorf("304 raised %d alerts", len(a))
-	}
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e, ctx, m := mustWatched(t, d, terms("n1", "3 May 2026", "a=1", false), `"v1"`)
+		if got := e.mustCheck(t, ctx, m.ID); got.LastError != "" || *got.LastCheckedAt == *m.LastCheckedAt {
+			t.Errorf("after 304: %+v", got)
+		}
+		if a := e.alerts(t, ctx, app.AlertFilter{}); len(a) != 0 {
+			t.Errorf("304 raised %d alerts", len(a))
+		}
+	})
 }
 
 // An extractor upgrade over an unchanged page raises nothing: the stored
@@ -291,25 +300,27 @@ func TestMonitorFailureBacksOff(t *testing.T) {
 // raises nothing: it grows past the size cap, hangs, resets the
 // connection, redirects to a private address, or serves an image.
 func TestMonitorHostilePages(t *testing.T) {
-	e, ctx, m := mustWatched(t, dbtest.SQLite, terms("n1", "3 May 2026", "a=1", false), "")
-	for i, c := range []struct {
-		name   string
-		page   http.Handler
-		reason string
-	}{
-		{"huge", huge, "larger than"}, {"hang", http.HandlerFunc(apptest.Stall), "did not answer"}, {"reset", reset, "could not connect"},
-		{"private", private, "not a public internet address"}, {"image", image, "an image"},
-	} {
-		e.Docs.Handle("/terms", c.page)
-		got := e.mustCheck(t, ctx, m.ID)
-		if got.Status() != app.MonitorFailing || got.ConsecutiveFailures != i+1 || !strings.Contains(got.LastError, c.reason) ||
-			!got.NextCheckAt.After(*got.LastCheckedAt) {
-			t.Errorf("%s: %+v", c.name, got)
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e, ctx, m := mustWatched(t, d, terms("n1", "3 May 2026", "a=1", false), "")
+		for i, c := range []struct {
+			name   string
+			page   http.Handler
+			reason string
+		}{
+			{"huge", huge, "larger than"}, {"hang", http.HandlerFunc(apptest.Stall), "did not answer"}, {"reset", reset, "could not connect"},
+			{"private", private, "not a public internet address"}, {"image", image, "an image"},
+		} {
+			e.Docs.Handle("/terms", c.page)
+			got := e.mustCheck(t, ctx, m.ID)
+			if got.Status() != app.MonitorFailing || got.ConsecutiveFailures != i+1 || !strings.Contains(got.LastError, c.reason) ||
+				!got.NextCheckAt.After(*got.LastCheckedAt) {
+				t.Errorf("%s: %+v", c.name, got)
+			}
 		}
-	}
-	if a := e.alerts(t, ctx, app.AlertFilter{}); len(a) != 0 {
-		t.Errorf("hostile pages raised %d alerts", len(a))
-	}
+		if a := e.alerts(t, ctx, app.AlertFilter{}); len(a) != 0 {
+			t.Errorf("hostile pages raised %d alerts", len(a))
+		}
+	})
 }
 
 // Bad input is refused with its code and consumes nothing; creation that
@@ -462,22 +473,24 @@ func TestSchedulerSeesChange(t *testing.T) {
 // A downgrade keeps the monitors beyond the new cap running (and
 // checkable) and refuses new ones.
 func TestMonitorDowngrade(t *testing.T) {
-	e := newMonitorEnv(t, dbtest.Open(t, dbtest.SQLite))
-	ctx := e.mustCaller(t, app.TierBase)
-	e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false), ""))
-	var ms []*app.Monitor
-	for range 4 {
-		ms = append(ms, e.mustCreate(t, ctx, e.Docs.URL("/terms")))
-	}
-	p, _ := app.PrincipalFrom(ctx)
-	down := *p
-	down.Account.Tier = app.TierFree
-	ctx = app.WithPrincipal(context.Background(), &down)
-	if _, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: e.Docs.URL("/terms")}); app.AsError(err).Data["monitorLimit"] != 3 {
-		t.Errorf("fifth monitor after the downgrade: %v", err)
-	}
-	if list, err := e.Svc.FindMonitors(ctx); err != nil || len(list) != 4 {
-		t.Errorf("%d monitors after the downgrade, want 4 (%v)", len(list), err)
-	}
-	e.mustCheck(t, ctx, ms[3].ID)
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newMonitorEnv(t, dbtest.Open(t, d))
+		ctx := e.mustCaller(t, app.TierBase)
+		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false), ""))
+		var ms []*app.Monitor
+		for range 4 {
+			ms = append(ms, e.mustCreate(t, ctx, e.Docs.URL("/terms")))
+		}
+		p, _ := app.PrincipalFrom(ctx)
+		down := *p
+		down.Account.Tier = app.TierFree
+		ctx = app.WithPrincipal(context.Background(), &down)
+		if _, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: e.Docs.URL("/terms")}); app.AsError(err).Data["monitorLimit"] != 3 {
+			t.Errorf("fifth monitor after the downgrade: %v", err)
+		}
+		if list, err := e.Svc.FindMonitors(ctx); err != nil || len(list) != 4 {
+			t.Errorf("%d monitors after the downgrade, want 4 (%v)", len(list), err)
+		}
+		e.mustCheck(t, ctx, ms[3].ID)
+	})
 }

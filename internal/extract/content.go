@@ -3,6 +3,7 @@ package extract
 import (
 	"slices"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/html/atom"
 )
@@ -53,6 +54,9 @@ var (
 		"termly-", "cky-consent",
 		"breadcrumb", "skip-link", "skiplink", "skip-to", "social-share",
 		"share-buttons", "sharing-buttons", "backtotop", "back-to-top", "scroll-to-top",
+		// text for screen readers only ("Opens in a new tab")
+		"sr-only", "sronly", "screen-reader", "screenreader", "visually-hidden", "visuallyhidden",
+		"hidden-visually", "a11ytext", "a11y-text", "a11y-hidden", "assistive-text", "element-invisible",
 	)
 )
 
@@ -67,13 +71,14 @@ var tokenWords = map[string]bool{
 	"siteheader": true, "site-footer": true, "site-header": true, "page-header": true, "page-footer": true,
 	"global-header": true, "global-footer": true, "globalnav": true, "footer": true,
 	"announcement": true, "dialog": true, "language-switcher": true, "langswitch": true,
-	"sr-only": true, "visually-hidden": true, "screen-reader-text": true, "visuallyhidden": true,
 }
 
 var dropRoles = map[string]bool{
 	"navigation": true, "banner": true, "contentinfo": true, "complementary": true,
 	"search": true, "menu": true, "menubar": true, "toolbar": true, "dialog": true,
 	"alertdialog": true, "tooltip": true, "tablist": true, "form": true, "status": true,
+	// a list of choices, such as a language picker: a select box by another name
+	"listbox": true,
 }
 
 // boilerplateTag reports tags that are boilerplate by their nature.
@@ -230,7 +235,7 @@ func (t *tree) selectContent() *selection {
 			s.drop[i] = true
 			continue
 		}
-		if s.isBoilerplate(i) && limit(i) {
+		if s.isProbe(i) || s.isBoilerplate(i) && limit(i) {
 			s.drop[i] = true
 			continue
 		}
@@ -319,7 +324,7 @@ func (s *selection) linkBlock(i int32) bool {
 func (s *selection) isBoilerplate(i int32) bool {
 	n := s.t.n
 	nd := &n[i]
-	if nd.flags&(flHidden|flAriaHidden) != 0 {
+	if nd.flags&(flHidden|flAriaHidden|flOffscreen) != 0 {
 		// Hidden panels of tabs and accordions hold document sections: keep
 		// hidden elements that carry real prose rather than links, and
 		// panels that say they are panels.
@@ -400,6 +405,70 @@ func (s *selection) isBoilerplate(i int32) bool {
 		return true
 	}
 	return false
+}
+
+// isProbe reports an element that font-loading scripts add to measure a
+// font: out of sight, holding no words of any language ("mmMwWLliI0fiflO&1")
+// or one word over and over ("word word word ..."). It is never text, so
+// it goes however much of the page it is.
+func (s *selection) isProbe(i int32) bool {
+	n := s.t.n
+	if n[i].flags&(flHidden|flAriaHidden|flOffscreen) == 0 || n[i].textLen == 0 {
+		return false
+	}
+	// Probes are small: reading at most a few hundred nodes keeps nested
+	// hidden elements linear.
+	end := n[i].end
+	if end-i > 256 || n[i].textLen > 4096 {
+		return false
+	}
+	var sb strings.Builder
+	for k := i + 1; k <= end && sb.Len() < 16384; k++ {
+		if n[k].isText {
+			sb.WriteString(n[k].text[:min(len(n[k].text), 16384)])
+			sb.WriteByte(' ')
+		}
+	}
+	words := strings.Fields(sb.String())
+	counts := map[string]int{}
+	top, real := 0, 0
+	for _, w := range words {
+		counts[w]++
+		top = max(top, counts[w])
+		if wordLike(w) {
+			real++
+		}
+	}
+	return real == 0 || len(words) >= 3 && top*2 > len(words)
+}
+
+// wordLike reports a token spelled like a word: letters, in lower case
+// after the first or all in capitals, with the punctuation prose puts
+// around words.
+func wordLike(w string) bool {
+	w = strings.TrimRight(strings.TrimLeft(w, "(\"'«“‘¿¡"), ".,;:!?)\"'»”’")
+	if w == "" {
+		return false
+	}
+	upper, lower := 0, 0
+	for _, r := range w {
+		switch {
+		case unicode.IsUpper(r):
+			if lower > 0 {
+				return false // "BESbswy", "mmMwW"
+			}
+			upper++
+		case unicode.IsLower(r):
+			if upper > 1 {
+				return false
+			}
+			lower++
+		case unicode.IsLetter(r) || r == '-' || r == '\'' || r == '’':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // strongByFirst indexes strongWords by their first byte so that one pass

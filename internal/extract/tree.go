@@ -27,6 +27,7 @@ const (
 	flCustom                         // custom element (name with a dash) or unknown tag
 	flHeadingDesc                    // is or contains a heading (computed)
 	flInteractive                    // is or contains a form control or a plain button (computed)
+	flOffscreen                      // inline style puts it off-screen or clips it to nothing
 )
 
 type node struct {
@@ -306,6 +307,8 @@ func (b *builder) start(z *html.Tokenizer, a atom.Atom, name []byte, hasAttr, se
 			case "style":
 				if hiddenStyle(v) {
 					nd.flags |= flHidden
+				} else if offscreenStyle(v) {
+					nd.flags |= flOffscreen
 				}
 			case "type":
 				if a == atom.Input && strings.EqualFold(string(v), "hidden") {
@@ -437,6 +440,42 @@ func hiddenStyle(v []byte) bool {
 	s := strings.ToLower(string(v))
 	s = strings.ReplaceAll(s, " ", "")
 	return strings.Contains(s, "display:none") || strings.Contains(s, "visibility:hidden")
+}
+
+// offscreenStyle reports an inline style that leaves the element in the
+// page but out of sight: placed far off the screen or clipped to nothing.
+// Screen-reader-only text and the probe elements of font-loading scripts
+// are hidden so.
+func offscreenStyle(v []byte) bool {
+	if len(v) < 12 {
+		return false
+	}
+	s := ";" + strings.ReplaceAll(strings.ToLower(string(v)), " ", "")
+	if strings.Contains(s, "clip:rect(0") || strings.Contains(s, "clip:rect(1px") || strings.Contains(s, "clip-path:inset(50%)") {
+		return true
+	}
+	if i := strings.Index(s, ";text-indent:-"); i >= 0 && farOff(s[i+len(";text-indent:-"):]) {
+		return true // text replaced by an image
+	}
+	if !strings.Contains(s, ";position:absolute") && !strings.Contains(s, ";position:fixed") {
+		return false
+	}
+	for _, p := range []string{";left:-", ";top:-", ";right:-"} {
+		if i := strings.Index(s, p); i >= 0 && farOff(s[i+len(p):]) {
+			return true
+		}
+	}
+	return false
+}
+
+// farOff reports a length of at least 100 pixels (or 10 ems) at the start
+// of s: a small negative offset is layout, a large one hides.
+func farOff(s string) bool {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n >= 3 || n == 2 && strings.HasPrefix(s[2:], "em")
 }
 
 // collapseSpace replaces runs of white space with one space and drops
