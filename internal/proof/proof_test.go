@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -57,12 +58,13 @@ func TestMain(m *testing.M) {
 type cluster struct {
 	t     *testing.T
 	dbURL string
+	env   []string // added to every replica's environment
 	store *db.Store
 	procs []*replica.Process
 	next  atomic.Int64
 }
 
-func newCluster(t *testing.T, dbURL string, n int) *cluster {
+func newCluster(t *testing.T, dbURL string, n int, env ...string) *cluster {
 	t.Helper()
 	store, err := db.Open(context.Background(), dbURL)
 	if err != nil {
@@ -72,7 +74,7 @@ func newCluster(t *testing.T, dbURL string, n int) *cluster {
 	if err := store.Migrate(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	c := &cluster{t: t, dbURL: dbURL, store: store}
+	c := &cluster{t: t, dbURL: dbURL, store: store, env: env}
 	for range n {
 		c.start("")
 	}
@@ -89,6 +91,7 @@ func (c *cluster) start(addr string) int {
 		"CLAUSEWATCH_MONITOR_WORKERS=0",
 		"CLAUSEWATCH_LOG_LEVEL=warn",
 	}
+	env = append(env, c.env...) // later values win
 	var p *replica.Process
 	var err error
 	if addr == "" {
@@ -143,9 +146,9 @@ func (c *cluster) do(i int, method, path, key string, body []byte, header ...str
 	return result{replica: i, status: res.StatusCode, body: b, err: err}
 }
 
-func (c *cluster) keys(email string, tier app.Tier, n int) ([]string, *app.Account) {
+func (c *cluster) keys(email string, tier app.Tier, n int, scopes ...string) ([]string, *app.Account) {
 	c.t.Helper()
-	keys, acct, err := replica.Keys(context.Background(), c.store, email, tier, n)
+	keys, acct, err := replica.Keys(context.Background(), c.store, email, tier, n, scopes...)
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -562,4 +565,66 @@ func TestPostgresRestartMidLoad(t *testing.T) {
 		t.Errorf("answered %d before the outage, %d after it, %d failed: want some of each", before, after, failed)
 	}
 	t.Logf("%d requests: %d answered before the outage, %d after, %d failed during it", len(outs), before, after, failed)
+}
+
+// Thirty monitors at a 1s interval on three replicas, each running a
+// scheduler: over eight seconds no monitor is fetched twice within one
+// interval and none waits more than two.
+func TestMonitorsOncePerInterval(t *testing.T) {
+	var mu sync.Mutex
+	hits := map[string][]time.Time{}
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits[r.URL.Path] = append(hits[r.URL.Path], time.Now())
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, "<html><body><h1>Terms</h1><p>We may change these terms at any time (%s).</p></body></html>", r.URL.Path)
+	}))
+	defer site.Close()
+	c := newCluster(t, dbtest.PostgresURL(t), 3,
+		"CLAUSEWATCH_MONITOR_WORKERS=4", "CLAUSEWATCH_MONITOR_MIN_INTERVAL=1s", "CLAUSEWATCH_MONITOR_HOST_INTERVAL=0",
+		"CLAUSEWATCH_FETCH_ALLOW_HOSTS="+site.Listener.Addr().String(), "CLAUSEWATCH_FETCH_TIMEOUT=2s")
+	keys, _ := c.keys("monitors@proof.example", app.TierAdvanced, 1, "monitor")
+	const n = 30
+	for i := range n {
+		body := fmt.Sprintf(`{"url":"%s/m/%d","intervalSeconds":1}`, site.URL, i)
+		if r := c.do(-1, "POST", "/api/monitor", keys[0], []byte(body)); r.status != 201 {
+			t.Fatalf("create monitor %d: %d %s", i, r.status, r.body)
+		}
+	}
+	time.Sleep(3 * time.Second) // every scheduler has started and caught up
+	start := time.Now()
+	time.Sleep(8 * time.Second)
+	end := time.Now()
+	for i, p := range c.procs {
+		if err := p.Stop(); err != nil {
+			t.Errorf("replica %d on SIGTERM: %v", i, err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	checks := 0
+	for i := range n {
+		path := fmt.Sprintf("/m/%d", i)
+		var in []time.Time
+		for _, h := range hits[path] {
+			if h.After(start) && h.Before(end) {
+				in = append(in, h)
+			}
+		}
+		checks += len(in)
+		prev := start
+		for j, h := range append(in, end) {
+			if gap := h.Sub(prev); gap > 2*time.Second+300*time.Millisecond {
+				t.Errorf("%s unchecked for %v", path, gap.Round(time.Millisecond))
+			}
+			// 20ms of slack: the gap is measured at the page, after the
+			// scheduler's own clock started the interval.
+			if j > 0 && j < len(in) && h.Sub(prev) < time.Second-20*time.Millisecond {
+				t.Errorf("%s fetched twice within one interval (%v apart)", path, h.Sub(prev).Round(time.Millisecond))
+			}
+			prev = h
+		}
+	}
+	t.Logf("%d checks of %d monitors in %v", checks, n, end.Sub(start).Round(time.Millisecond))
 }
