@@ -22,7 +22,6 @@ import (
 	"github.com/clausewatch/clausewatch/graph/model"
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
-	"github.com/clausewatch/clausewatch/internal/fetch"
 	"github.com/clausewatch/clausewatch/internal/middleware"
 	"github.com/clausewatch/clausewatch/internal/session"
 )
@@ -39,7 +38,6 @@ type env struct {
 type options struct {
 	introspection bool
 	wrap          func(app.Store) app.Store
-	fetcher       *fetch.Client // nil: the default (loopback refused)
 }
 
 func newEnv(t *testing.T, d dbtest.Dialect, o options) *env {
@@ -48,11 +46,7 @@ func newEnv(t *testing.T, d dbtest.Dialect, o options) *env {
 	if o.wrap != nil {
 		store = o.wrap(store)
 	}
-	e := &env{Env: apptest.New(t, store, apptest.Configure(func(ao *app.Options) {
-		if o.fetcher != nil {
-			ao.Fetcher = o.fetcher
-		}
-	})), log: &syncBuffer{}}
+	e := &env{Env: apptest.New(t, store), log: &syncBuffer{}}
 	h := graph.NewHandler(graph.Options{Service: e.Svc, Logger: slog.New(slog.NewTextHandler(e.log, nil)), Introspection: o.introspection})
 	// As in the server: Observe carries the per-request info the usage log reads.
 	e.h = middleware.Observe(slog.New(slog.DiscardHandler), middleware.NewMetrics(prometheus.NewRegistry()), h)

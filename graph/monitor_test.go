@@ -1,17 +1,12 @@
 package graph_test
 
 import (
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
-	"github.com/clausewatch/clausewatch/internal/fetch"
+	"github.com/clausewatch/clausewatch/internal/app/apptest"
 )
 
 const monitorPage = `<html><head><title>Terms of Service</title></head><body><main><h1>Terms of Service</h1>
@@ -24,17 +19,14 @@ const monitorFields = `id url name intervalSeconds status createdAt lastCheckedA
 // The monitor operations over GraphQL: the same service, scopes and errors
 // as REST, with the version history REST does not have.
 func TestMonitorOperations(t *testing.T) {
-	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
-		var extra atomic.Value
-		extra.Store("")
-		site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/html")
-			io.WriteString(w, strings.Replace(monitorPage, "%s", extra.Load().(string), 1))
-		}))
-		t.Cleanup(site.Close)
-		e := newEnv(t, d, options{fetcher: fetch.New(fetch.Options{AllowHosts: []string{site.Listener.Addr().String()}, Timeout: 2 * time.Second})})
-		_, acct := e.mustSession(t)
-		raw, _ := e.mustKey(t, acct, app.ScopeMonitor)
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d, options{})
+		serve := func(extra string) {
+			e.Docs.Set("/terms", apptest.Page{ContentType: "text/html", Body: strings.Replace(monitorPage, "%s", extra, 1)})
+		}
+		serve("")
+		tok, _ := e.MustAccount("")
+		raw := e.MustKey(tok, app.ScopeMonitor).RawKey
 
 		var created struct {
 			CreateMonitor struct {
@@ -44,12 +36,12 @@ func TestMonitorOperations(t *testing.T) {
 			}
 		}
 		e.mustData(t, raw, `mutation($url: String!) { createMonitor(input: {url: $url, name: "t", intervalSeconds: 7200}) { `+monitorFields+` } }`,
-			map[string]any{"url": site.URL + "/terms"}, &created)
+			map[string]any{"url": e.Docs.URL("/terms")}, &created)
 		m := created.CreateMonitor
 		if m.Status != "active" || m.IntervalSeconds != 7200 || m.LastError != nil || !strings.HasSuffix(m.CreatedAt, "Z") {
 			t.Errorf("created %+v", m)
 		}
-		extra.Store(`<p>Any dispute shall be resolved by binding arbitration and you waive any class action.</p>`)
+		serve(`<p>Any dispute shall be resolved by binding arbitration and you waive any class action.</p>`)
 		var checked struct {
 			CheckMonitor struct{ LastChangedAt *string }
 		}
@@ -92,8 +84,8 @@ func TestMonitorOperations(t *testing.T) {
 		}
 
 		// Errors carry the same codes as REST's statuses.
-		_, other := e.mustSession(t)
-		otherKey, _ := e.mustKey(t, other, app.ScopeMonitor)
+		other, _ := e.MustAccount("")
+		otherKey := e.MustKey(other, app.ScopeMonitor).RawKey
 		for _, c := range []struct {
 			name, bearer, query string
 			vars                map[string]any

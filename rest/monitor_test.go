@@ -1,54 +1,31 @@
 package rest_test
 
 import (
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
-	"github.com/clausewatch/clausewatch/internal/app"
-	"github.com/clausewatch/clausewatch/internal/fetch"
+	"github.com/clausewatch/clausewatch/internal/app/apptest"
 )
 
 var stamp = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`)
 
-// newMonitorEnv is an env whose fetcher also reaches a page the test rewrites.
-func newMonitorEnv(t *testing.T, d dbtest.Dialect) (*env, *atomic.Pointer[string], string) {
-	page := new(atomic.Pointer[string])
-	first := termsPage
-	page.Store(&first)
-	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/broken":
-			http.Error(w, "boom", http.StatusInternalServerError)
-		case "/image":
-			w.Header().Set("Content-Type", "image/png")
-			w.Write([]byte("\x89PNG\r\n\x1a\n"))
-		default:
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			io.WriteString(w, *page.Load())
-		}
-	}))
-	t.Cleanup(site.Close)
-	e := newEnvOn(t, dbtest.Open(t, d), func(o *app.Options) {
-		o.Fetcher = fetch.New(fetch.Options{AllowHosts: []string{site.Listener.Addr().String()}, Timeout: 2 * time.Second})
-	})
-	return e, page, site.URL + "/terms"
+// newMonitorEnv is an env and the URL of its document server's /terms.
+func newMonitorEnv(t *testing.T, d dbtest.Dialect) (*env, string) {
+	e := newEnv(t, d)
+	return e, e.Docs.URL("/terms")
 }
 
 // The monitor endpoints as a new user meets them: create, list, a changed
 // page checked now raises one alert, PATCH marks it read, DELETE stops the
 // monitor and keeps its alert.
 func TestMonitorScenario(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
-		e, page, url := newMonitorEnv(t, d)
-		tok, _ := e.mustAccount("monitor@example.com")
-		key := e.mustKey(tok, "monitor").RawKey
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e, url := newMonitorEnv(t, d)
+		tok, _ := e.MustAccount("monitor@example.com")
+		key := e.MustKey(tok, "monitor").RawKey
 
 		res := e.do("POST", "/api/monitor", key, map[string]any{"url": url, "name": "Example terms"})
 		if res.status != http.StatusCreated || res.header.Get("RateLimit-Remaining") != "4" {
@@ -69,9 +46,9 @@ func TestMonitorScenario(t *testing.T) {
 			t.Errorf("list %v", list)
 		}
 
-		changed := strings.Replace(termsPage, "</main>", "<p>You must pay a cancellation fee of 100 dollars when you leave.</p>\n</main>", 1)
+		changed := strings.Replace(apptest.TermsPage, "</main>", "<p>You must pay a cancellation fee of 100 dollars when you leave.</p>\n</main>", 1)
 		changed = strings.Replace(changed, "<p>Any dispute shall be resolved by binding arbitration and you waive any class action.</p>\n", "", 1)
-		page.Store(&changed)
+		e.Docs.Set("/terms", apptest.Page{ContentType: "text/html; charset=utf-8", Body: changed})
 		res = e.do("POST", "/api/monitor/check?id="+id, key, nil)
 		if res.status != http.StatusOK || res.json(t)["lastChangedAt"] == nil {
 			t.Fatalf("check: %d %s", res.status, res.body)
@@ -118,10 +95,10 @@ func TestMonitorScenario(t *testing.T) {
 // failures at creation are the fetch's statuses, with the scan given back.
 // The plan's cap is 403 with monitorLimit.
 func TestMonitorErrors(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
-		e, _, url := newMonitorEnv(t, d)
-		tok, _ := e.mustAccount("monitor-errors@example.com")
-		key := e.mustKey(tok, "monitor").RawKey
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e, url := newMonitorEnv(t, d)
+		tok, _ := e.MustAccount("monitor-errors@example.com")
+		key := e.MustKey(tok, "monitor").RawKey
 		cases := []struct {
 			name, method, path string
 			body               any

@@ -2,11 +2,8 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,44 +12,41 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clausewatch/clausewatch/db"
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
-	"github.com/clausewatch/clausewatch/internal/fetch"
+	"github.com/clausewatch/clausewatch/internal/app/apptest"
 )
 
 func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
 
-// site is a loopback fixture that records when each path was fetched. The
-// path /hang answers its first request and holds every later one open until
-// the client goes away, signalling hung.
+// site is a fixture served on the harness's document server that records
+// when each path was fetched. The path /hang answers its first request and
+// holds every later one open until the client goes away, signalling hung.
 type site struct {
+	*apptest.Docs
 	mu   sync.Mutex
 	hits map[string][]time.Time
-	srv  *httptest.Server
 	hung chan struct{}
 }
 
-func newSite(t *testing.T) *site {
-	s := &site{hits: map[string][]time.Time{}, hung: make(chan struct{}, 8)}
-	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.mu.Lock()
-		s.hits[r.URL.Path] = append(s.hits[r.URL.Path], time.Now())
-		n := len(s.hits[r.URL.Path])
-		s.mu.Unlock()
-		if r.URL.Path == "/hang" && n == 2 {
-			s.hung <- struct{}{}
-			select {
-			case <-r.Context().Done():
-			case <-time.After(10 * time.Second):
-			}
-			return
-		}
-		w.Header().Set("Content-Type", "text/html")
-		fmt.Fprintf(w, "<html><body><main><h1>Terms of Service</h1><p>These are the terms of %s.</p><p>We may terminate your account at any time.</p></main></body></html>", r.URL.Path)
-	}))
-	t.Cleanup(s.srv.Close)
-	return s
+func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.hits[r.URL.Path] = append(s.hits[r.URL.Path], time.Now())
+	n := len(s.hits[r.URL.Path])
+	s.mu.Unlock()
+	if r.URL.Path == "/hang" && n == 2 {
+		s.hung <- struct{}{}
+		apptest.Stall(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html")
+	fmt.Fprintf(w, "<html><body><main><h1>Terms of Service</h1><p>These are the terms of %s.</p><p>We may terminate your account at any time.</p></main></body></html>", r.URL.Path)
+}
+
+// serve adds path to the site.
+func (s *site) serve(path string) string {
+	s.Handle(path, s)
+	return s.URL(path)
 }
 
 func (s *site) times(path string) []time.Time {
@@ -71,7 +65,7 @@ func serveProcess(t *testing.T, bin, dbURL string, s *site) (*exec.Cmd, *bytes.B
 		"DATABASE_URL="+dbURL,
 		"CLAUSEWATCH_ADDR=127.0.0.1:0",
 		"CLAUSEWATCH_AUTH_HS256_SECRET=multi-process-test-secret-0123456789",
-		"CLAUSEWATCH_FETCH_ALLOW_HOSTS="+s.srv.Listener.Addr().String(),
+		"CLAUSEWATCH_FETCH_ALLOW_HOSTS="+s.Addr(),
 		"CLAUSEWATCH_FETCH_TIMEOUT=1s", // the lease is 2×1s+5s = 7s
 		"CLAUSEWATCH_MONITOR_MIN_INTERVAL=1s",
 		"CLAUSEWATCH_MONITOR_HOST_INTERVAL=0",
@@ -102,30 +96,16 @@ func TestMonitorsAcrossProcesses(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	ctx := context.Background()
 	dbURL := dbtest.PostgresURL(t)
-	store, err := db.Open(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	s := newSite(t)
-	svc := app.New(app.Options{Store: store, Logger: slog.New(slog.DiscardHandler),
-		Fetcher: fetch.New(fetch.Options{AllowHosts: []string{s.srv.Listener.Addr().String()}}),
-		Monitor: app.MonitorOptions{MinInterval: time.Second, HostInterval: -1}})
-	acct, err := svc.EnsureAccount(ctx, app.Identity{Subject: "local:multi@example.com", Email: "multi@example.com"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tier := app.TierAdvanced
-	if err := store.UpdateBilling(ctx, acct.ID, app.BillingUpdate{Tier: &tier}); err != nil {
-		t.Fatal(err)
-	}
-	acct.Tier = tier
-	caller := app.WithPrincipal(ctx, &app.Principal{Account: *acct})
+	// This process only creates the monitors: its service runs no scheduler.
+	e := apptest.New(t, dbtest.Open(t, dbtest.Postgres), apptest.Configure(func(o *app.Options) { o.Monitor.MinInterval = time.Second }))
+	s := &site{Docs: e.Docs, hits: map[string][]time.Time{}, hung: make(chan struct{}, 8)}
+	tok, acct := e.MustAccount("multi@example.com")
+	e.SetTier(acct.ID, app.TierAdvanced)
+	caller := e.Ctx(tok)
 	one := 1
 	for i := range 50 {
-		if _, err := svc.CreateMonitor(caller, app.MonitorCreate{URL: fmt.Sprintf("%s/m/%d", s.srv.URL, i), IntervalSeconds: &one}); err != nil {
+		if _, err := e.Svc.CreateMonitor(caller, app.MonitorCreate{URL: s.serve(fmt.Sprintf("/m/%d", i)), IntervalSeconds: &one}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -184,7 +164,7 @@ func TestMonitorsAcrossProcesses(t *testing.T) {
 	t.Logf("%d checks of 50 monitors in %v", checks, end.Sub(from).Round(time.Millisecond))
 
 	// The kill: a lone process hangs on /hang's second fetch and is killed.
-	if _, err := svc.CreateMonitor(caller, app.MonitorCreate{URL: s.srv.URL + "/hang", IntervalSeconds: &one}); err != nil {
+	if _, err := e.Svc.CreateMonitor(caller, app.MonitorCreate{URL: s.serve("/hang"), IntervalSeconds: &one}); err != nil {
 		t.Fatal(err)
 	}
 	c, _ := serveProcess(t, bin, dbURL, s)

@@ -3,7 +3,6 @@ package app_test
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,7 +15,8 @@ import (
 	"github.com/clausewatch/clausewatch/db"
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
-	"github.com/clausewatch/clausewatch/internal/extract"
+	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	extractor "github.com/clausewatch/clausewatch/internal/extract"
 	"github.com/clausewatch/clausewatch/internal/fetch"
 )
 
@@ -65,13 +65,9 @@ func BenchmarkMonitorChecks(b *testing.B) {
 	}))
 	defer site.Close()
 	ctx := context.Background()
-	pg, err := db.Open(ctx, dbtest.PostgresURL(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer pg.Close()
+	pg := dbtest.Open(b, dbtest.Postgres)
 	store := &timedStore{Store: pg}
-	doc, err := extract.Extract(body, "text/html", site.URL)
+	doc, err := extractor.Extract(body, "text/html", site.URL)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -83,27 +79,26 @@ func BenchmarkMonitorChecks(b *testing.B) {
 	for i := range 1000 {
 		m := &app.Monitor{ID: uuid.NewString(), AccountID: acct.ID, URL: fmt.Sprintf("%s/terms/%d", site.URL, i), IntervalSeconds: 1,
 			CreatedAt: now, NextCheckAt: now, ContentHash: doc.ContentHash}
-		v := &app.MonitorVersion{MonitorID: m.ID, ContentHash: doc.ContentHash, ExtractorVersion: extract.Version, Text: doc.Text,
+		v := &app.MonitorVersion{MonitorID: m.ID, ContentHash: doc.ContentHash, ExtractorVersion: extractor.Version, Text: doc.Text,
 			WordCount: doc.WordCount, FirstSeenAt: now, LastSeenAt: now}
 		if _, err := pg.CreateMonitor(ctx, m, v, &app.RawPage{Body: body, ContentType: "text/html", URL: m.URL}, 1_000_000); err != nil {
 			b.Fatal(err)
 		}
 	}
 	const workers = 4 // the default of CLAUSEWATCH_MONITOR_WORKERS
-	svc := app.New(app.Options{Store: store, Logger: slog.New(slog.DiscardHandler),
-		Fetcher: fetch.New(fetch.Options{AllowHosts: []string{site.Listener.Addr().String()}}),
-		Monitor: app.MonitorOptions{Workers: workers, MinInterval: time.Second, HostInterval: -1}})
-	defer svc.Close(ctx)
+	// The service's Run starts the scheduler, as serve does.
+	e := apptest.New(b, store, apptest.Configure(func(o *app.Options) {
+		o.Fetcher = fetch.New(fetch.Options{AllowHosts: []string{site.Listener.Addr().String()}})
+		o.Monitor = app.MonitorOptions{Workers: workers, MinInterval: time.Second, HostInterval: -1}
+	}))
 
 	b.ResetTimer()
-	run, stop := context.WithCancel(ctx)
-	done := make(chan error)
-	go func() { done <- svc.RunMonitors(run) }()
 	for store.finished.Load() < int64(b.N) {
 		time.Sleep(5 * time.Millisecond)
 	}
-	stop()
-	<-done
+	if err := e.Stop(); err != nil {
+		b.Error(err)
+	}
 	b.StopTimer()
 	n := store.finished.Load()
 	b.ReportMetric(float64(n)/b.Elapsed().Minutes(), "checks/min")

@@ -3,97 +3,50 @@ package app_test
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"net"
 	"net/http"
-	"net/http/httptest"
-	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
-	"github.com/clausewatch/clausewatch/internal/extract"
+	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	extractor "github.com/clausewatch/clausewatch/internal/extract"
 	"github.com/clausewatch/clausewatch/internal/fetch"
 )
 
-func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
-
-// pages is a loopback site whose pages the test rewrites, counting hits.
-type pages struct {
-	mu    sync.Mutex
-	body  map[string]string
-	etag  map[string]string
-	hits  map[string]int
-	srv   *httptest.Server
-	delay time.Duration
-}
-
-func newPages(t testing.TB) *pages {
-	p := &pages{body: map[string]string{}, etag: map[string]string{}, hits: map[string]int{}}
-	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p.mu.Lock()
-		p.hits[r.URL.Path]++
-		body, ok := p.body[r.URL.Path]
-		etag := p.etag[r.URL.Path]
-		p.mu.Unlock()
-		switch {
-		case !ok:
-			http.Error(w, "boom", http.StatusInternalServerError)
-		case body == "HANG":
-			<-r.Context().Done()
-		case body == "RESET":
-			conn, _, _ := w.(http.Hijacker).Hijack()
-			conn.(*net.TCPConn).SetLinger(0)
-			conn.Close()
-		case body == "HUGE": // 50 MB and growing
-			w.Header().Set("Content-Type", "text/html")
-			chunk := []byte(strings.Repeat("<p>We may change these terms.</p>", 1000))
-			for n := 0; n < 50<<20; n += len(chunk) {
-				if _, err := w.Write(chunk); err != nil {
-					return
-				}
-			}
-		case body == "PRIVATE":
-			http.Redirect(w, r, "http://10.0.0.1/terms", http.StatusFound)
-		case body == "IMAGE":
-			w.Header().Set("Content-Type", "image/png")
-			w.Write([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"))
-		case etag != "" && r.Header.Get("If-None-Match") == etag:
-			w.WriteHeader(http.StatusNotModified)
-		default:
-			if etag != "" {
-				w.Header().Set("ETag", etag)
-			}
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			io.WriteString(w, body)
-		}
-	}))
-	t.Cleanup(p.srv.Close)
+// html serves body as a terms page; with etag, a conditional GET naming it
+// is answered 304.
+func html(body, etag string) apptest.Page {
+	p := apptest.Page{ContentType: "text/html; charset=utf-8", Body: body}
+	if etag != "" {
+		p.Header = http.Header{"Etag": {etag}}
+	}
 	return p
 }
 
-func (p *pages) set(path, body, etag string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if body == "" {
-		delete(p.body, path)
-	} else {
-		p.body[path] = body
-	}
-	p.etag[path] = etag
-}
-
-func (p *pages) count(path string) int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.hits[path]
-}
-
-func (p *pages) url(path string) string { return p.srv.URL + path }
+// The hostile answers a page can turn into.
+var (
+	broken  = apptest.Page{Status: http.StatusInternalServerError, ContentType: "text/plain", Body: "boom"}
+	image   = apptest.Page{ContentType: "image/png", Body: "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"}
+	private = http.RedirectHandler("http://10.0.0.1/terms", http.StatusFound)
+	// huge is 50 MB and growing.
+	huge = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		chunk := []byte(strings.Repeat("<p>We may change these terms.</p>", 1000))
+		for n := 0; n < 50<<20; n += len(chunk) {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	})
+	reset = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, _, _ := w.(http.Hijacker).Hijack()
+		conn.(*net.TCPConn).SetLinger(0)
+		conn.Close()
+	})
+)
 
 // terms renders a terms page. The noise arguments change what a real
 // document's markup changes between two fetches and never its text.
@@ -120,48 +73,33 @@ func termsAttrsSwapped() string {
 
 const arbitration = `<p>Any dispute arising from these terms shall be resolved by binding arbitration, and you waive any right to a class action.</p>`
 
-type monitorEnv struct {
-	svc   *app.Service
-	store app.Store
-	pages *pages
-}
+type monitorEnv struct{ *apptest.Env }
 
-func newMonitorEnv(t *testing.T, store app.Store, p *pages, opts ...func(*app.MonitorOptions)) *monitorEnv {
+// newMonitorEnv starts a service with monitoring set up for tests: a 1s
+// minimum interval, no per-host spacing, a 5s lease and no scheduler
+// (opts may add workers).
+func newMonitorEnv(t *testing.T, store app.Store, opts ...func(*app.Options)) *monitorEnv {
 	t.Helper()
-	mo := app.MonitorOptions{MinInterval: time.Second, HostInterval: -1, Lease: 5 * time.Second, Workers: 4}
-	for _, f := range opts {
-		f(&mo)
-	}
-	svc := app.New(app.Options{Store: store, Logger: slog.New(slog.DiscardHandler), Monitor: mo,
-		Fetcher: fetch.New(fetch.Options{AllowHosts: []string{p.srv.Listener.Addr().String()}, Timeout: time.Second})})
-	t.Cleanup(func() { _ = svc.Close(context.Background()) })
-	return &monitorEnv{svc: svc, store: store, pages: p}
+	return &monitorEnv{apptest.New(t, store, apptest.FetchTimeout(time.Second), apptest.Configure(func(o *app.Options) {
+		o.Monitor = app.MonitorOptions{MinInterval: time.Second, HostInterval: -1, Lease: 5 * time.Second}
+		for _, f := range opts {
+			f(o)
+		}
+	}))}
 }
 
 // mustCaller makes an account of tier with a monitor key and returns a
 // context calling as that key.
 func (e *monitorEnv) mustCaller(t *testing.T, tier app.Tier) context.Context {
 	t.Helper()
-	ctx := context.Background()
-	sub := fmt.Sprintf("mon|%s|%d", t.Name(), time.Now().UnixNano())
-	acct, err := e.svc.EnsureAccount(ctx, app.Identity{Subject: sub, Email: "m@example.com"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := e.store.UpdateBilling(ctx, acct.ID, app.BillingUpdate{Tier: &tier}); err != nil {
-		t.Fatal(err)
-	}
-	acct.Tier = tier
-	ck, err := e.svc.CreateKey(app.WithPrincipal(ctx, &app.Principal{Account: *acct}), app.KeyCreate{Name: "m", Scopes: []string{"monitor"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return app.WithPrincipal(ctx, &app.Principal{Account: *acct, Key: ck.Key})
+	tok, acct := e.MustAccount("m@example.com")
+	e.SetTier(acct.ID, tier)
+	return e.Ctx(e.MustKey(tok, "monitor").RawKey)
 }
 
 func (e *monitorEnv) mustCreate(t *testing.T, ctx context.Context, url string) *app.Monitor {
 	t.Helper()
-	m, err := e.svc.CreateMonitor(ctx, app.MonitorCreate{URL: url, Name: "terms", IntervalSeconds: intp(3600)})
+	m, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: url, Name: "terms", IntervalSeconds: ptr(3600)})
 	if err != nil {
 		t.Fatalf("create monitor: %v", err)
 	}
@@ -172,15 +110,15 @@ func (e *monitorEnv) mustCreate(t *testing.T, ctx context.Context, url string) *
 // /terms, served as body (with etag, when given).
 func mustWatched(t *testing.T, d dbtest.Dialect, body, etag string) (*monitorEnv, context.Context, *app.Monitor) {
 	t.Helper()
-	e := newMonitorEnv(t, dbtest.Open(t, d), newPages(t))
+	e := newMonitorEnv(t, dbtest.Open(t, d))
 	ctx := e.mustCaller(t, app.TierAdvanced)
-	e.pages.set("/terms", body, etag)
-	return e, ctx, e.mustCreate(t, ctx, e.pages.url("/terms"))
+	e.Docs.Set("/terms", html(body, etag))
+	return e, ctx, e.mustCreate(t, ctx, e.Docs.URL("/terms"))
 }
 
 func (e *monitorEnv) mustCheck(t *testing.T, ctx context.Context, id string) *app.Monitor {
 	t.Helper()
-	m, err := e.svc.CheckMonitor(ctx, id)
+	m, err := e.Svc.CheckMonitor(ctx, id)
 	if err != nil {
 		t.Fatalf("check monitor: %v", err)
 	}
@@ -189,7 +127,7 @@ func (e *monitorEnv) mustCheck(t *testing.T, ctx context.Context, id string) *ap
 
 func (e *monitorEnv) alerts(t *testing.T, ctx context.Context, f app.AlertFilter) []app.Alert {
 	t.Helper()
-	page, err := e.svc.FindAlerts(ctx, f)
+	page, err := e.Svc.FindAlerts(ctx, f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,18 +143,10 @@ func scansUsed(t *testing.T, svc *app.Service, ctx context.Context) int {
 	return kl.Keys[0].Status.Scans.Limit - kl.Keys[0].Status.Scans.Remaining
 }
 
-func intp(n int) *int { return &n }
-
-func eachDialect(t *testing.T, f func(t *testing.T, d dbtest.Dialect)) {
-	for _, d := range dbtest.Dialects {
-		t.Run(string(d), func(t *testing.T) { f(t, d) })
-	}
-}
-
 // Noise never raises an alert; a real clause change raises exactly one,
 // with the diff and the arbitration finding; checking again raises nothing.
 func TestMonitorDetectsRealChangesOnly(t *testing.T) {
-	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e, ctx, m := mustWatched(t, d, terms("n1", "3 May 2026", "utm_source=a", false), "")
 		if m.Status() != app.MonitorActive || m.LastCheckedAt == nil || m.NextCheckAt.Before(m.CreatedAt.Add(time.Hour)) {
 			t.Errorf("new monitor %+v", m)
@@ -230,13 +160,13 @@ func TestMonitorDetectsRealChangesOnly(t *testing.T) {
 			"all of them again": terms("n3", "5 June 2026", "fbclid=1", true),
 		}
 		for name, body := range noise {
-			e.pages.set("/terms", body, "")
+			e.Docs.Set("/terms", html(body, ""))
 			e.mustCheck(t, ctx, m.ID)
 			if got := e.alerts(t, ctx, app.AlertFilter{}); len(got) != 0 {
 				t.Fatalf("%s raised %d alerts: %s", name, len(got), got[0].Diff)
 			}
 		}
-		e.pages.set("/terms", terms("n1", "3 May 2026", "utm_source=a", false, arbitration), "")
+		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "utm_source=a", false, arbitration), ""))
 		got := e.mustCheck(t, ctx, m.ID)
 		if got.LastChangedAt == nil || got.ConsecutiveFailures != 0 {
 			t.Errorf("after change: %+v", got)
@@ -258,11 +188,11 @@ func TestMonitorDetectsRealChangesOnly(t *testing.T) {
 		if !strings.HasPrefix(a.Summary, "1 paragraph changed; added: ") || !strings.Contains(a.Summary, "(blocker)") {
 			t.Errorf("summary %q", a.Summary)
 		}
-		vp, err := e.svc.FindMonitorVersions(ctx, m.ID, intp(1), "")
+		vp, err := e.Svc.FindMonitorVersions(ctx, m.ID, ptr(1), "")
 		if err != nil || len(vp.Versions) != 1 || vp.NextCursor == nil {
 			t.Fatalf("versions page 1: %+v %v", vp, err)
 		}
-		vp2, err := e.svc.FindMonitorVersions(ctx, m.ID, intp(1), *vp.NextCursor)
+		vp2, err := e.Svc.FindMonitorVersions(ctx, m.ID, ptr(1), *vp.NextCursor)
 		if err != nil || len(vp2.Versions) != 1 || vp2.NextCursor != nil || vp2.Versions[0].ContentHash == vp.Versions[0].ContentHash {
 			t.Fatalf("versions page 2: %+v %v", vp2, err)
 		}
@@ -273,7 +203,7 @@ func TestMonitorDetectsRealChangesOnly(t *testing.T) {
 			t.Errorf("seen: current %+v, first %+v, last check %v", cur, first, last.LastCheckedAt)
 		}
 		// PATCH marks it read; the unread filter then finds nothing.
-		if n, err := e.svc.UpdateAlerts(ctx, app.AlertUpdate{IDs: []string{a.ID}, Read: new(true)}); n != 1 || err != nil {
+		if n, err := e.Svc.UpdateAlerts(ctx, app.AlertUpdate{IDs: []string{a.ID}, Read: new(true)}); n != 1 || err != nil {
 			t.Errorf("update: %d %v", n, err)
 		}
 		if got := e.alerts(t, ctx, app.AlertFilter{Unread: true}); len(got) != 0 {
@@ -296,29 +226,32 @@ func TestMonitorConditionalGet(t *testing.T) {
 // An extractor upgrade over an unchanged page raises nothing: the stored
 // raw page is re-extracted with the new rules before comparing.
 func TestMonitorExtractorUpgradeRaisesNothing(t *testing.T) {
-	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
-		store, p := dbtest.Open(t, d), newPages(t)
-		old := newMonitorEnv(t, store, p, func(o *app.MonitorOptions) {
-			o.ExtractorVersion = "0-old"
-			o.Extract = func(raw []byte, ct, u string) (*extract.Document, error) {
-				doc, err := extract.Extract(raw, ct, u)
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		store := dbtest.Open(t, d)
+		old := newMonitorEnv(t, store, func(o *app.Options) {
+			o.Monitor.ExtractorVersion = "0-old"
+			o.Monitor.Extract = func(raw []byte, ct, u string) (*extractor.Document, error) {
+				doc, err := extractor.Extract(raw, ct, u)
 				if err == nil { // the old rules kept a cookie notice
 					doc.Text += "\n\nWe use cookies to improve your experience."
-					doc.ContentHash = extract.ContentHash(doc.Text)
+					doc.ContentHash = extractor.ContentHash(doc.Text)
 				}
 				return doc, err
 			}
 		})
 		ctx := old.mustCaller(t, app.TierAdvanced)
-		p.set("/terms", terms("n1", "3 May 2026", "a=1", false), "")
-		m := old.mustCreate(t, ctx, p.url("/terms"))
-		upgraded := newMonitorEnv(t, store, p)
+		old.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false), ""))
+		m := old.mustCreate(t, ctx, old.Docs.URL("/terms"))
+		// The upgraded process reads the same site.
+		upgraded := newMonitorEnv(t, store, func(o *app.Options) {
+			o.Fetcher = fetch.New(fetch.Options{AllowHosts: []string{old.Docs.Addr()}, Timeout: time.Second})
+		})
 		upgraded.mustCheck(t, ctx, m.ID)
 		if a := upgraded.alerts(t, ctx, app.AlertFilter{}); len(a) != 0 {
 			t.Fatalf("extractor upgrade raised an alert: %s", a[0].Diff)
 		}
 		// A real change after the upgrade is compared with the new rules' text.
-		p.set("/terms", terms("n1", "3 May 2026", "a=1", false, arbitration), "")
+		old.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false, arbitration), ""))
 		upgraded.mustCheck(t, ctx, m.ID)
 		a := upgraded.alerts(t, ctx, app.AlertFilter{})
 		if len(a) != 1 || a[0].Removed != 0 || strings.Contains(a[0].Diff, "cookies") {
@@ -330,10 +263,10 @@ func TestMonitorExtractorUpgradeRaisesNothing(t *testing.T) {
 // A failing page: the check-now answers the monitor with its error and
 // backoff, the scan is given back, no alert; recovery clears the error.
 func TestMonitorFailureBacksOff(t *testing.T) {
-	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e, ctx, m := mustWatched(t, d, terms("n1", "3 May 2026", "a=1", false), "")
-		before := scansUsed(t, e.svc, ctx)
-		e.pages.set("/terms", "", "")
+		before := scansUsed(t, e.Svc, ctx)
+		e.Docs.Set("/terms", broken)
 		for i, wantWait := range []time.Duration{30 * time.Second, time.Minute, 2 * time.Minute} {
 			got := e.mustCheck(t, ctx, m.ID)
 			if got.Status() != app.MonitorFailing || got.ConsecutiveFailures != i+1 || !strings.Contains(got.LastError, "500") ||
@@ -341,10 +274,10 @@ func TestMonitorFailureBacksOff(t *testing.T) {
 				t.Errorf("failure %d: %+v", i+1, got)
 			}
 		}
-		if used := scansUsed(t, e.svc, ctx); used != before {
+		if used := scansUsed(t, e.Svc, ctx); used != before {
 			t.Errorf("failed checks took %d scans", used-before)
 		}
-		e.pages.set("/terms", terms("n1", "3 May 2026", "a=1", false), "")
+		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false), ""))
 		if got := e.mustCheck(t, ctx, m.ID); got.Status() != app.MonitorActive || got.LastError != "" || got.ConsecutiveFailures != 0 {
 			t.Errorf("after recovery: %+v", got)
 		}
@@ -359,15 +292,19 @@ func TestMonitorFailureBacksOff(t *testing.T) {
 // connection, redirects to a private address, or serves an image.
 func TestMonitorHostilePages(t *testing.T) {
 	e, ctx, m := mustWatched(t, dbtest.SQLite, terms("n1", "3 May 2026", "a=1", false), "")
-	for i, c := range []struct{ body, reason string }{
-		{"HUGE", "larger than"}, {"HANG", "did not answer"}, {"RESET", "could not connect"},
-		{"PRIVATE", "not a public internet address"}, {"IMAGE", "an image"},
+	for i, c := range []struct {
+		name   string
+		page   http.Handler
+		reason string
+	}{
+		{"huge", huge, "larger than"}, {"hang", http.HandlerFunc(apptest.Stall), "did not answer"}, {"reset", reset, "could not connect"},
+		{"private", private, "not a public internet address"}, {"image", image, "an image"},
 	} {
-		e.pages.set("/terms", c.body, "")
+		e.Docs.Handle("/terms", c.page)
 		got := e.mustCheck(t, ctx, m.ID)
 		if got.Status() != app.MonitorFailing || got.ConsecutiveFailures != i+1 || !strings.Contains(got.LastError, c.reason) ||
 			!got.NextCheckAt.After(*got.LastCheckedAt) {
-			t.Errorf("%s: %+v", c.body, got)
+			t.Errorf("%s: %+v", c.name, got)
 		}
 	}
 	if a := e.alerts(t, ctx, app.AlertFilter{}); len(a) != 0 {
@@ -379,42 +316,41 @@ func TestMonitorHostilePages(t *testing.T) {
 // cannot fetch stores nothing and gives its scan back; the plan caps active
 // monitors; another account can neither see, check, update nor delete.
 func TestMonitorRules(t *testing.T) {
-	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
-		e := newMonitorEnv(t, dbtest.Open(t, d), newPages(t))
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newMonitorEnv(t, dbtest.Open(t, d))
 		ctx := e.mustCaller(t, app.TierFree)
-		e.pages.set("/terms", terms("n1", "3 May 2026", "a=1", false), "")
-		e.pages.set("/image", "", "")
-		url := e.pages.url("/terms")
+		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false), ""))
+		url := e.Docs.URL("/terms")
 		bad := []struct {
 			name string
 			call func() error
 			want app.Code
 		}{
 			{"not http", func() error {
-				_, err := e.svc.CreateMonitor(ctx, app.MonitorCreate{URL: "ftp://example.com/terms"})
+				_, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: "ftp://example.com/terms"})
 				return err
 			}, app.CodeInvalid},
 			{"private address", func() error {
-				_, err := e.svc.CreateMonitor(ctx, app.MonitorCreate{URL: "http://10.0.0.1/terms"})
+				_, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: "http://10.0.0.1/terms"})
 				return err
 			}, app.CodeInvalid},
-			{"no url", func() error { _, err := e.svc.CreateMonitor(ctx, app.MonitorCreate{}); return err }, app.CodeInvalid},
+			{"no url", func() error { _, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{}); return err }, app.CodeInvalid},
 			{"interval below min", func() error {
-				_, err := e.svc.CreateMonitor(ctx, app.MonitorCreate{URL: url, IntervalSeconds: intp(0)})
+				_, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: url, IntervalSeconds: ptr(0)})
 				return err
 			}, app.CodeInvalid},
 			{"interval over 30 days", func() error {
-				_, err := e.svc.CreateMonitor(ctx, app.MonitorCreate{URL: url, IntervalSeconds: intp(30*86400 + 1)})
+				_, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: url, IntervalSeconds: ptr(30*86400 + 1)})
 				return err
 			}, app.CodeInvalid},
 			{"upstream error", func() error {
-				_, err := e.svc.CreateMonitor(ctx, app.MonitorCreate{URL: e.pages.url("/image")})
+				_, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: e.Docs.URL("/broken")})
 				return err
 			}, app.CodeUpstream},
-			{"check id not a UUID", func() error { _, err := e.svc.CheckMonitor(ctx, "42"); return err }, app.CodeNotFound},
-			{"delete unknown", func() error { return e.svc.DeleteMonitor(ctx, "6f1c1f8e-0000-4000-8000-000000000000") }, app.CodeNotFound},
+			{"check id not a UUID", func() error { _, err := e.Svc.CheckMonitor(ctx, "42"); return err }, app.CodeNotFound},
+			{"delete unknown", func() error { return e.Svc.DeleteMonitor(ctx, "6f1c1f8e-0000-4000-8000-000000000000") }, app.CodeNotFound},
 			{"no ids", func() error {
-				_, err := e.svc.UpdateAlerts(ctx, app.AlertUpdate{IDs: []string{}, Read: new(true)})
+				_, err := e.Svc.UpdateAlerts(ctx, app.AlertUpdate{IDs: []string{}, Read: new(true)})
 				return err
 			}, app.CodeInvalid},
 			{"101 ids", func() error {
@@ -422,34 +358,34 @@ func TestMonitorRules(t *testing.T) {
 				for i := range ids {
 					ids[i] = fmt.Sprintf("6f1c1f8e-0000-4000-8000-%012d", i)
 				}
-				_, err := e.svc.UpdateAlerts(ctx, app.AlertUpdate{IDs: ids, Read: new(true)})
+				_, err := e.Svc.UpdateAlerts(ctx, app.AlertUpdate{IDs: ids, Read: new(true)})
 				return err
 			}, app.CodeInvalid},
 			{"id not a UUID", func() error {
-				_, err := e.svc.UpdateAlerts(ctx, app.AlertUpdate{IDs: []string{"x"}, Read: new(true)})
+				_, err := e.Svc.UpdateAlerts(ctx, app.AlertUpdate{IDs: []string{"x"}, Read: new(true)})
 				return err
 			}, app.CodeInvalid},
 			{"no read", func() error {
-				_, err := e.svc.UpdateAlerts(ctx, app.AlertUpdate{IDs: []string{"6f1c1f8e-0000-4000-8000-000000000000"}})
+				_, err := e.Svc.UpdateAlerts(ctx, app.AlertUpdate{IDs: []string{"6f1c1f8e-0000-4000-8000-000000000000"}})
 				return err
 			}, app.CodeInvalid},
-			{"limit 0", func() error { _, err := e.svc.FindAlerts(ctx, app.AlertFilter{Limit: intp(0)}); return err }, app.CodeInvalid},
-			{"limit 101", func() error { _, err := e.svc.FindAlerts(ctx, app.AlertFilter{Limit: intp(101)}); return err }, app.CodeInvalid},
+			{"limit 0", func() error { _, err := e.Svc.FindAlerts(ctx, app.AlertFilter{Limit: ptr(0)}); return err }, app.CodeInvalid},
+			{"limit 101", func() error { _, err := e.Svc.FindAlerts(ctx, app.AlertFilter{Limit: ptr(101)}); return err }, app.CodeInvalid},
 			{"tampered cursor", func() error {
-				_, err := e.svc.FindAlerts(ctx, app.AlertFilter{Cursor: "MjAyNi0xMS0yNFQxMDowMDowMFp8bm90LWFuLWlk"})
+				_, err := e.Svc.FindAlerts(ctx, app.AlertFilter{Cursor: "MjAyNi0xMS0yNFQxMDowMDowMFp8bm90LWFuLWlk"})
 				return err
 			}, app.CodeInvalid},
-			{"bad monitorId", func() error { _, err := e.svc.FindAlerts(ctx, app.AlertFilter{MonitorID: "x"}); return err }, app.CodeInvalid},
+			{"bad monitorId", func() error { _, err := e.Svc.FindAlerts(ctx, app.AlertFilter{MonitorID: "x"}); return err }, app.CodeInvalid},
 		}
 		for _, c := range bad {
 			if err := c.call(); app.ErrorCode(err) != c.want {
 				t.Errorf("%s: %v, want %s", c.name, err, c.want)
 			}
 		}
-		if used := scansUsed(t, e.svc, ctx); used != 0 {
+		if used := scansUsed(t, e.Svc, ctx); used != 0 {
 			t.Errorf("refused requests took %d scans", used)
 		}
-		if ms, _ := e.svc.FindMonitors(ctx); len(ms) != 0 {
+		if ms, _ := e.Svc.FindMonitors(ctx); len(ms) != 0 {
 			t.Errorf("refused requests stored %d monitors", len(ms))
 		}
 
@@ -458,57 +394,53 @@ func TestMonitorRules(t *testing.T) {
 		for range 3 {
 			mine = append(mine, e.mustCreate(t, ctx, url))
 		}
-		_, err := e.svc.CreateMonitor(ctx, app.MonitorCreate{URL: url})
+		_, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: url})
 		if ae := app.AsError(err); ae.Code != app.CodeForbidden || ae.Message != "Active monitor limit reached for this plan" || ae.Data["monitorLimit"] != 3 {
 			t.Errorf("fourth monitor: %v", err)
 		}
-		if used := scansUsed(t, e.svc, ctx); used != 3 {
+		if used := scansUsed(t, e.Svc, ctx); used != 3 {
 			t.Errorf("%d scans used, want 3", used)
 		}
 
 		other := e.mustCaller(t, app.TierAdvanced)
-		if ms, _ := e.svc.FindMonitors(other); len(ms) != 0 {
+		if ms, _ := e.Svc.FindMonitors(other); len(ms) != 0 {
 			t.Errorf("another account sees %d monitors", len(ms))
 		}
-		if _, err := e.svc.CheckMonitor(other, mine[0].ID); app.ErrorCode(err) != app.CodeNotFound {
+		if _, err := e.Svc.CheckMonitor(other, mine[0].ID); app.ErrorCode(err) != app.CodeNotFound {
 			t.Errorf("another account checks: %v", err)
 		}
-		if _, err := e.svc.FindMonitorVersions(other, mine[0].ID, nil, ""); app.ErrorCode(err) != app.CodeNotFound {
+		if _, err := e.Svc.FindMonitorVersions(other, mine[0].ID, nil, ""); app.ErrorCode(err) != app.CodeNotFound {
 			t.Errorf("another account reads versions: %v", err)
 		}
-		if err := e.svc.DeleteMonitor(other, mine[0].ID); app.ErrorCode(err) != app.CodeNotFound {
+		if err := e.Svc.DeleteMonitor(other, mine[0].ID); app.ErrorCode(err) != app.CodeNotFound {
 			t.Errorf("another account deletes: %v", err)
 		}
 		// Delete frees a place; the deleted monitor is gone from lists and checks.
-		if err := e.svc.DeleteMonitor(ctx, mine[0].ID); err != nil {
+		if err := e.Svc.DeleteMonitor(ctx, mine[0].ID); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.svc.CheckMonitor(ctx, mine[0].ID); app.ErrorCode(err) != app.CodeNotFound {
+		if _, err := e.Svc.CheckMonitor(ctx, mine[0].ID); app.ErrorCode(err) != app.CodeNotFound {
 			t.Errorf("check of a deleted monitor: %v", err)
 		}
-		if ms, _ := e.svc.FindMonitors(ctx); len(ms) != 2 {
+		if ms, _ := e.Svc.FindMonitors(ctx); len(ms) != 2 {
 			t.Errorf("%d monitors after delete, want 2", len(ms))
 		}
 		e.mustCreate(t, ctx, url)
 	})
 }
 
-// The scheduler checks due monitors by itself and sees a change within a
+// The scheduler (Run, with workers) checks due monitors by itself and sees a change within a
 // few seconds at a 1s interval; an alert's other account cannot update it.
 func TestSchedulerSeesChange(t *testing.T) {
-	eachDialect(t, func(t *testing.T, d dbtest.Dialect) {
-		e := newMonitorEnv(t, dbtest.Open(t, d), newPages(t))
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newMonitorEnv(t, dbtest.Open(t, d), func(o *app.Options) { o.Monitor.Workers = 4 })
 		ctx := e.mustCaller(t, app.TierAdvanced)
-		e.pages.set("/s", terms("n1", "3 May 2026", "a=1", false), "")
-		m, err := e.svc.CreateMonitor(ctx, app.MonitorCreate{URL: e.pages.url("/s"), IntervalSeconds: intp(1)})
+		e.Docs.Set("/s", html(terms("n1", "3 May 2026", "a=1", false), ""))
+		m, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: e.Docs.URL("/s"), IntervalSeconds: ptr(1)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		run, stop := context.WithCancel(context.Background())
-		done := make(chan error)
-		go func() { done <- e.svc.RunMonitors(run) }()
-		defer func() { stop(); <-done }()
-		e.pages.set("/s", terms("n1", "3 May 2026", "a=1", false, arbitration), "")
+		e.Docs.Set("/s", html(terms("n1", "3 May 2026", "a=1", false, arbitration), ""))
 		var alerts []app.Alert
 		for deadline := time.Now().Add(10 * time.Second); len(alerts) == 0 && time.Now().Before(deadline); {
 			time.Sleep(100 * time.Millisecond)
@@ -518,7 +450,7 @@ func TestSchedulerSeesChange(t *testing.T) {
 			t.Fatalf("scheduler alerts: %+v", alerts)
 		}
 		other := e.mustCaller(t, app.TierAdvanced)
-		if n, err := e.svc.UpdateAlerts(other, app.AlertUpdate{IDs: []string{alerts[0].ID}, Read: new(true)}); n != 0 || err != nil {
+		if n, err := e.Svc.UpdateAlerts(other, app.AlertUpdate{IDs: []string{alerts[0].ID}, Read: new(true)}); n != 0 || err != nil {
 			t.Errorf("another account's update: %d %v", n, err)
 		}
 		if got := e.alerts(t, other, app.AlertFilter{}); len(got) != 0 {
@@ -530,21 +462,21 @@ func TestSchedulerSeesChange(t *testing.T) {
 // A downgrade keeps the monitors beyond the new cap running (and
 // checkable) and refuses new ones.
 func TestMonitorDowngrade(t *testing.T) {
-	e := newMonitorEnv(t, dbtest.Open(t, dbtest.SQLite), newPages(t))
+	e := newMonitorEnv(t, dbtest.Open(t, dbtest.SQLite))
 	ctx := e.mustCaller(t, app.TierBase)
-	e.pages.set("/terms", terms("n1", "3 May 2026", "a=1", false), "")
+	e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false), ""))
 	var ms []*app.Monitor
 	for range 4 {
-		ms = append(ms, e.mustCreate(t, ctx, e.pages.url("/terms")))
+		ms = append(ms, e.mustCreate(t, ctx, e.Docs.URL("/terms")))
 	}
 	p, _ := app.PrincipalFrom(ctx)
 	down := *p
 	down.Account.Tier = app.TierFree
 	ctx = app.WithPrincipal(context.Background(), &down)
-	if _, err := e.svc.CreateMonitor(ctx, app.MonitorCreate{URL: e.pages.url("/terms")}); app.AsError(err).Data["monitorLimit"] != 3 {
+	if _, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: e.Docs.URL("/terms")}); app.AsError(err).Data["monitorLimit"] != 3 {
 		t.Errorf("fifth monitor after the downgrade: %v", err)
 	}
-	if list, err := e.svc.FindMonitors(ctx); err != nil || len(list) != 4 {
+	if list, err := e.Svc.FindMonitors(ctx); err != nil || len(list) != 4 {
 		t.Errorf("%d monitors after the downgrade, want 4 (%v)", len(list), err)
 	}
 	e.mustCheck(t, ctx, ms[3].ID)

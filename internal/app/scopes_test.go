@@ -39,7 +39,26 @@ var scopedCalls = []struct {
 		_, err := s.FindAnalysis(ctx, "nope")
 		return err
 	}},
-	{app.OpMonitor, "monitor", func(s *app.Service, ctx context.Context) error { return s.Monitoring(ctx) }},
+	{app.OpMonitor, "monitor", func(s *app.Service, ctx context.Context) error {
+		_, err := s.CreateMonitor(ctx, app.MonitorCreate{URL: "http://127.0.0.1:1/terms"})
+		return err
+	}},
+	{app.OpMonitor, "monitor", func(s *app.Service, ctx context.Context) error { _, err := s.FindMonitors(ctx); return err }},
+	{app.OpMonitor, "monitor", func(s *app.Service, ctx context.Context) error { _, err := s.FindMonitor(ctx, "nope"); return err }},
+	{app.OpMonitor, "monitor", func(s *app.Service, ctx context.Context) error { _, err := s.CheckMonitor(ctx, "nope"); return err }},
+	{app.OpMonitor, "monitor", func(s *app.Service, ctx context.Context) error { return s.DeleteMonitor(ctx, "nope") }},
+	{app.OpMonitor, "monitor", func(s *app.Service, ctx context.Context) error {
+		_, err := s.FindMonitorVersions(ctx, "nope", nil, "")
+		return err
+	}},
+	{app.OpMonitor, "monitor", func(s *app.Service, ctx context.Context) error {
+		_, err := s.FindAlerts(ctx, app.AlertFilter{})
+		return err
+	}},
+	{app.OpMonitor, "monitor", func(s *app.Service, ctx context.Context) error {
+		_, err := s.UpdateAlerts(ctx, app.AlertUpdate{})
+		return err
+	}},
 }
 
 // Operations any credential of the account may use.

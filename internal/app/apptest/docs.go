@@ -23,7 +23,8 @@ const TermsPage = `<!doctype html><html><head><title>Example Terms of Service</t
 <p>In no event shall we be liable for any indirect or consequential damages.</p>
 </main><footer>© Example</footer></body></html>`
 
-// Page is what the document server answers at one path.
+// Page is what the document server answers at one path. Like a real server
+// it answers 304 to a conditional GET naming its ETag.
 type Page struct {
 	Status      int // 0 is 200
 	ContentType string
@@ -32,9 +33,13 @@ type Page struct {
 }
 
 // ServeHTTP writes the page.
-func (p Page) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
+func (p Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for k, v := range p.Header {
 		w.Header()[k] = v
+	}
+	if etag := p.Header.Get("ETag"); etag != "" && r.Header.Get("If-None-Match") == etag {
+		w.WriteHeader(http.StatusNotModified)
+		return
 	}
 	if p.ContentType != "" {
 		w.Header().Set("Content-Type", p.ContentType)
