@@ -33,7 +33,7 @@ func TestConcurrentUsageFlushes(t *testing.T) {
 				for range keysPer {
 					key := app.Key{ID: uuid.NewString(), AccountID: acct.ID, Name: "k",
 						Prefix: "cwsk_flush00", Hash: []byte(uuid.NewString()), Scopes: app.Scopes{"analyze"}, CreatedAt: now}
-					if err := setup.CreateKey(ctx, &key); err != nil {
+					if _, err := setup.CreateKey(ctx, &key, keysPer); err != nil {
 						t.Fatal(err)
 					}
 					keys = append(keys, key)

@@ -190,8 +190,8 @@ func TestCreateApiKey(t *testing.T) {
 		t.Run("key cannot mint keys", func(t *testing.T) {
 			raw := e.MustKey(tok, app.ScopeExtract, app.ScopeAnalyze, app.ScopeMonitor).RawKey
 			r := e.do(t, raw, create, map[string]any{"name": "nope"})
-			if r.code() != "FORBIDDEN" || string(r.Data) != "null" {
-				t.Errorf("createApiKey with a key: %s, want FORBIDDEN and no data", r.body)
+			if r.code() != "FORBIDDEN" || string(r.Data) != `{"createApiKey":null}` {
+				t.Errorf("createApiKey with a key: %s, want FORBIDDEN and no key", r.body)
 			}
 		})
 
@@ -285,7 +285,8 @@ var scopeSets = [][]string{
 func TestScopes(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d, options{})
-		tok, _ := e.MustAccount("")
+		tok, acct := e.MustAccount("")
+		e.SetTier(acct.ID, app.TierAdvanced) // a key for each set: more than free's 3
 		for _, scopes := range scopeSets {
 			raw := e.MustKey(tok, scopes...).RawKey
 			for _, op := range scopedOps {
@@ -649,6 +650,39 @@ func TestRateLimitHeaders(t *testing.T) {
 			if r.code() != want.code || headers(r) != want.headers {
 				t.Errorf("two analyses: code %q headers %v, want %q %v (%s)", r.code(), headers(r), want.code, want.headers, r.body)
 			}
+		}
+	})
+}
+
+// Mutations of one operation fail alone: with one scan left, the admitted
+// analysis comes back beside the refused one's RATE_LIMITED error, instead of
+// data: null losing a result that was charged and stored.
+func TestAdmittedResultBesideRefusal(t *testing.T) {
+	const twice = `mutation { a: analyze(input: {text: "We may change these terms."}) { id grade } b: analyze(input: {text: "We may sell your data."}) { id } }`
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d, options{})
+		tok, _ := e.MustAccount("")
+		raw := e.MustKey(tok).RawKey
+		e.mustData(t, raw, twice, nil, &struct{}{})
+		e.mustData(t, raw, twice, nil, &struct{}{})
+		r := e.do(t, raw, twice, nil) // one scan left for two analyses
+		var got struct {
+			A *struct{ ID, Grade string }
+			B *struct{ ID string }
+		}
+		if err := json.Unmarshal(r.Data, &got); err != nil {
+			t.Fatalf("data %s: %v", r.Data, err)
+		}
+		if got.A == nil || got.A.ID == "" || got.A.Grade == "" || got.B != nil {
+			t.Fatalf("a admitted, b refused: data %s, want a's analysis and b null", r.Data)
+		}
+		if len(r.Errors) != 1 || r.code() != "RATE_LIMITED" || fmt.Sprint(r.Errors[0].Path) != "[b]" {
+			t.Errorf("errors %+v, want one RATE_LIMITED at path b", r.Errors)
+		}
+		var stored struct{ Analysis struct{ ID string } }
+		e.mustData(t, raw, `query($id: ID!) { analysis(id: $id) { id } }`, map[string]any{"id": got.A.ID}, &stored)
+		if stored.Analysis.ID != got.A.ID {
+			t.Errorf("the returned analysis %s is not the stored one %+v", got.A.ID, stored)
 		}
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
+	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
 )
 
@@ -31,7 +32,8 @@ func TestScopes(t *testing.T) {
 	scopeSets := [][]string{{"extract"}, {"analyze"}, {"monitor"}, {"extract", "analyze"}, {"extract", "analyze", "monitor"}}
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d)
-		tok, _ := e.MustAccount("scopes@example.com")
+		tok, acct := e.MustAccount("scopes@example.com")
+		e.SetTier(acct.ID, app.TierAdvanced) // a key for each set: more than free's 3
 		for _, set := range scopeSets {
 			key := e.MustKey(tok, set...)
 			for _, r := range scopedRoutes {

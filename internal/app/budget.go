@@ -9,12 +9,13 @@ import (
 
 // Plan limits (interface.md 8): per key, and the same for an account's own
 // (portal) pool. Unlimited is -1.
-type planLimits struct{ scans, ai, monitors int }
+// Monitors and keys are active ones per account.
+type planLimits struct{ scans, ai, monitors, keys int }
 
 var plans = map[Tier]planLimits{
-	TierFree:     {scans: 5, ai: 5, monitors: 3},
-	TierBase:     {scans: 25, ai: 30, monitors: 25},
-	TierAdvanced: {scans: 100, ai: -1, monitors: 200},
+	TierFree:     {scans: 5, ai: 5, monitors: 3, keys: 3},
+	TierBase:     {scans: 25, ai: 30, monitors: 25, keys: 10},
+	TierAdvanced: {scans: 100, ai: -1, monitors: 200, keys: 50},
 }
 
 func limitsOf(t Tier) planLimits {
