@@ -686,3 +686,44 @@ func TestAdmittedResultBesideRefusal(t *testing.T) {
 		}
 	})
 }
+
+// A request body encoding/json would read loosely is refused with a short
+// message naming the problem, never the body quoted back, and runs nothing.
+func TestStrictRequestBody(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite, options{})
+	tok, _ := e.MustAccount("")
+	raw := e.MustKey(tok).RawKey
+	const analyze = `mutation($in: AnalyzeInput!) { analyze(input: $in) { id } }`
+	huge := `{"query": "` + strings.Repeat("x", 1900000) + `"`
+	for name, c := range map[string]struct{ body, mention string }{
+		"malformed, 1.9 MB":          {huge, "malformed JSON"},
+		"malformed inside":           {`{"query": "{ viewer { id } }", "variables": {"a": tru}}`, "syntax error at byte"},
+		"two objects":                {`{"query":"{ viewer { id } }"}{"query":"{ viewer { id } }"}`, "more than one JSON value"},
+		"query in capitals":          {`{"QUERY":"{ viewer { id } }"}`, "QUERY is not a known field"},
+		"a key twice":                {`{"query":"{ viewer { id } }","query":"{ apiKeys { id } }"}`, "query appears more than once"},
+		"a variable's key twice":     {`{"query":"` + analyze + `","variables":{"in":{"text":"a","text":"b"}}}`, "variables.in.text appears more than once"},
+		"an input field in capitals": {`{"query":"` + analyze + `","variables":{"in":{"TEXT":"We may sell your data."}}}`, "TEXT"},
+	} {
+		req := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(c.body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+raw)
+		rec := httptest.NewRecorder()
+		e.h.ServeHTTP(rec, req)
+		body := rec.Body.String()
+		if rec.Code == http.StatusOK && !strings.Contains(body, `"errors"`) || len(body) > 300 || !strings.Contains(body, c.mention) {
+			t.Errorf("%s: %d %.300s, want a short error mentioning %q", name, rec.Code, body, c.mention)
+		}
+	}
+	if n := e.ScansUsed(mustKeyID(t, e, raw)); n != 0 {
+		t.Errorf("%d scans used by refused bodies", n)
+	}
+}
+
+func mustKeyID(t *testing.T, e *env, raw string) string {
+	t.Helper()
+	p, err := e.Svc.Authenticate(context.Background(), raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Key.ID
+}

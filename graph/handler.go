@@ -1,12 +1,16 @@
 package graph
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"mime"
 	"net/http"
+	"reflect"
 	"runtime/debug"
 	"strings"
 
@@ -61,7 +65,7 @@ func NewHandler(o Options) http.Handler {
 
 	// Budgeted fields set the RateLimit-* headers REST sends, for the last
 	// budgeted field of the operation.
-	api := middleware.Authenticate(o.Service, p.unauthenticated, limitBody(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	api := middleware.Authenticate(o.Service, p.unauthenticated, strictBody(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		srv.ServeHTTP(w, middleware.RateLimitHeaders(w, r))
 	})))
 	explorer := http.Handler(http.HandlerFunc(notFound))
@@ -184,17 +188,54 @@ func (p *presenter) unauthenticated(w http.ResponseWriter, r *http.Request, err 
 	writeErrors(w, http.StatusUnauthorized, app.ErrUnauthenticated().Message, errorCode(app.CodeUnauthenticated))
 }
 
-// limitBody refuses bodies over middleware.MaxBody: 413 when the length is declared,
-// a decoding error from gqlgen when it is not.
-func limitBody(next http.Handler) http.Handler {
+// strictBody refuses bodies over middleware.MaxBody (413) and JSON that
+// encoding/json would read loosely (a key twice, a name in another case,
+// two values; see middleware.CheckJSON) before gqlgen decodes it. Its own
+// error for malformed JSON quotes the whole body back; this one says where.
+func strictBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > middleware.MaxBody {
 			writeErrors(w, http.StatusRequestEntityTooLarge, "request body too large", errorCode(app.CodeTooLarge))
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, middleware.MaxBody)
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, middleware.MaxBody))
+		if err != nil {
+			writeErrors(w, http.StatusRequestEntityTooLarge, "request body too large", errorCode(app.CodeTooLarge))
+			return
+		}
+		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" {
+			if err := middleware.CheckJSON(body, reflect.TypeFor[request]()); err != nil {
+				writeErrors(w, http.StatusBadRequest, jsonError(err), errorCode(app.CodeInvalid))
+				return
+			}
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
 		next.ServeHTTP(w, r)
 	})
+}
+
+// request is the body of a GraphQL POST.
+type request struct {
+	Query         string         `json:"query"`
+	OperationName string         `json:"operationName"`
+	Variables     map[string]any `json:"variables"`
+	Extensions    map[string]any `json:"extensions"`
+}
+
+// jsonError words a CheckJSON error in one short line.
+func jsonError(err error) string {
+	var ae *app.Error
+	var syn *json.SyntaxError
+	switch {
+	case errors.As(err, &ae) && len(ae.Fields) > 0:
+		return ae.Message + ": " + ae.Fields[0].Field + " " + ae.Fields[0].Message
+	case errors.As(err, &syn):
+		return fmt.Sprintf("malformed JSON: syntax error at byte %d", syn.Offset)
+	case errors.Is(err, io.EOF):
+		return "request body is empty"
+	default:
+		return "malformed JSON: the body ends early"
+	}
 }
 
 func notFound(w http.ResponseWriter, _ *http.Request) {
