@@ -420,8 +420,16 @@ func TestIntrospection(t *testing.T) {
 				if on && (len(r.Errors) > 0 || !strings.Contains(string(r.Data), `"Query"`)) {
 					t.Errorf("introspection on: %s", r.body)
 				}
-				if !on && len(r.Errors) == 0 {
-					t.Errorf("introspection off, __schema answered: %s", r.body)
+				if !on {
+					for _, q := range []string{schemaQuery, `{ __type(name: "Query") { name } }`, `query { ...F } fragment F on Query { __schema { queryType { name } } }`} {
+						r := e.do(t, tok, q, nil)
+						if r.code() != "INTROSPECTION_DISABLED" || r.status >= 500 || string(r.Data) != "" && string(r.Data) != "null" {
+							t.Errorf("introspection off, %s: %d %s, want INTROSPECTION_DISABLED and nothing run", q, r.status, r.body)
+						}
+					}
+					if strings.Contains(e.log.String(), "ERROR") {
+						t.Errorf("introspection off logged an error: %s", e.log.String())
+					}
 				}
 
 				rec := httptest.NewRecorder()

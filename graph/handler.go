@@ -57,6 +57,8 @@ func NewHandler(o Options) http.Handler {
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	if o.Introspection {
 		srv.Use(extension.Introspection{})
+	} else {
+		srv.Use(noIntrospection{})
 	}
 	srv.Use(extension.FixedComplexityLimit(ComplexityLimit))
 	srv.SetErrorPresenter(p.present)
@@ -83,6 +85,43 @@ func NewHandler(o Options) http.Handler {
 			writeErrors(w, http.StatusMethodNotAllowed, "method not allowed", "METHOD_NOT_ALLOWED")
 		}
 	})
+}
+
+// noIntrospection refuses an operation selecting __schema or __type, when
+// introspection is off, as a client error before anything runs: gqlgen's
+// own answer is a plain error the presenter would log and call internal.
+type noIntrospection struct{}
+
+func (noIntrospection) ExtensionName() string                   { return "NoIntrospection" }
+func (noIntrospection) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (noIntrospection) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	if oc.Operation != nil && introspects(oc.Doc, oc.Operation.SelectionSet) {
+		return &gqlerror.Error{Message: "introspection is disabled on this server", Extensions: map[string]any{"code": "INTROSPECTION_DISABLED"}}
+	}
+	return nil
+}
+
+// introspects reports whether a root selection set (fragments followed)
+// selects __schema or __type, which exist only at the root.
+func introspects(doc *ast.QueryDocument, set ast.SelectionSet) bool {
+	for _, sel := range set {
+		switch sel := sel.(type) {
+		case *ast.Field:
+			if sel.Name == "__schema" || sel.Name == "__type" {
+				return true
+			}
+		case *ast.InlineFragment:
+			if introspects(doc, sel.SelectionSet) {
+				return true
+			}
+		case *ast.FragmentSpread:
+			if f := doc.Fragments.ForName(sel.Name); f != nil && introspects(doc, f.SelectionSet) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // codes is the one table from app codes to extensions.code. Codes missing
