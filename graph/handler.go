@@ -137,6 +137,7 @@ var codes = map[app.Code]string{
 	app.CodeUpstream:        "UPSTREAM",
 	app.CodeTimeout:         "TIMEOUT",
 	app.CodeUnavailable:     "UNAVAILABLE",
+	app.CodeBusy:            "BUSY",
 	app.CodeTooLarge:        "TOO_LARGE",
 	app.CodeUnsupportedType: "UNSUPPORTED_TYPE",
 	app.CodeInternal:        "INTERNAL",

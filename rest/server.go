@@ -115,6 +115,7 @@ var statusOf = map[app.Code]int{
 	app.CodeInternal:        http.StatusInternalServerError,
 	app.CodeUpstream:        http.StatusBadGateway,
 	app.CodeUnavailable:     http.StatusServiceUnavailable,
+	app.CodeBusy:            http.StatusServiceUnavailable,
 	app.CodeTimeout:         http.StatusGatewayTimeout,
 }
 
@@ -138,6 +139,9 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	if reset := w.Header().Get("RateLimit-Reset"); status == http.StatusTooManyRequests && reset != "" {
 		w.Header().Set("Retry-After", reset)
+	}
+	if e.Code == app.CodeBusy {
+		w.Header().Set("Retry-After", "1")
 	}
 	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="clausewatch"`)
