@@ -7,13 +7,14 @@ DATA    ?= ../shared/data
 PKGS    := ./...
 BENCHTIME ?= 2s
 
-.PHONY: run test e2e bench build generate lint migrate tidy clean eval-extract eval-clauses train
+.PHONY: run test e2e bench build generate lint migrate tidy clean eval-extract eval-clauses eval-grades eval-privacy train
 
 run: ## the service on embedded SQLite (./data), printing where to go next
 	$(GO) run ./cmd/clausewatch serve
 
 test: lint ## every test, on SQLite and a real PostgreSQL, then the portal in Chromium
 	./scripts/with-postgres.sh $(GO) test -race -count=1 -timeout 8m $(PKGS)
+	$(GO) test -run '^$$' -fuzz FuzzExtract -fuzztime 5s ./internal/extract
 	./scripts/e2e.sh
 
 e2e: ## the portal's browser test alone (Debian's Chromium; screenshots in test-artifacts/portal)
@@ -40,11 +41,18 @@ migrate: ## apply migrations to DATABASE_URL (default: the SQLite file)
 eval-extract: ## extraction quality on shared/data/extract, ours beside go-readability
 	$(GO) run ./cmd/eval-extract -data $(DATA)/extract
 
-eval-clauses: ## clause classifier scores on the validation split (LexGLUE protocol)
-	$(GO) run ./cmd/eval-clauses -data $(DATA)/clauses
+eval-clauses: ## clause classifier: validation split (LexGLUE protocol), then newer.jsonl by company (cross-validated)
+	$(GO) run ./cmd/eval-clauses -data $(DATA)/clauses -newer
 
-train: ## rebuild the embedded clause model from shared/data/clauses (deterministic)
+eval-grades: ## grades against ToS;DR's on the dev services, their quotes left out of training
+	$(GO) run ./cmd/eval-grades -data $(DATA)
+
+eval-privacy: ## privacy findings paragraph by paragraph against the labelled policies (internal/analyze/testdata/privacy), beside a keyword list
+	$(GO) run ./cmd/eval-privacy
+
+train: ## rebuild the embedded clause and case models from shared/data (deterministic)
 	$(GO) run ./cmd/train-clauses -data $(DATA)/clauses
+	$(GO) run ./cmd/train-cases -data $(DATA)
 
 tidy:
 	$(GO) mod tidy

@@ -74,10 +74,14 @@ func (r analysisRow) analysis() (app.Analysis, error) {
 // frozen (testdata/analysis-body.json holds a row as written); a change
 // here must still read the rows already written.
 type storedAnalysis struct {
-	ID          string            `json:"id"`
-	Source      storedSource      `json:"source"`
-	Grade       string            `json:"grade"`
-	Score       int               `json:"score"`
+	ID     string       `json:"id"`
+	Source storedSource `json:"source"`
+	Grade  string       `json:"grade"`
+	Score  int          `json:"score"`
+	// Basis and Cases came with ToS;DR's rule: rows written before have
+	// neither, and read back without a basis.
+	Basis       *storedBasis      `json:"basis,omitempty"`
+	Cases       []storedCase      `json:"cases,omitempty"`
 	Findings    []storedFinding   `json:"findings"`
 	Guidance    []string          `json:"guidance"`
 	Readability storedReadability `json:"readability"`
@@ -109,6 +113,21 @@ type storedFinding struct {
 	Start       int     `json:"start"`
 	End         int     `json:"end"`
 	Confidence  float64 `json:"confidence"`
+	Case        string  `json:"case,omitempty"`
+}
+
+type storedBasis struct {
+	Good    int `json:"good"`
+	Neutral int `json:"neutral"`
+	Bad     int `json:"bad"`
+	Blocker int `json:"blocker"`
+	Balance int `json:"balance"`
+}
+
+type storedCase struct {
+	Title    string `json:"title"`
+	Rating   string `json:"rating"`
+	Category string `json:"category"`
 }
 
 type storedReadability struct {
@@ -135,6 +154,13 @@ func storedAnalysisOf(a *app.Analysis) storedAnalysis {
 	for i, f := range a.Findings {
 		b.Findings[i] = storedFinding(f)
 	}
+	if a.Basis != nil {
+		basis := storedBasis(*a.Basis)
+		b.Basis = &basis
+	}
+	for _, c := range a.Cases {
+		b.Cases = append(b.Cases, storedCase(c))
+	}
 	if a.AI != nil {
 		ai := storedAISummary(*a.AI)
 		b.AI = &ai
@@ -152,6 +178,14 @@ func (b storedAnalysis) analysis(text string) app.Analysis {
 	for i, f := range b.Findings {
 		a.Findings[i] = app.Finding(f)
 	}
+	if b.Basis != nil {
+		basis := app.GradeBasis(*b.Basis)
+		a.Basis = &basis
+		a.Cases = make([]app.Case, len(b.Cases))
+		for i, c := range b.Cases {
+			a.Cases[i] = app.Case(c)
+		}
+	}
 	if b.AI != nil {
 		ai := app.AISummary(*b.AI)
 		a.AI = &ai
@@ -160,7 +194,7 @@ func (b storedAnalysis) analysis(text string) app.Analysis {
 }
 
 // FindAnalyses implements app.Store.
-func (s *Store) FindAnalyses(ctx context.Context, accountID string, after *app.AnalysisCursor, limit int, withText bool) ([]app.Analysis, error) {
+func (s *Store) FindAnalyses(ctx context.Context, accountID string, after *app.PageCursor, limit int, withText bool) ([]app.Analysis, error) {
 	var rows []analysisRow
 	var err error
 	if after == nil {
@@ -174,7 +208,7 @@ func (s *Store) FindAnalyses(ctx context.Context, accountID string, after *app.A
 		if withText {
 			q = findAnalysesWithTextAfterSQL
 		}
-		at := after.CreatedAt.UTC()
+		at := after.At.UTC()
 		err = s.selectAll(ctx, &rows, q, accountID, at, at, after.ID, limit)
 	}
 	if err != nil {

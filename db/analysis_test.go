@@ -91,3 +91,41 @@ func TestStoredAnalysisBodyIsGolden(t *testing.T) {
 		})
 	}
 }
+
+// An analysis graded by ToS;DR's rule keeps its basis and cases; one with
+// a basis and no case reads back with an empty list, not as an old row.
+func TestStoredAnalysisKeepsGradeBasis(t *testing.T) {
+	for _, d := range dbtest.Dialects {
+		t.Run(string(d), func(t *testing.T) {
+			s := dbtest.Open(t, d)
+			ctx := t.Context()
+			acct := &app.Account{ID: "6f1c1f8e-0000-4000-8000-0000000000cd", Subject: "basis|" + string(d), Tier: app.TierFree}
+			if err := s.CreateAccount(ctx, acct); err != nil {
+				t.Fatal(err)
+			}
+			graded := goldenAnalysis()
+			graded.ID = "6f1c1f8e-0000-4000-8000-00000000a003"
+			graded.Basis = &app.GradeBasis{Good: 1, Bad: 2, Balance: -1}
+			graded.Cases = []app.Case{
+				{Title: "The service can delete your account without prior notice and without a reason", Rating: "bad", Category: "unilateral_termination"},
+				{Title: "You waive your right to a class action.", Rating: "bad", Category: "arbitration"},
+				{Title: "This service does not sell your personal data", Rating: "good", Category: "data_sale"},
+			}
+			empty := goldenAnalysis()
+			empty.ID = "6f1c1f8e-0000-4000-8000-00000000a002"
+			empty.Basis, empty.Cases = &app.GradeBasis{}, []app.Case{}
+			for _, want := range []*app.Analysis{graded, empty} {
+				if err := s.CreateAnalysis(ctx, acct.ID, nil, want); err != nil {
+					t.Fatal(err)
+				}
+				got, err := s.FindAnalysis(ctx, acct.ID, want.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("FindAnalysis:\n got %+v\nwant %+v", got, want)
+				}
+			}
+		})
+	}
+}

@@ -253,8 +253,9 @@ WHERE monitor_id = ? AND content_hash = (SELECT content_hash FROM monitors WHERE
 VALUES (?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (monitor_id, content_hash) DO UPDATE SET last_seen_at = excluded.last_seen_at,
   extractor_version = excluded.extractor_version, text_gz = excluded.text_gz, word_count = excluded.word_count`
-	createAlertSQL = `INSERT INTO alerts (id, account_id, monitor_id, url, detected_at, read, summary, diff, added, removed, findings_added, findings_removed)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	createAlertSQL = `INSERT INTO alerts (id, account_id, monitor_id, url, detected_at, read, summary, diff, added, removed, findings_added, findings_removed,
+  grade_before, grade_after, cases_added, cases_removed)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 )
 
 // FinishCheck implements app.Store. A failed or unchanged check is one
@@ -323,10 +324,12 @@ type storedAlertFinding struct {
 	Quote    string `json:"quote"`
 }
 
-func encodeFindings(fs []app.AlertFinding) (string, error) {
-	out := make([]storedAlertFinding, len(fs))
-	for i, f := range fs {
-		out[i] = storedAlertFinding(f)
+// encodeList and decodeList keep an alert's findings and cases as JSON in
+// their stored shape.
+func encodeList[A, S any](in []A, stored func(A) S) (string, error) {
+	out := make([]S, len(in))
+	for i, v := range in {
+		out[i] = stored(v)
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
@@ -335,29 +338,42 @@ func encodeFindings(fs []app.AlertFinding) (string, error) {
 	return string(b), nil
 }
 
-func decodeFindings(s string) ([]app.AlertFinding, error) {
-	var in []storedAlertFinding
+func decodeList[S, A any](s string, of func(S) A) ([]A, error) {
+	var in []S
 	if err := json.Unmarshal([]byte(s), &in); err != nil {
 		return nil, app.Internal(err)
 	}
-	out := make([]app.AlertFinding, len(in))
-	for i, f := range in {
-		out[i] = app.AlertFinding(f)
+	out := make([]A, len(in))
+	for i, v := range in {
+		out[i] = of(v)
 	}
 	return out, nil
 }
 
+func storedAlertFindingOf(f app.AlertFinding) storedAlertFinding { return storedAlertFinding(f) }
+func alertFindingOf(f storedAlertFinding) app.AlertFinding       { return app.AlertFinding(f) }
+func storedCaseOf(c app.Case) storedCase                         { return storedCase(c) }
+func caseOf(c storedCase) app.Case                               { return app.Case(c) }
+
 func (s *Store) createAlert(ctx context.Context, a *app.Alert) error {
-	added, err := encodeFindings(a.FindingsAdded)
+	added, err := encodeList(a.FindingsAdded, storedAlertFindingOf)
 	if err != nil {
 		return err
 	}
-	removed, err := encodeFindings(a.FindingsRemoved)
+	removed, err := encodeList(a.FindingsRemoved, storedAlertFindingOf)
+	if err != nil {
+		return err
+	}
+	casesAdded, err := encodeList(a.CasesAdded, storedCaseOf)
+	if err != nil {
+		return err
+	}
+	casesRemoved, err := encodeList(a.CasesRemoved, storedCaseOf)
 	if err != nil {
 		return err
 	}
 	_, err = s.exec(ctx, createAlertSQL, a.ID, a.AccountID, a.MonitorID, a.URL, a.DetectedAt.UTC(), a.Read, a.Summary, a.Diff,
-		a.Added, a.Removed, added, removed)
+		a.Added, a.Removed, added, removed, a.GradeBefore, a.GradeAfter, casesAdded, casesRemoved)
 	return err
 }
 
@@ -393,7 +409,8 @@ func (s *Store) FindVersions(ctx context.Context, monitorID string, after *app.P
 	return out, nil
 }
 
-const alertColumns = `id, account_id, monitor_id, url, detected_at, read, summary, diff, added, removed, findings_added, findings_removed`
+const alertColumns = `id, account_id, monitor_id, url, detected_at, read, summary, diff, added, removed, findings_added, findings_removed,
+  grade_before, grade_after, cases_added, cases_removed`
 
 type alertRow struct {
 	ID              string    `db:"id"`
@@ -408,6 +425,10 @@ type alertRow struct {
 	Removed         int       `db:"removed"`
 	FindingsAdded   string    `db:"findings_added"`
 	FindingsRemoved string    `db:"findings_removed"`
+	GradeBefore     string    `db:"grade_before"`
+	GradeAfter      string    `db:"grade_after"`
+	CasesAdded      string    `db:"cases_added"`
+	CasesRemoved    string    `db:"cases_removed"`
 }
 
 // FindAlerts implements app.Store. The filters make a few fixed variants of
@@ -435,17 +456,26 @@ func (s *Store) FindAlerts(ctx context.Context, f app.AlertQuery) ([]app.Alert, 
 	}
 	out := make([]app.Alert, len(rows))
 	for i, r := range rows {
-		added, err := decodeFindings(r.FindingsAdded)
+		added, err := decodeList(r.FindingsAdded, alertFindingOf)
 		if err != nil {
 			return nil, err
 		}
-		removed, err := decodeFindings(r.FindingsRemoved)
+		removed, err := decodeList(r.FindingsRemoved, alertFindingOf)
+		if err != nil {
+			return nil, err
+		}
+		casesAdded, err := decodeList(r.CasesAdded, caseOf)
+		if err != nil {
+			return nil, err
+		}
+		casesRemoved, err := decodeList(r.CasesRemoved, caseOf)
 		if err != nil {
 			return nil, err
 		}
 		out[i] = app.Alert{ID: r.ID, AccountID: r.AccountID, MonitorID: r.MonitorID, URL: r.URL, DetectedAt: r.DetectedAt.UTC(),
 			Read: r.Read, Summary: r.Summary, Diff: r.Diff, Added: r.Added, Removed: r.Removed,
-			FindingsAdded: added, FindingsRemoved: removed}
+			FindingsAdded: added, FindingsRemoved: removed,
+			GradeBefore: r.GradeBefore, GradeAfter: r.GradeAfter, CasesAdded: casesAdded, CasesRemoved: casesRemoved}
 	}
 	return out, nil
 }

@@ -13,10 +13,15 @@ import (
 )
 
 func (r *analysisResolver) AiError(ctx context.Context, obj *app.Analysis) (*string, error) {
-	if obj.AIError == "" {
-		return nil, nil
-	}
-	return &obj.AIError, nil
+	return nonEmpty(obj.AIError), nil
+}
+
+func (r *caseResolver) Category(ctx context.Context, obj *app.Case) (*string, error) {
+	return nonEmpty(obj.Category), nil
+}
+
+func (r *findingResolver) Case(ctx context.Context, obj *app.Finding) (*string, error) {
+	return nonEmpty(obj.Case), nil
 }
 
 func (r *itemErrorResolver) Code(ctx context.Context, obj *app.ItemError) (string, error) {
@@ -52,12 +57,18 @@ func (r *sourceResolver) URL(ctx context.Context, obj *app.Source) (*string, err
 
 func (r *Resolver) Analysis() generated.AnalysisResolver { return &analysisResolver{r} }
 
+func (r *Resolver) Case() generated.CaseResolver { return &caseResolver{r} }
+
+func (r *Resolver) Finding() generated.FindingResolver { return &findingResolver{r} }
+
 func (r *Resolver) ItemError() generated.ItemErrorResolver { return &itemErrorResolver{r} }
 
 func (r *Resolver) Source() generated.SourceResolver { return &sourceResolver{r} }
 
 type (
 	analysisResolver  struct{ *Resolver }
+	caseResolver      struct{ *Resolver }
+	findingResolver   struct{ *Resolver }
 	itemErrorResolver struct{ *Resolver }
 	sourceResolver    struct{ *Resolver }
 )

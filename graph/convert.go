@@ -44,3 +44,11 @@ func selects(ctx context.Context, path ...string) bool {
 	}
 	return false
 }
+
+// nonEmpty is s, or null for "" (a string the schema makes optional).
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}

@@ -457,7 +457,7 @@ type leakyStore struct{ app.Store }
 
 const leak = "pq: password authentication failed for user hunter2 at 10.1.2.3"
 
-func (leakyStore) FindAnalyses(context.Context, string, *app.AnalysisCursor, int, bool) ([]app.Analysis, error) {
+func (leakyStore) FindAnalyses(context.Context, string, *app.PageCursor, int, bool) ([]app.Analysis, error) {
 	return nil, errors.New(leak)
 }
 

@@ -13,6 +13,14 @@ import (
 	"github.com/clausewatch/clausewatch/internal/app"
 )
 
+func (r *alertResolver) GradeBefore(ctx context.Context, obj *app.Alert) (*string, error) {
+	return nonEmpty(obj.GradeBefore), nil
+}
+
+func (r *alertResolver) GradeAfter(ctx context.Context, obj *app.Alert) (*string, error) {
+	return nonEmpty(obj.GradeAfter), nil
+}
+
 func (r *monitorResolver) LastError(ctx context.Context, obj *app.Monitor) (*string, error) {
 	if obj.LastError == "" {
 		return nil, nil
@@ -60,6 +68,11 @@ func (r *queryResolver) Alerts(ctx context.Context, unread *bool, monitorID *str
 	return r.Service.FindAlerts(ctx, app.AlertFilter{Unread: deref(unread), MonitorID: deref(monitorID), Limit: limit, Cursor: deref(cursor)})
 }
 
+func (r *Resolver) Alert() generated.AlertResolver { return &alertResolver{r} }
+
 func (r *Resolver) Monitor() generated.MonitorResolver { return &monitorResolver{r} }
 
-type monitorResolver struct{ *Resolver }
+type (
+	alertResolver   struct{ *Resolver }
+	monitorResolver struct{ *Resolver }
+)

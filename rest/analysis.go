@@ -14,6 +14,8 @@ type AnalysisResponse struct {
 	Source      sourceResponse      `json:"source"`
 	Grade       string              `json:"grade"`
 	Score       int                 `json:"score"`
+	Basis       *basisResponse      `json:"basis"` // null on analyses stored before it
+	Cases       []caseResponse      `json:"cases"`
 	Findings    []findingResponse   `json:"findings"`
 	Guidance    []string            `json:"guidance"`
 	Readability readabilityResponse `json:"readability"`
@@ -43,7 +45,32 @@ type findingResponse struct {
 	Start       int     `json:"start"`
 	End         int     `json:"end"`
 	Confidence  float64 `json:"confidence"`
+	Case        string  `json:"case,omitempty"`
 }
+
+type basisResponse struct {
+	Good    int `json:"good"`
+	Neutral int `json:"neutral"`
+	Bad     int `json:"bad"`
+	Blocker int `json:"blocker"`
+	Balance int `json:"balance"`
+}
+
+type caseResponse struct {
+	Title    string `json:"title"`
+	Rating   string `json:"rating"`
+	Category string `json:"category,omitempty"`
+}
+
+// gradingResponse is a batch's overall grade.
+type gradingResponse struct {
+	Grade string         `json:"grade"`
+	Score int            `json:"score"`
+	Basis basisResponse  `json:"basis"`
+	Cases []caseResponse `json:"cases"`
+}
+
+func newCaseResponse(c app.Case) caseResponse { return caseResponse(c) }
 
 type readabilityResponse struct {
 	FleschKincaidGrade float64 `json:"fleschKincaidGrade"`
@@ -62,6 +89,7 @@ type aiSummaryResponse struct {
 func NewAnalysisResponse(a *app.Analysis) *AnalysisResponse {
 	res := &AnalysisResponse{
 		ID: a.ID, Source: sourceResponse(a.Source), Grade: a.Grade, Score: a.Score,
+		Cases:    append([]caseResponse{}, mapAll(a.Cases, newCaseResponse)...), // [] on old rows
 		Findings: mapAll(a.Findings, func(f app.Finding) findingResponse { return findingResponse(f) }),
 		Guidance: a.Guidance, Readability: readabilityResponse(a.Readability), AIError: a.AIError,
 		Disclaimer: a.Disclaimer, CreatedAt: Time(a.CreatedAt), Text: a.Text,
@@ -70,11 +98,23 @@ func NewAnalysisResponse(a *app.Analysis) *AnalysisResponse {
 		ai := aiSummaryResponse(*a.AI)
 		res.AI = &ai
 	}
+	if a.Basis != nil {
+		b := basisResponse(*a.Basis)
+		res.Basis = &b
+	}
 	return res
 }
 
 type batchResultResponse struct {
 	Results []batchItemResponse `json:"results"`
+	Overall *gradingResponse    `json:"overall"` // null when every item failed
+}
+
+func newGradingResponse(g *app.Grading) *gradingResponse {
+	if g == nil {
+		return nil
+	}
+	return &gradingResponse{Grade: g.Grade, Score: g.Score, Basis: basisResponse(g.Basis), Cases: mapAll(g.Cases, newCaseResponse)}
 }
 
 type batchItemResponse struct {
@@ -122,5 +162,5 @@ func (s *server) handleAnalyzeBatch(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, batchResultResponse{Results: mapAll(res.Results, newBatchItemResponse)})
+	return writeJSON(w, http.StatusOK, batchResultResponse{Results: mapAll(res.Results, newBatchItemResponse), Overall: newGradingResponse(res.Overall)})
 }

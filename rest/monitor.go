@@ -53,6 +53,11 @@ type alertJSON struct {
 	Removed         int           `json:"removed"`
 	FindingsAdded   []findingJSON `json:"findingsAdded"`
 	FindingsRemoved []findingJSON `json:"findingsRemoved"`
+	// null on alerts stored before alerts had grades
+	GradeBefore  *string        `json:"gradeBefore"`
+	GradeAfter   *string        `json:"gradeAfter"`
+	CasesAdded   []caseResponse `json:"casesAdded"`
+	CasesRemoved []caseResponse `json:"casesRemoved"`
 }
 
 func newFindingsJSON(fs []app.AlertFinding) []findingJSON {
@@ -124,7 +129,10 @@ func (s *server) handleAlertList(w http.ResponseWriter, r *http.Request) error {
 	for i, a := range page.Alerts {
 		out[i] = alertJSON{ID: a.ID, MonitorID: a.MonitorID, URL: a.URL, DetectedAt: Time(a.DetectedAt), Read: a.Read,
 			Summary: a.Summary, Diff: a.Diff, Added: a.Added, Removed: a.Removed,
-			FindingsAdded: newFindingsJSON(a.FindingsAdded), FindingsRemoved: newFindingsJSON(a.FindingsRemoved)}
+			FindingsAdded: newFindingsJSON(a.FindingsAdded), FindingsRemoved: newFindingsJSON(a.FindingsRemoved),
+			GradeBefore: nonEmpty(a.GradeBefore), GradeAfter: nonEmpty(a.GradeAfter),
+			CasesAdded:   append([]caseResponse{}, mapAll(a.CasesAdded, newCaseResponse)...),
+			CasesRemoved: append([]caseResponse{}, mapAll(a.CasesRemoved, newCaseResponse)...)}
 	}
 	return writeJSON(w, http.StatusOK, map[string]any{"alerts": out, "nextCursor": page.NextCursor})
 }
@@ -139,4 +147,12 @@ func (s *server) handleAlertUpdate(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	return writeJSON(w, http.StatusOK, map[string]int{"updated": n})
+}
+
+// nonEmpty is s, or null for "".
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }

@@ -34,8 +34,13 @@ cleanup() {
 trap cleanup EXIT
 go build -o "$tmp/clausewatch" ./cmd/clausewatch
 
+# The test serves the page it monitors itself, on this loopback port, which the
+# server's fetcher is allowed to reach.
+fixture=127.0.0.1:$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
+
 # The zero-setup mode in an empty directory: a fresh ./data, SQLite, the owner's link printed.
 (cd "$tmp" && exec env -u DATABASE_URL -u CLAUSEWATCH_AUTH_JWKS_URL -u CLAUSEWATCH_AUTH_HS256_SECRET \
+	CLAUSEWATCH_MONITOR_MIN_INTERVAL=1s CLAUSEWATCH_FETCH_ALLOW_HOSTS="$fixture" \
 	./clausewatch serve -addr 127.0.0.1:0 >"$tmp/stdout" 2>"$tmp/server.log") &
 server=$!
 link=
@@ -49,7 +54,7 @@ done
 
 rm -rf test-artifacts/portal
 status=0
-(cd web && PORTAL_LINK="$link" CHROMIUM="$chromium" ARTIFACTS="$root/test-artifacts/portal" \
+(cd web && PORTAL_LINK="$link" FIXTURE_ADDR="$fixture" CHROMIUM="$chromium" ARTIFACTS="$root/test-artifacts/portal" \
 	node --test --test-reporter=spec e2e/) || status=$?
 if [ "$status" != 0 ]; then
 	echo "e2e: server log:" >&2

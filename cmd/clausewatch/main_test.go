@@ -85,7 +85,8 @@ func TestExtractAndAnalyzeFile(t *testing.T) {
 		t.Errorf("extract - read %q, %v; want the text given on standard input", out, err)
 	}
 	human, err := runCLI(t, nil, text, "analyze", "-")
-	if err != nil || !strings.Contains(human, "Grade ") || !strings.Contains(human, "What to check") {
+	if err != nil || !strings.Contains(human, "Grade ") || !strings.Contains(human, "balance ") ||
+		!strings.Contains(human, "[BAD] The service can delete your account") || !strings.Contains(human, "What to check") {
 		t.Errorf("analyze -: %v\n%s", err, human)
 	}
 	for _, l := range strings.Split(human, "\n") {

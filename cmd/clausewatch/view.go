@@ -11,8 +11,9 @@ import (
 	"github.com/clausewatch/clausewatch/internal/app"
 )
 
-// printAnalysis is the terminal view: grade first, then each finding with
-// its quote, why it matters and what to check.
+// printAnalysis is the terminal view: grade first, with its basis and the
+// cases behind it, then each finding with its quote, why it matters and
+// what to check.
 func printAnalysis(w io.Writer, a *app.Analysis) error {
 	bw := bufio.NewWriter(w)
 	src := a.Source
@@ -30,7 +31,15 @@ func printAnalysis(w io.Writer, a *app.Analysis) error {
 	}
 	facts = append(facts, fmt.Sprintf("%d words", src.WordCount), minutes+" to read", fmt.Sprintf("grade level %.1f", a.Readability.FleschKincaidGrade))
 	fmt.Fprintf(bw, "%s\n%s\n\n", title, strings.Join(facts, ", "))
-	fmt.Fprintf(bw, "Grade %s  (score %d/100)\n\n", a.Grade, a.Score)
+	fmt.Fprintf(bw, "Grade %s  (score %d/100)\n", a.Grade, a.Score)
+	if b := a.Basis; b != nil {
+		fmt.Fprintln(bw, wrap("", "  ", fmt.Sprintf("ToS;DR's rule over %d good, %d bad and %d blocker cases (%d neutral): balance %+d, good - bad - 3 x blocker.",
+			b.Good, b.Bad, b.Blocker, b.Neutral, b.Balance)))
+		for _, c := range a.Cases {
+			fmt.Fprintln(bw, wrap("  - ", "    ", "["+strings.ToUpper(c.Rating)+"] "+c.Title))
+		}
+	}
+	fmt.Fprintln(bw)
 	if len(a.Findings) == 0 {
 		fmt.Fprintln(bw, "No clauses stood out.")
 	}

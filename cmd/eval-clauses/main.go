@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
@@ -22,6 +23,7 @@ func main() {
 	file := flag.String("file", "validation.jsonl", "file to score, inside -data")
 	raw := flag.Bool("raw", false, "also score on crudely de-tokenised text (raw-text robustness)")
 	model := flag.String("model", "", "score this model file instead of the embedded model")
+	newer := flag.Bool("newer", false, "also score newer.jsonl by company: company-grouped cross-validation on train+newer with the shipped configuration")
 	flag.Parse()
 	classify := analyze.Classify
 	if *model != "" {
@@ -51,6 +53,34 @@ func main() {
 	if *raw {
 		report(*file+" (de-tokenised)", exs, classify, detokenize)
 	}
+	if *newer {
+		if err := newerByCompany(*data); err != nil {
+			fmt.Fprintln(os.Stderr, "eval-clauses:", err)
+			os.Exit(1)
+		}
+	}
+}
+
+// newerByCompany scores newer.jsonl without training on the company scored:
+// the embedded model has seen all of newer.jsonl, so the score comes from a
+// company-grouped cross-validation of train+newer (a company's older and
+// newer terms in the same fold, thresholds held out too).
+func newerByCompany(data string) error {
+	d, err := train.ReadClauseData(data)
+	if err != nil {
+		return err
+	}
+	all := slices.Concat(d.Train, d.Newer)
+	_, honest := train.TrainCV(all, train.ClauseConfig)
+	pred := honest[len(d.Train):]
+	m := train.Evaluate(train.Labels(d.Newer), pred)
+	fmt.Printf("\nnewer.jsonl, company-grouped CV on train+newer (%s): %d sentences\n", train.ClauseConfig, len(d.Newer))
+	fmt.Printf("LexGLUE micro-F1 (9 columns): %.1f\nLexGLUE macro-F1 (9 columns): %.1f\nmacro-F1 (8 categories):      %.1f\n", m.Micro9, m.Macro9, m.Macro8)
+	fmt.Printf("%-26s %7s %6s %6s %6s\n", "category", "support", "P", "R", "F1")
+	for _, c := range m.Columns {
+		fmt.Printf("%-26s %7d %6.1f %6.1f %6.1f\n", c.Label, c.Support, c.P, c.R, c.F1)
+	}
+	return nil
 }
 
 func report(name string, exs []train.Example, classify func(string) []string, f func(string) string) {

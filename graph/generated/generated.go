@@ -30,8 +30,11 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	Alert() AlertResolver
 	Analysis() AnalysisResolver
 	ApiKey() ApiKeyResolver
+	Case() CaseResolver
+	Finding() FindingResolver
 	ItemError() ItemErrorResolver
 	KeyLimit() KeyLimitResolver
 	Monitor() MonitorResolver
@@ -52,10 +55,14 @@ type ComplexityRoot struct {
 
 	Alert struct {
 		Added           func(childComplexity int) int
+		CasesAdded      func(childComplexity int) int
+		CasesRemoved    func(childComplexity int) int
 		DetectedAt      func(childComplexity int) int
 		Diff            func(childComplexity int) int
 		FindingsAdded   func(childComplexity int) int
 		FindingsRemoved func(childComplexity int) int
+		GradeAfter      func(childComplexity int) int
+		GradeBefore     func(childComplexity int) int
 		ID              func(childComplexity int) int
 		MonitorID       func(childComplexity int) int
 		Read            func(childComplexity int) int
@@ -72,6 +79,8 @@ type ComplexityRoot struct {
 	Analysis struct {
 		AI          func(childComplexity int) int
 		AiError     func(childComplexity int) int
+		Basis       func(childComplexity int) int
+		Cases       func(childComplexity int) int
 		CreatedAt   func(childComplexity int) int
 		Disclaimer  func(childComplexity int) int
 		Findings    func(childComplexity int) int
@@ -108,6 +117,7 @@ type ComplexityRoot struct {
 	}
 
 	BatchResult struct {
+		Overall func(childComplexity int) int
 		Results func(childComplexity int) int
 	}
 
@@ -117,6 +127,12 @@ type ComplexityRoot struct {
 		Remaining func(childComplexity int) int
 		ResetsAt  func(childComplexity int) int
 		WindowEnd func(childComplexity int) int
+	}
+
+	Case struct {
+		Category func(childComplexity int) int
+		Rating   func(childComplexity int) int
+		Title    func(childComplexity int) int
 	}
 
 	ChangedFinding struct {
@@ -154,6 +170,7 @@ type ComplexityRoot struct {
 	}
 
 	Finding struct {
+		Case        func(childComplexity int) int
 		Category    func(childComplexity int) int
 		Confidence  func(childComplexity int) int
 		End         func(childComplexity int) int
@@ -163,6 +180,21 @@ type ComplexityRoot struct {
 		Severity    func(childComplexity int) int
 		Start       func(childComplexity int) int
 		Title       func(childComplexity int) int
+	}
+
+	GradeBasis struct {
+		Bad     func(childComplexity int) int
+		Balance func(childComplexity int) int
+		Blocker func(childComplexity int) int
+		Good    func(childComplexity int) int
+		Neutral func(childComplexity int) int
+	}
+
+	Grading struct {
+		Basis func(childComplexity int) int
+		Cases func(childComplexity int) int
+		Grade func(childComplexity int) int
+		Score func(childComplexity int) int
 	}
 
 	ItemError struct {
@@ -288,11 +320,21 @@ type ComplexityRoot struct {
 
 // region    ************************** generated!.gotpl **************************
 
+type AlertResolver interface {
+	GradeBefore(ctx context.Context, obj *app.Alert) (*string, error)
+	GradeAfter(ctx context.Context, obj *app.Alert) (*string, error)
+}
 type AnalysisResolver interface {
 	AiError(ctx context.Context, obj *app.Analysis) (*string, error)
 }
 type ApiKeyResolver interface {
 	Scopes(ctx context.Context, obj *app.Key) ([]string, error)
+}
+type CaseResolver interface {
+	Category(ctx context.Context, obj *app.Case) (*string, error)
+}
+type FindingResolver interface {
+	Case(ctx context.Context, obj *app.Finding) (*string, error)
 }
 type ItemErrorResolver interface {
 	Code(ctx context.Context, obj *app.ItemError) (string, error)
@@ -374,6 +416,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Alert.Added(childComplexity), true
+	case "Alert.casesAdded":
+		if e.ComplexityRoot.Alert.CasesAdded == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Alert.CasesAdded(childComplexity), true
+	case "Alert.casesRemoved":
+		if e.ComplexityRoot.Alert.CasesRemoved == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Alert.CasesRemoved(childComplexity), true
 	case "Alert.detectedAt":
 		if e.ComplexityRoot.Alert.DetectedAt == nil {
 			break
@@ -398,6 +452,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Alert.FindingsRemoved(childComplexity), true
+	case "Alert.gradeAfter":
+		if e.ComplexityRoot.Alert.GradeAfter == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Alert.GradeAfter(childComplexity), true
+	case "Alert.gradeBefore":
+		if e.ComplexityRoot.Alert.GradeBefore == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Alert.GradeBefore(childComplexity), true
 	case "Alert.id":
 		if e.ComplexityRoot.Alert.ID == nil {
 			break
@@ -460,6 +526,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Analysis.AiError(childComplexity), true
+	case "Analysis.basis":
+		if e.ComplexityRoot.Analysis.Basis == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Analysis.Basis(childComplexity), true
+	case "Analysis.cases":
+		if e.ComplexityRoot.Analysis.Cases == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Analysis.Cases(childComplexity), true
 	case "Analysis.createdAt":
 		if e.ComplexityRoot.Analysis.CreatedAt == nil {
 			break
@@ -608,6 +686,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.BatchItem.OK(childComplexity), true
 
+	case "BatchResult.overall":
+		if e.ComplexityRoot.BatchResult.Overall == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BatchResult.Overall(childComplexity), true
 	case "BatchResult.results":
 		if e.ComplexityRoot.BatchResult.Results == nil {
 			break
@@ -645,6 +729,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Budget.WindowEnd(childComplexity), true
+
+	case "Case.category":
+		if e.ComplexityRoot.Case.Category == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Case.Category(childComplexity), true
+	case "Case.rating":
+		if e.ComplexityRoot.Case.Rating == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Case.Rating(childComplexity), true
+	case "Case.title":
+		if e.ComplexityRoot.Case.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Case.Title(childComplexity), true
 
 	case "ChangedFinding.category":
 		if e.ComplexityRoot.ChangedFinding.Category == nil {
@@ -765,6 +868,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Extraction.WordCount(childComplexity), true
 
+	case "Finding.case":
+		if e.ComplexityRoot.Finding.Case == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Finding.Case(childComplexity), true
 	case "Finding.category":
 		if e.ComplexityRoot.Finding.Category == nil {
 			break
@@ -819,6 +928,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Finding.Title(childComplexity), true
+
+	case "GradeBasis.bad":
+		if e.ComplexityRoot.GradeBasis.Bad == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GradeBasis.Bad(childComplexity), true
+	case "GradeBasis.balance":
+		if e.ComplexityRoot.GradeBasis.Balance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GradeBasis.Balance(childComplexity), true
+	case "GradeBasis.blocker":
+		if e.ComplexityRoot.GradeBasis.Blocker == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GradeBasis.Blocker(childComplexity), true
+	case "GradeBasis.good":
+		if e.ComplexityRoot.GradeBasis.Good == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GradeBasis.Good(childComplexity), true
+	case "GradeBasis.neutral":
+		if e.ComplexityRoot.GradeBasis.Neutral == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GradeBasis.Neutral(childComplexity), true
+
+	case "Grading.basis":
+		if e.ComplexityRoot.Grading.Basis == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Grading.Basis(childComplexity), true
+	case "Grading.cases":
+		if e.ComplexityRoot.Grading.Cases == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Grading.Cases(childComplexity), true
+	case "Grading.grade":
+		if e.ComplexityRoot.Grading.Grade == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Grading.Grade(childComplexity), true
+	case "Grading.score":
+		if e.ComplexityRoot.Grading.Score == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Grading.Score(childComplexity), true
 
 	case "ItemError.code":
 		if e.ComplexityRoot.ItemError.Code == nil {
@@ -1522,6 +1687,34 @@ type Finding {
   "End offset (exclusive), in Unicode code points."
   end: Int!
   confidence: Float!
+  "The ToS;DR case the finding is an instance of (its title); its rating is the severity. Null for a finding of a category alone."
+  case: String
+}
+
+"A ToS;DR case (a practice) found in the document."
+type Case {
+  title: String!
+  "blocker, bad, neutral or good."
+  rating: String!
+  "Our category; null where none fits."
+  category: String
+}
+
+"What a grade rests on (ToS;DR's rule): the distinct cases found, counted by rating, and balance = good - bad - 3 x blocker."
+type GradeBasis {
+  good: Int!
+  neutral: Int!
+  bad: Int!
+  blocker: Int!
+  balance: Int!
+}
+
+"A batch's overall grade: ToS;DR's rule over the union of its items' cases."
+type Grading {
+  grade: String!
+  score: Int!
+  basis: GradeBasis!
+  cases: [Case!]!
 }
 
 type Readability {
@@ -1544,6 +1737,10 @@ type Analysis {
   grade: String!
   "0 to 100."
   score: Int!
+  "What the grade rests on; null on analyses stored before grades had a basis."
+  basis: GradeBasis
+  "The distinct cases the grade counts, in order of first appearance."
+  cases: [Case!]!
   findings: [Finding!]!
   guidance: [String!]!
   readability: Readability!
@@ -1574,6 +1771,8 @@ type BatchItem {
 
 type BatchResult {
   results: [BatchItem!]!
+  "Null when every item failed."
+  overall: Grading
 }
 
 "One page of the account's analyses, newest first."
@@ -1718,6 +1917,14 @@ type Alert {
   findingsAdded: [ChangedFinding!]!
   "Findings present in the old text and not the new."
   findingsRemoved: [ChangedFinding!]!
+  "The old text's grade; null on alerts stored before alerts had grades."
+  gradeBefore: String
+  "The new text's grade; null on alerts stored before alerts had grades."
+  gradeAfter: String
+  "ToS;DR cases found in the new text and not the old."
+  casesAdded: [Case!]!
+  "ToS;DR cases found in the old text and not the new."
+  casesRemoved: [Case!]!
 }
 
 type AlertPage {
@@ -1876,6 +2083,14 @@ func (ec *executionContext) childFields_Alert(ctx context.Context, field graphql
 		return ec.fieldContext_Alert_findingsAdded(ctx, field)
 	case "findingsRemoved":
 		return ec.fieldContext_Alert_findingsRemoved(ctx, field)
+	case "gradeBefore":
+		return ec.fieldContext_Alert_gradeBefore(ctx, field)
+	case "gradeAfter":
+		return ec.fieldContext_Alert_gradeAfter(ctx, field)
+	case "casesAdded":
+		return ec.fieldContext_Alert_casesAdded(ctx, field)
+	case "casesRemoved":
+		return ec.fieldContext_Alert_casesRemoved(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Alert", field.Name)
 }
@@ -1900,6 +2115,10 @@ func (ec *executionContext) childFields_Analysis(ctx context.Context, field grap
 		return ec.fieldContext_Analysis_grade(ctx, field)
 	case "score":
 		return ec.fieldContext_Analysis_score(ctx, field)
+	case "basis":
+		return ec.fieldContext_Analysis_basis(ctx, field)
+	case "cases":
+		return ec.fieldContext_Analysis_cases(ctx, field)
 	case "findings":
 		return ec.fieldContext_Analysis_findings(ctx, field)
 	case "guidance":
@@ -1970,6 +2189,8 @@ func (ec *executionContext) childFields_BatchResult(ctx context.Context, field g
 	switch field.Name {
 	case "results":
 		return ec.fieldContext_BatchResult_results(ctx, field)
+	case "overall":
+		return ec.fieldContext_BatchResult_overall(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type BatchResult", field.Name)
 }
@@ -1988,6 +2209,18 @@ func (ec *executionContext) childFields_Budget(ctx context.Context, field graphq
 		return ec.fieldContext_Budget_windowEnd(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Budget", field.Name)
+}
+
+func (ec *executionContext) childFields_Case(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "title":
+		return ec.fieldContext_Case_title(ctx, field)
+	case "rating":
+		return ec.fieldContext_Case_rating(ctx, field)
+	case "category":
+		return ec.fieldContext_Case_category(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Case", field.Name)
 }
 
 func (ec *executionContext) childFields_ChangedFinding(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2078,8 +2311,40 @@ func (ec *executionContext) childFields_Finding(ctx context.Context, field graph
 		return ec.fieldContext_Finding_end(ctx, field)
 	case "confidence":
 		return ec.fieldContext_Finding_confidence(ctx, field)
+	case "case":
+		return ec.fieldContext_Finding_case(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Finding", field.Name)
+}
+
+func (ec *executionContext) childFields_GradeBasis(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "good":
+		return ec.fieldContext_GradeBasis_good(ctx, field)
+	case "neutral":
+		return ec.fieldContext_GradeBasis_neutral(ctx, field)
+	case "bad":
+		return ec.fieldContext_GradeBasis_bad(ctx, field)
+	case "blocker":
+		return ec.fieldContext_GradeBasis_blocker(ctx, field)
+	case "balance":
+		return ec.fieldContext_GradeBasis_balance(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GradeBasis", field.Name)
+}
+
+func (ec *executionContext) childFields_Grading(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "grade":
+		return ec.fieldContext_Grading_grade(ctx, field)
+	case "score":
+		return ec.fieldContext_Grading_score(ctx, field)
+	case "basis":
+		return ec.fieldContext_Grading_basis(ctx, field)
+	case "cases":
+		return ec.fieldContext_Grading_cases(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Grading", field.Name)
 }
 
 func (ec *executionContext) childFields_ItemError(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3080,6 +3345,116 @@ func (ec *executionContext) fieldContext_Alert_findingsRemoved(_ context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Alert_gradeBefore(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Alert_gradeBefore(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Alert().GradeBefore(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Alert_gradeBefore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Alert", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Alert_gradeAfter(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Alert_gradeAfter(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Alert().GradeAfter(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Alert_gradeAfter(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Alert", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Alert_casesAdded(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Alert_casesAdded(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CasesAdded, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []app.Case) graphql.Marshaler {
+			return ec.marshalNCase2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐCaseᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Alert_casesAdded(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Alert",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Case(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Alert_casesRemoved(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Alert_casesRemoved(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CasesRemoved, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []app.Case) graphql.Marshaler {
+			return ec.marshalNCase2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐCaseᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Alert_casesRemoved(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Alert",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Case(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _AlertPage_alerts(ctx context.Context, field graphql.CollectedField, obj *app.AlertPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3234,6 +3609,70 @@ func (ec *executionContext) _Analysis_score(ctx context.Context, field graphql.C
 }
 func (ec *executionContext) fieldContext_Analysis_score(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Analysis", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Analysis_basis(ctx context.Context, field graphql.CollectedField, obj *app.Analysis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Analysis_basis(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Basis, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *app.GradeBasis) graphql.Marshaler {
+			return ec.marshalOGradeBasis2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐGradeBasis(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Analysis_basis(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Analysis",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GradeBasis(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Analysis_cases(ctx context.Context, field graphql.CollectedField, obj *app.Analysis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Analysis_cases(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cases, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []app.Case) graphql.Marshaler {
+			return ec.marshalNCase2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐCaseᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Analysis_cases(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Analysis",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Case(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Analysis_findings(ctx context.Context, field graphql.CollectedField, obj *app.Analysis) (ret graphql.Marshaler) {
@@ -3828,6 +4267,38 @@ func (ec *executionContext) fieldContext_BatchResult_results(_ context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _BatchResult_overall(ctx context.Context, field graphql.CollectedField, obj *app.BatchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BatchResult_overall(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Overall, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *app.Grading) graphql.Marshaler {
+			return ec.marshalOGrading2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐGrading(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BatchResult_overall(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BatchResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Grading(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Budget_allowed(ctx context.Context, field graphql.CollectedField, obj *app.Budget) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3941,6 +4412,75 @@ func (ec *executionContext) _Budget_windowEnd(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_Budget_windowEnd(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Budget", field, false, false, errors.New("field of type Int64 does not have child fields"))
+}
+
+func (ec *executionContext) _Case_title(ctx context.Context, field graphql.CollectedField, obj *app.Case) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Case_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Case_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Case", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Case_rating(ctx context.Context, field graphql.CollectedField, obj *app.Case) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Case_rating(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rating, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Case_rating(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Case", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Case_category(ctx context.Context, field graphql.CollectedField, obj *app.Case) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Case_category(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Case().Category(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Case_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Case", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ChangedFinding_category(ctx context.Context, field graphql.CollectedField, obj *app.AlertFinding) (ret graphql.Marshaler) {
@@ -4594,6 +5134,254 @@ func (ec *executionContext) _Finding_confidence(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_Finding_confidence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Finding", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _Finding_case(ctx context.Context, field graphql.CollectedField, obj *app.Finding) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Finding_case(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Finding().Case(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Finding_case(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Finding", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GradeBasis_good(ctx context.Context, field graphql.CollectedField, obj *app.GradeBasis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GradeBasis_good(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Good, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GradeBasis_good(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GradeBasis", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _GradeBasis_neutral(ctx context.Context, field graphql.CollectedField, obj *app.GradeBasis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GradeBasis_neutral(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Neutral, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GradeBasis_neutral(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GradeBasis", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _GradeBasis_bad(ctx context.Context, field graphql.CollectedField, obj *app.GradeBasis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GradeBasis_bad(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bad, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GradeBasis_bad(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GradeBasis", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _GradeBasis_blocker(ctx context.Context, field graphql.CollectedField, obj *app.GradeBasis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GradeBasis_blocker(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Blocker, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GradeBasis_blocker(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GradeBasis", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _GradeBasis_balance(ctx context.Context, field graphql.CollectedField, obj *app.GradeBasis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GradeBasis_balance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Balance, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GradeBasis_balance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GradeBasis", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Grading_grade(ctx context.Context, field graphql.CollectedField, obj *app.Grading) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Grading_grade(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Grade, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Grading_grade(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Grading", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Grading_score(ctx context.Context, field graphql.CollectedField, obj *app.Grading) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Grading_score(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Score, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Grading_score(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Grading", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Grading_basis(ctx context.Context, field graphql.CollectedField, obj *app.Grading) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Grading_basis(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Basis, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v app.GradeBasis) graphql.Marshaler {
+			return ec.marshalNGradeBasis2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐGradeBasis(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Grading_basis(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Grading",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GradeBasis(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Grading_cases(ctx context.Context, field graphql.CollectedField, obj *app.Grading) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Grading_cases(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cases, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []app.Case) graphql.Marshaler {
+			return ec.marshalNCase2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐCaseᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Grading_cases(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Grading",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Case(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _ItemError_code(ctx context.Context, field graphql.CollectedField, obj *app.ItemError) (ret graphql.Marshaler) {
@@ -8013,57 +8801,143 @@ func (ec *executionContext) _Alert(ctx context.Context, sel ast.SelectionSet, ob
 		case "id":
 			out.Values[i] = ec._Alert_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "monitorId":
 			out.Values[i] = ec._Alert_monitorId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "url":
 			out.Values[i] = ec._Alert_url(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "detectedAt":
 			out.Values[i] = ec._Alert_detectedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "read":
 			out.Values[i] = ec._Alert_read(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "summary":
 			out.Values[i] = ec._Alert_summary(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "diff":
 			out.Values[i] = ec._Alert_diff(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "added":
 			out.Values[i] = ec._Alert_added(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "removed":
 			out.Values[i] = ec._Alert_removed(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "findingsAdded":
 			out.Values[i] = ec._Alert_findingsAdded(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "findingsRemoved":
 			out.Values[i] = ec._Alert_findingsRemoved(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "gradeBefore":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Alert_gradeBefore(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "gradeAfter":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Alert_gradeAfter(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "casesAdded":
+			out.Values[i] = ec._Alert_casesAdded(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "casesRemoved":
+			out.Values[i] = ec._Alert_casesRemoved(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -8158,6 +9032,16 @@ func (ec *executionContext) _Analysis(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "score":
 			out.Values[i] = ec._Analysis_score(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "basis":
+			out.Values[i] = ec._Analysis_basis(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "cases":
+			out.Values[i] = ec._Analysis_cases(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -8474,6 +9358,11 @@ func (ec *executionContext) _BatchResult(ctx context.Context, sel ast.SelectionS
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "overall":
+			out.Values[i] = ec._BatchResult_overall(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -8532,6 +9421,87 @@ func (ec *executionContext) _Budget(ctx context.Context, sel ast.SelectionSet, o
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var caseImplementors = []string{"Case"}
+
+func (ec *executionContext) _Case(ctx context.Context, sel ast.SelectionSet, obj *app.Case) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, caseImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Case")
+		case "title":
+			out.Values[i] = ec._Case_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "rating":
+			out.Values[i] = ec._Case_rating(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "category":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Case_category(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -8828,45 +9798,194 @@ func (ec *executionContext) _Finding(ctx context.Context, sel ast.SelectionSet, 
 		case "category":
 			out.Values[i] = ec._Finding_category(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "severity":
 			out.Values[i] = ec._Finding_severity(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "title":
 			out.Values[i] = ec._Finding_title(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "explanation":
 			out.Values[i] = ec._Finding_explanation(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "guidance":
 			out.Values[i] = ec._Finding_guidance(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "quote":
 			out.Values[i] = ec._Finding_quote(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "start":
 			out.Values[i] = ec._Finding_start(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "end":
 			out.Values[i] = ec._Finding_end(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "confidence":
 			out.Values[i] = ec._Finding_confidence(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "case":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Finding_case(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var gradeBasisImplementors = []string{"GradeBasis"}
+
+func (ec *executionContext) _GradeBasis(ctx context.Context, sel ast.SelectionSet, obj *app.GradeBasis) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gradeBasisImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GradeBasis")
+		case "good":
+			out.Values[i] = ec._GradeBasis_good(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "neutral":
+			out.Values[i] = ec._GradeBasis_neutral(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bad":
+			out.Values[i] = ec._GradeBasis_bad(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "blocker":
+			out.Values[i] = ec._GradeBasis_blocker(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "balance":
+			out.Values[i] = ec._GradeBasis_balance(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var gradingImplementors = []string{"Grading"}
+
+func (ec *executionContext) _Grading(ctx context.Context, sel ast.SelectionSet, obj *app.Grading) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gradingImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Grading")
+		case "grade":
+			out.Values[i] = ec._Grading_grade(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "score":
+			out.Values[i] = ec._Grading_score(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "basis":
+			out.Values[i] = ec._Grading_basis(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cases":
+			out.Values[i] = ec._Grading_cases(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -10669,6 +11788,26 @@ func (ec *executionContext) marshalNBudget2githubᚗcomᚋclausewatchᚋclausewa
 	return ec._Budget(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNCase2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐCase(ctx context.Context, sel ast.SelectionSet, v app.Case) graphql.Marshaler {
+	return ec._Case(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNCase2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐCaseᚄ(ctx context.Context, sel ast.SelectionSet, v []app.Case) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCase2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐCase(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNChangedFinding2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlertFinding(ctx context.Context, sel ast.SelectionSet, v app.AlertFinding) graphql.Marshaler {
 	return ec._ChangedFinding(ctx, sel, &v)
 }
@@ -10748,6 +11887,10 @@ func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.S
 		}
 	}
 	return graphql.WrapContextMarshaler(ctx, res)
+}
+
+func (ec *executionContext) marshalNGradeBasis2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐGradeBasis(ctx context.Context, sel ast.SelectionSet, v app.GradeBasis) graphql.Marshaler {
+	return ec._GradeBasis(ctx, sel, &v)
 }
 
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
@@ -11273,6 +12416,20 @@ func (ec *executionContext) marshalOExtraction2ᚖgithubᚗcomᚋclausewatchᚋc
 		return graphql.Null
 	}
 	return ec._Extraction(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOGradeBasis2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐGradeBasis(ctx context.Context, sel ast.SelectionSet, v *app.GradeBasis) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._GradeBasis(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOGrading2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐGrading(ctx context.Context, sel ast.SelectionSet, v *app.Grading) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Grading(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOID2ᚖstring(ctx context.Context, v any) (*string, error) {

@@ -25,13 +25,19 @@ type Finding struct {
 	Start       int     `json:"start"` // Unicode code point offsets into the text
 	End         int     `json:"end"`
 	Confidence  float64 `json:"confidence"`
+	// Case is the ToS;DR case the finding is an instance of ("The service
+	// can delete your account without prior notice and without a reason"),
+	// empty for a finding of a category alone; its rating is Severity.
+	Case string `json:"case,omitempty"`
 }
 
 // Result is the analysis of one document.
 type Result struct {
 	DocumentType string      `json:"documentType"`
-	Grade        string      `json:"grade"` // A..E
-	Score        int         `json:"score"` // 0..100
+	Grade        string      `json:"grade"` // A..E, ToS;DR's rule over Cases (see Grade)
+	Score        int         `json:"score"` // 0..100, see Basis.Score
+	Basis        Basis       `json:"basis"`
+	Cases        []Case      `json:"cases"` // distinct, in order of first appearance
 	Findings     []Finding   `json:"findings"`
 	Guidance     []string    `json:"guidance"` // review checklist
 	Readability  Readability `json:"readability"`
@@ -40,16 +46,20 @@ type Result struct {
 // Options tune an analysis.
 type Options struct {
 	DocumentType string // "terms" | "privacy" | "other"; the caller detects it
+	// Cases replaces the embedded case detector (evaluation only).
+	Cases *CaseDetector
 }
 
 // maxChecklist bounds the review checklist.
 const maxChecklist = 8
 
-// hit is a category decided for one sentence.
+// hit is a category, or a case, decided for one sentence.
 type hit struct {
 	sent     int
 	cat, sev string
 	conf     float64
+	cas      int     // index into the case model's cases, -1 for a category alone
+	over     float32 // a case's margin above its threshold
 }
 
 // Analyze segments the text into sentences, classifies each for the eight
@@ -74,15 +84,22 @@ func Analyze(text string, opts Options) Result {
 	rs := []rune(text)
 	spans := segment(rs)
 	clf, _ := loadDefault()
+	cd, _ := loadCases()
+	if opts.Cases != nil {
+		cd = opts.Cases.d
+	}
 
-	hits := sentenceHits(rs, spans, clf, docType == "privacy")
+	hits := sentenceHits(rs, spans, clf, cd, docType == "privacy")
 	hits = dropLoneHeadings(rs, spans, hits)
-	findings := capMinor(merge(rs, spans, hits))
-	score, grade := Grade(findings)
+	findings := capMinor(merge(rs, spans, hits, cd))
+	cases := casesOf(findings)
+	grade, score, basis := Grade(cases)
 	return Result{
 		DocumentType: docType,
 		Grade:        grade,
 		Score:        score,
+		Basis:        basis,
+		Cases:        cases,
 		Findings:     findings,
 		Guidance:     checklist(findings),
 		Readability:  readability(rs, spans),
@@ -97,10 +114,10 @@ const parallelMin = 64
 // lexicons). Long documents are split into contiguous chunks worked on
 // concurrently; the hits are concatenated in sentence order, so the result
 // is the same as a sequential run.
-func sentenceHits(rs []rune, spans []Span, clf *classifier, privacyDoc bool) []hit {
+func sentenceHits(rs []rune, spans []Span, clf *classifier, cd *caseDetector, privacyDoc bool) []hit {
 	workers := runtime.GOMAXPROCS(0)
 	if len(spans) < parallelMin || workers < 2 {
-		return hitsFor(rs, spans, 0, len(spans), clf, privacyDoc)
+		return hitsFor(rs, spans, 0, len(spans), clf, cd, privacyDoc)
 	}
 	workers = min(workers, 8, len(spans)/(parallelMin/2))
 	parts := make([][]hit, workers)
@@ -110,7 +127,7 @@ func sentenceHits(rs []rune, spans []Span, clf *classifier, privacyDoc bool) []h
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			parts[w] = hitsFor(rs, spans, lo, hi, clf, privacyDoc)
+			parts[w] = hitsFor(rs, spans, lo, hi, clf, cd, privacyDoc)
 		}()
 	}
 	wg.Wait()
@@ -121,23 +138,27 @@ func sentenceHits(rs []rune, spans []Span, clf *classifier, privacyDoc bool) []h
 	return out
 }
 
-func hitsFor(rs []rune, spans []Span, lo, hi int, clf *classifier, privacyDoc bool) []hit {
+func hitsFor(rs []rune, spans []Span, lo, hi int, clf *classifier, cd *caseDetector, privacyDoc bool) []hit {
 	var hits []hit
 	var ph []privacyHit
+	var ch []caseHit
 	for i := lo; i < hi; i++ {
 		sp := spans[i]
 		s := string(rs[sp.Start:sp.End])
 		ph = privacyHits(s, ph[:0])
+		ch = ch[:0]
+		n := len(hits)
 		changeClause := false
 		if clf != nil {
-			ms := clf.margins(s)
+			var ms [nLabels]float32
+			ms, ch = clf.scores(s, cd, ch)
 			// "We may update this privacy policy" is reported as a
 			// policy_change_notice, which the patterns grade more finely.
 			changeClause = ms[idxChange] >= clf.m.Thr[idxChange] && !privacyPolicyChange(ph, s, privacyDoc)
 			for j, m := range ms {
 				if m >= clf.m.Thr[j] && (j != idxChange || changeClause) {
 					cat := ClauseLabels[j]
-					hits = append(hits, hit{i, cat, clauseSeverity[cat], clf.confidence(j, m)})
+					hits = append(hits, hit{i, cat, clauseSeverity[cat], clf.confidence(j, m), -1, 0})
 				}
 			}
 		}
@@ -145,10 +166,84 @@ func hitsFor(rs []rune, spans []Span, lo, hi int, clf *classifier, privacyDoc bo
 			if changeClause && p.cat == "policy_change_notice" && p.sev != SeverityGood {
 				continue // already reported as unilateral_change
 			}
-			hits = append(hits, hit{i, p.cat, p.sev, p.conf})
+			hits = append(hits, hit{i, p.cat, p.sev, p.conf, -1, 0})
 		}
+		hits = withCases(hits, n, i, ch, cd)
 	}
 	return hits
+}
+
+// withCases adds a sentence's case hits to its category hits (those from
+// hits[n:]). A case is the finer finding: it replaces the classifier's hit
+// of the same category, so "we may close your account with 30 days'
+// notice" is the case's good practice, not the category's bad one. The
+// privacy patterns read negation and the case detector does not: where a
+// pattern and a case of one privacy category disagree on whether the
+// practice is good ("we may sell your data" read as "does not sell"), the
+// pattern stays and the case goes.
+func withCases(hits []hit, n, sent int, ch []caseHit, cd *caseDetector) []hit {
+	if len(ch) == 0 {
+		return hits
+	}
+	pattern := map[string]bool{} // privacy category -> the pattern found it good
+	for _, h := range hits[n:] {
+		if slices.Contains(PrivacyCategories, h.cat) {
+			pattern[h.cat] = h.sev == SeverityGood
+		}
+	}
+	byCase := map[string]bool{}
+	var cases []hit
+	best := map[string]int{} // mapped category -> its case in cases
+	for _, c := range ch {
+		info := cd.m.Cases[c.idx]
+		cat := caseCategory(info)
+		if good, ok := pattern[cat]; ok && good != (info.Rating == SeverityGood) {
+			continue
+		}
+		byCase[cat] = true
+		h := hit{sent, cat, info.Rating, c.conf, c.idx, c.over}
+		// One sentence states one practice of a category: "terminate at any
+		// time without notice" is not also "suspend for several reasons".
+		// The case furthest above its threshold stands for the category.
+		if k, ok := best[cat]; ok && cat != OtherCategory {
+			if h.over > cases[k].over {
+				cases[k] = h
+			}
+			continue
+		}
+		best[cat] = len(cases)
+		cases = append(cases, h)
+	}
+	out := hits[:n]
+	for _, h := range hits[n:] {
+		if !byCase[h.cat] {
+			out = append(out, h)
+		}
+	}
+	return append(out, cases...)
+}
+
+// caseCategory is the category a case's findings carry: ours where
+// cases.tsv maps the case, else OtherCategory.
+func caseCategory(c CaseInfo) string {
+	if c.Category == "" {
+		return OtherCategory
+	}
+	return c.Category
+}
+
+// casesOf lists the distinct cases of the findings, in document order.
+func casesOf(findings []Finding) []Case {
+	out := []Case{}
+	seen := map[string]bool{}
+	for _, f := range findings {
+		if f.Case == "" || seen[f.Case] {
+			continue
+		}
+		seen[f.Case] = true
+		out = append(out, Case{Title: f.Case, Rating: f.Severity, Category: f.Category})
+	}
+	return out
 }
 
 var privacyDocRe = regexp.MustCompile(`(?i)\b(privacy|cookie|data protection) (policy|notice|statement|polic)|\bthis (notice|statement)\b`)
@@ -167,16 +262,16 @@ func privacyPolicyChange(ph []privacyHit, s string, privacyDoc bool) bool {
 var thisPolicyRe = regexp.MustCompile(`(?i)\b(this|our|the|its) (policy|notice|statement)\b`)
 
 // maxMinorPerCategory bounds the neutral and the good findings of one
-// category (the first ones in document order are kept); blocker and bad
-// findings are never dropped.
+// category, or of one case (the first ones in document order are kept);
+// blocker and bad findings are never dropped.
 const maxMinorPerCategory = 5
 
 func capMinor(fs []Finding) []Finding {
-	n := map[[2]string]int{}
+	n := map[[3]string]int{}
 	out := fs[:0]
 	for _, f := range fs {
 		if f.Severity == SeverityNeutral || f.Severity == SeverityGood {
-			k := [2]string{f.Category, f.Severity}
+			k := [3]string{f.Category, f.Severity, f.Case}
 			if n[k] == maxMinorPerCategory {
 				continue
 			}
@@ -191,25 +286,25 @@ func capMinor(fs []Finding) []Finding {
 // category is reported as several findings.
 const maxMergedRunes = 2000
 
-// merge joins hits of one category on consecutive sentences into one
-// finding quoting the whole run, at the worst severity in the run. Good
-// findings (commitments) run apart from the risky ones, so a promise is never
-// hidden inside a warning.
-func merge(rs []rune, spans []Span, hits []hit) []Finding {
+// merge joins hits of one category (and case) on consecutive sentences
+// into one finding quoting the whole run, at the worst severity in the run.
+// Good findings (commitments) run apart from the risky ones, so a promise is
+// never hidden inside a warning.
+func merge(rs []rune, spans []Span, hits []hit, cd *caseDetector) []Finding {
 	catOrder := map[string]int{}
 	for i, c := range Categories {
 		catOrder[c] = i
 	}
 	good := func(h hit) bool { return h.sev == SeverityGood }
 	slices.SortStableFunc(hits, func(a, b hit) int {
-		return cmp.Or(cmp.Compare(catOrder[a.cat], catOrder[b.cat]), cmpBool(good(a), good(b)), cmp.Compare(a.sent, b.sent), cmp.Compare(severityRank(a.sev), severityRank(b.sev)))
+		return cmp.Or(cmp.Compare(catOrder[a.cat], catOrder[b.cat]), cmp.Compare(a.cas, b.cas), cmpBool(good(a), good(b)), cmp.Compare(a.sent, b.sent), cmp.Compare(severityRank(a.sev), severityRank(b.sev)))
 	})
 	findings := []Finding{}
 	for k := 0; k < len(hits); {
 		h := hits[k]
 		last, conf, sev := h.sent, h.conf, h.sev
 		n := k + 1
-		for n < len(hits) && hits[n].cat == h.cat && good(hits[n]) == good(h) && hits[n].sent <= last+1 &&
+		for n < len(hits) && hits[n].cat == h.cat && hits[n].cas == h.cas && good(hits[n]) == good(h) && hits[n].sent <= last+1 &&
 			spans[hits[n].sent].End-spans[h.sent].Start <= maxMergedRunes {
 			last = max(last, hits[n].sent)
 			conf = max(conf, hits[n].conf)
@@ -219,22 +314,24 @@ func merge(rs []rune, spans []Span, hits []hit) []Finding {
 			n++
 		}
 		start, end := spans[h.sent].Start, spans[last].End
-		t := catalog[h.cat][sev]
-		findings = append(findings, Finding{
-			Category:    h.cat,
-			Severity:    sev,
-			Title:       t.title,
-			Explanation: t.explanation,
-			Guidance:    t.guidance,
-			Quote:       string(rs[start:end]),
-			Start:       start,
-			End:         end,
-			Confidence:  conf,
-		})
+		f := Finding{
+			Category:   h.cat,
+			Severity:   sev,
+			Quote:      string(rs[start:end]),
+			Start:      start,
+			End:        end,
+			Confidence: conf,
+		}
+		f.Title, f.Explanation, f.Guidance = wording(h.cat, sev)
+		if h.cas >= 0 {
+			f.Case = cd.m.Cases[h.cas].Title
+			f.Title = f.Case
+		}
+		findings = append(findings, f)
 		k = n
 	}
 	slices.SortStableFunc(findings, func(a, b Finding) int {
-		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)), cmp.Compare(catOrder[a.Category], catOrder[b.Category]), cmp.Compare(a.End, b.End))
+		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)), cmp.Compare(catOrder[a.Category], catOrder[b.Category]), cmp.Compare(a.End, b.End), cmp.Compare(a.Case, b.Case))
 	})
 	return findings
 }
@@ -314,8 +411,11 @@ func dropLoneHeadings(rs []rune, spans []Span, hits []hit) []hit {
 			if !ok {
 				continue
 			}
-			// the heading joins the finding of the sentence it introduces
-			h.sev = n.sev
+			// the heading joins the finding of the sentence it introduces;
+			// a case keeps its own rating
+			if h.cas < 0 {
+				h.sev = n.sev
+			}
 		}
 		out = append(out, h)
 	}

@@ -16,7 +16,7 @@ var update = flag.Bool("update", false, "rewrite golden files in testdata/golden
 func checkInvariants(t *testing.T, text string, r Result) {
 	t.Helper()
 	rs := []rune(text)
-	seen := map[[3]any]bool{}
+	seen := map[[4]any]bool{}
 	for _, f := range r.Findings {
 		if f.Start < 0 || f.End > len(rs) || f.Start >= f.End {
 			t.Fatalf("bad offsets %d..%d (len %d): %+v", f.Start, f.End, len(rs), f)
@@ -24,7 +24,7 @@ func checkInvariants(t *testing.T, text string, r Result) {
 		if got := string(rs[f.Start:f.End]); got != f.Quote {
 			t.Fatalf("quote mismatch at %d..%d: got %q want %q", f.Start, f.End, got, f.Quote)
 		}
-		k := [3]any{f.Category, f.Start, f.End}
+		k := [4]any{f.Category, f.Case, f.Start, f.End}
 		if seen[k] {
 			t.Fatalf("duplicate finding %v", k)
 		}
@@ -73,7 +73,7 @@ func TestUnfairTermsGradeAndCategories(t *testing.T) {
 	r := Analyze(unfairTerms, Options{DocumentType: "terms"})
 	checkInvariants(t, unfairTerms, r)
 	if r.Grade != "D" && r.Grade != "E" {
-		t.Errorf("grade = %s (score %d), want D or E", r.Grade, r.Score)
+		t.Errorf("grade = %s (score %d, basis %+v), want D or E", r.Grade, r.Score, r.Basis)
 	}
 	got := categories(r)
 	for _, c := range []string{"arbitration", "unilateral_change", "unilateral_termination", "limitation_of_liability", "choice_of_law"} {
@@ -418,31 +418,6 @@ func mustRead(tb testing.TB, path string) string {
 	return string(b)
 }
 
-func TestGradeFormula(t *testing.T) {
-	f := func(cat, sev string) Finding { return Finding{Category: cat, Severity: sev} }
-	cases := []struct {
-		findings []Finding
-		score    int
-		grade    string
-	}{
-		{nil, 100, "A"},
-		{[]Finding{f("tracking", SeverityNeutral)}, 98, "A"},
-		{[]Finding{f("tracking", SeverityNeutral), f("tracking", SeverityGood)}, 100, "A"},
-		{[]Finding{f("unilateral_change", SeverityBad)}, 90, "A"},
-		{[]Finding{f("unilateral_change", SeverityBad), f("unilateral_change", SeverityBad), f("unilateral_change", SeverityBad), f("unilateral_change", SeverityBad)}, 86, "A"},
-		{[]Finding{f("unilateral_change", SeverityBad), f("unilateral_termination", SeverityBad), f("limitation_of_liability", SeverityBad)}, 70, "B"},
-		{[]Finding{f("arbitration", SeverityBlocker)}, 75, "D"}, // a blocker caps the grade at D
-		{[]Finding{f("arbitration", SeverityBlocker), f("data_sale", SeverityBlocker), f("jurisdiction", SeverityBad), f("content_removal", SeverityBad), f("unilateral_change", SeverityBad)}, 20, "E"},
-		{[]Finding{f("user_rights", SeverityGood), f("security", SeverityGood), f("data_sale", SeverityGood), f("retention", SeverityGood), f("children", SeverityGood), f("tracking", SeverityGood), f("jurisdiction", SeverityBad)}, 100, "A"},
-	}
-	for i, c := range cases {
-		score, grade := Grade(c.findings)
-		if score != c.score || grade != c.grade {
-			t.Errorf("case %d: Grade = %d %s, want %d %s", i, score, grade, c.score, c.grade)
-		}
-	}
-}
-
 func TestPrivacyPolicyChangeNotClauseChange(t *testing.T) {
 	text := "Norditech may change its privacy policy if necessary."
 	r := Analyze(text, Options{DocumentType: "privacy"})
@@ -473,5 +448,53 @@ func TestShortSentencesAreNotHeadings(t *testing.T) {
 		if !isHeading([]rune(s)) {
 			t.Errorf("isHeading(%q) = false", s)
 		}
+	}
+}
+
+// The same practice with and without notice is a different case, or no
+// case, at a different severity.
+func TestCasesTellNoticeApart(t *testing.T) {
+	for _, c := range []struct {
+		without, with string
+		cat           string
+	}{
+		{"We may terminate your account at any time, for any reason, without notice.", "We may close your account after giving you 30 days' notice by email.", "unilateral_termination"},
+		{"We may change these Terms at any time without notice.", "We will notify you by email at least 30 days before changes to these Terms take effect.", "unilateral_change"},
+	} {
+		bad := Analyze(c.without, Options{DocumentType: "terms"})
+		if len(bad.Cases) == 0 || bad.Cases[0].Rating != SeverityBad || bad.Cases[0].Category != c.cat {
+			t.Errorf("%q: cases %+v, want a bad %s case", c.without, bad.Cases, c.cat)
+		}
+		ok := Analyze(c.with, Options{DocumentType: "terms"})
+		if ok.Basis.Bad+ok.Basis.Blocker > 0 || slices.ContainsFunc(ok.Findings, func(f Finding) bool { return f.Severity == SeverityBad }) {
+			t.Errorf("%q: findings %+v, want nothing bad", c.with, ok.Findings)
+		}
+	}
+}
+
+// A benign privacy policy (access, deletion, no sale, limited retention)
+// grades A or B.
+func TestBenignPrivacyGrade(t *testing.T) {
+	r := Analyze(benignPrivacy, Options{DocumentType: "privacy"})
+	if r.Grade != "A" && r.Grade != "B" {
+		t.Errorf("grade %s, basis %+v, cases %+v", r.Grade, r.Basis, r.Cases)
+	}
+}
+
+// Grading the union of several documents' cases is the rule applied to the
+// distinct cases of all of them.
+func TestUnionCasesGrade(t *testing.T) {
+	a := Analyze(unfairTerms, Options{DocumentType: "terms"})
+	b := Analyze(benignPrivacy, Options{DocumentType: "privacy"})
+	u := UnionCases(a.Cases, b.Cases, a.Cases)
+	if len(u) != len(a.Cases)+len(b.Cases) {
+		t.Fatalf("union of %d and %d distinct cases has %d", len(a.Cases), len(b.Cases), len(u))
+	}
+	grade, _, basis := Grade(u)
+	ab, bb := a.Basis, b.Basis
+	want := Basis{Good: ab.Good + bb.Good, Neutral: ab.Neutral + bb.Neutral, Bad: ab.Bad + bb.Bad, Blocker: ab.Blocker + bb.Blocker}
+	want.Balance = want.Good - want.Bad - 3*want.Blocker
+	if basis != want || grade != want.Letter(GradeThresholds) {
+		t.Errorf("union basis %+v grade %s, want %+v", basis, grade, want)
 	}
 }

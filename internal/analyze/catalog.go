@@ -22,9 +22,14 @@ var PrivacyCategories = []string{
 	"policy_change_notice",
 }
 
+// OtherCategory is the category of a ToS;DR case none of ours fits
+// (indemnities, warranty disclaimers, content licences, ...).
+const OtherCategory = "other"
+
 // Categories lists every category the engine can emit: the eight
-// unfair-clause categories (ClauseLabels) then the ten privacy categories.
-var Categories = append(append([]string{}, ClauseLabels...), PrivacyCategories...)
+// unfair-clause categories (ClauseLabels), the ten privacy categories, then
+// OtherCategory.
+var Categories = append(append(append([]string{}, ClauseLabels...), PrivacyCategories...), OtherCategory)
 
 // text is the wording of one finding kind.
 type text struct{ title, explanation, guidance, check string }
@@ -229,6 +234,25 @@ var catalog = map[string]map[string]text{
 			"Keep your contact email current so you receive the notices.",
 			""},
 	},
+}
+
+// ratingWording explains a case finding whose category has no wording at
+// its rating (a good termination clause, a case of OtherCategory).
+var ratingWording = map[string]text{
+	SeverityBlocker: {"", "ToS;DR's reviewers rate this practice as a blocker: one of the worst a user can accept.", "Read the quoted clause closely and consider whether you can accept it.", ""},
+	SeverityBad:     {"", "ToS;DR's reviewers rate this practice as bad for users.", "Read the quoted clause and check whether it applies to how you use the service.", ""},
+	SeverityNeutral: {"", "ToS;DR's reviewers rate this practice as neutral: worth knowing, neither good nor bad.", "Note it; no action is usually needed.", ""},
+	SeverityGood:    {"", "ToS;DR's reviewers rate this practice as good for users.", "Note it: it is a commitment you can hold the company to.", ""},
+}
+
+// wording returns the title, explanation and guidance of a finding of a
+// category at a severity.
+func wording(cat, sev string) (title, explanation, guidance string) {
+	if t, ok := catalog[cat][sev]; ok {
+		return t.title, t.explanation, t.guidance
+	}
+	t := ratingWording[sev]
+	return "A practice rated " + sev + " by ToS;DR's reviewers", t.explanation, t.guidance
 }
 
 // severityRank orders severities from worst (0) to best.

@@ -42,25 +42,33 @@ type ModelFile struct {
 }
 
 // Encode writes the model deterministically (gob, gzip level 9).
-func (m *ModelFile) Encode(w io.Writer) error {
+func (m *ModelFile) Encode(w io.Writer) error { return encodeGzipGob(w, m) }
+
+// encodeGzipGob writes v as gob, gzip-compressed at level 9.
+func encodeGzipGob(w io.Writer, v any) error {
 	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
 	if err != nil {
 		return err
 	}
-	if err := gob.NewEncoder(zw).Encode(m); err != nil {
+	if err := gob.NewEncoder(zw).Encode(v); err != nil {
 		return err
 	}
 	return zw.Close()
 }
 
-// DecodeModel reads a model written by Encode.
-func DecodeModel(r io.Reader) (*ModelFile, error) {
+// decodeGzipGob reads what encodeGzipGob wrote into v.
+func decodeGzipGob(r io.Reader, v any) error {
 	zr, err := gzip.NewReader(r)
 	if err != nil {
-		return nil, err
+		return err
 	}
+	return gob.NewDecoder(zr).Decode(v)
+}
+
+// DecodeModel reads a model written by Encode.
+func DecodeModel(r io.Reader) (*ModelFile, error) {
 	var m ModelFile
-	if err := gob.NewDecoder(zr).Decode(&m); err != nil {
+	if err := decodeGzipGob(r, &m); err != nil {
 		return nil, err
 	}
 	if len(m.W) != len(m.Buckets)*nLabels || len(m.IDF) != len(m.Buckets) || m.Features.Bits < 8 || m.Features.Bits > 26 {
@@ -105,9 +113,19 @@ func newClassifier(m *ModelFile) *classifier {
 
 // margins returns the eight decision values of one raw sentence.
 func (c *classifier) margins(sentence string) [nLabels]float32 {
+	ms, _ := c.scores(sentence, nil, nil)
+	return ms
+}
+
+// scores returns the eight decision values of one raw sentence and, when cd
+// is not nil, appends the cases it detects on the same tokens to dst.
+func (c *classifier) scores(sentence string, cd *caseDetector, dst []caseHit) ([nLabels]float32, []caseHit) {
 	s := c.pool.Get().(*scratch)
 	defer c.pool.Put(s)
 	s.toks = appendTokens(s.toks[:0], sentence)
+	if cd != nil {
+		dst = cd.detect(s.toks, dst)
+	}
 	s.feats, s.buf = c.m.Features.extractRaw(s.feats[:0], s.toks, s.buf)
 	s.feats = c.m.Features.compact(s.feats, c.index, c.m.IDF, c.firstChar, s)
 	out := c.m.Bias
@@ -118,7 +136,7 @@ func (c *classifier) margins(sentence string) [nLabels]float32 {
 		}
 	}
 	c.applyRules(sentence, s.toks, &out)
-	return out
+	return out, dst
 }
 
 // scale turns a margin's distance from the threshold into log-odds.
@@ -130,7 +148,12 @@ func (c *classifier) scale(j int) float32 {
 }
 
 func (c *classifier) confidence(j int, margin float32) float64 {
-	p := 1 / (1 + math.Exp(-float64(c.scale(j)*(margin-c.m.Thr[j]))))
+	return sigmoidConf(c.scale(j) * (margin - c.m.Thr[j]))
+}
+
+// sigmoidConf turns log-odds into a confidence rounded to two decimals.
+func sigmoidConf(logit float32) float64 {
+	p := 1 / (1 + math.Exp(-float64(logit)))
 	return math.Round(p*100) / 100
 }
 
@@ -159,11 +182,15 @@ func decodeEmbedded(b []byte) (*classifier, error) {
 	return newClassifier(m), nil
 }
 
-// Load decodes the embedded clause model, once, and reports why it cannot.
-// Analyze and Classify cannot fail, and without the model they would find
-// no unfair clause in any text, so whatever serves them calls Load first.
+// Load decodes the embedded clause and case models, once, and reports why
+// it cannot. Analyze and Classify cannot fail, and without the models they
+// would find no unfair clause nor case in any text, so whatever serves them
+// calls Load first.
 func Load() error {
-	_, err := loadDefault()
+	if _, err := loadDefault(); err != nil {
+		return err
+	}
+	_, err := loadCases()
 	return err
 }
 

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"strconv"
 	"strings"
@@ -53,6 +52,28 @@ type Finding struct {
 	Quote       string
 	Start, End  int // Unicode code point offsets into Analysis.Text
 	Confidence  float64
+	Case        string // the ToS;DR case the finding is an instance of, or ""
+}
+
+// Case is a ToS;DR case found in a document: the practice a finding's Case
+// names, its rating (blocker, bad, neutral or good) and our category.
+type Case struct {
+	Title, Rating, Category string
+}
+
+// GradeBasis is what a grade is computed from: the distinct cases found,
+// counted by rating, and the balance good - bad - 3 x blocker (ToS;DR's
+// rule; see internal/analyze/README-grade.md).
+type GradeBasis struct {
+	Good, Neutral, Bad, Blocker, Balance int
+}
+
+// Grading is a grade with what it rests on: a batch's overall grade.
+type Grading struct {
+	Grade string
+	Score int
+	Basis GradeBasis
+	Cases []Case
 }
 
 // Readability of the analyzed text.
@@ -86,6 +107,39 @@ func engineFindings(in []Finding) []analyze.Finding {
 	return out
 }
 
+func casesOf(in []analyze.Case) []Case {
+	out := make([]Case, len(in))
+	for i, c := range in {
+		out[i] = Case(c)
+	}
+	return out
+}
+
+func engineCases(in []Case) []analyze.Case {
+	out := make([]analyze.Case, len(in))
+	for i, c := range in {
+		out[i] = analyze.Case(c)
+	}
+	return out
+}
+
+// overallGrading grades the union of the cases of a batch's analyses, as
+// ToS;DR grades a service from all its documents; nil without any.
+func overallGrading(items []BatchItem) *Grading {
+	var lists [][]analyze.Case
+	for _, it := range items {
+		if it.Analysis != nil {
+			lists = append(lists, engineCases(it.Analysis.Cases))
+		}
+	}
+	if len(lists) == 0 {
+		return nil
+	}
+	cases := analyze.UnionCases(lists...)
+	grade, score, basis := analyze.Grade(cases)
+	return &Grading{Grade: grade, Score: score, Basis: GradeBasis(basis), Cases: casesOf(cases)}
+}
+
 func aiSummaryOf(s llm.Summary) *AISummary {
 	a := AISummary(s)
 	return &a
@@ -96,10 +150,14 @@ const Disclaimer = "Informational only; not legal advice."
 
 // Analysis is the review guidance for one document (decisions.md, "Analysis result").
 type Analysis struct {
-	ID          string
-	Source      Source
-	Grade       string
-	Score       int
+	ID     string
+	Source Source
+	Grade  string
+	Score  int
+	// Basis and Cases are what Grade rests on; Basis is nil, and Cases
+	// empty, on analyses stored before grades had a basis.
+	Basis       *GradeBasis
+	Cases       []Case
 	Findings    []Finding
 	Guidance    []string
 	Readability Readability
@@ -129,6 +187,9 @@ type ItemError struct {
 // BatchResult is the answer of AnalyzeBatch.
 type BatchResult struct {
 	Results []BatchItem
+	// Overall grades the union of the successful items' cases; nil when
+	// every item failed.
+	Overall *Grading
 }
 
 // Analyze analyzes a public URL or given text. It needs the analyze scope,
@@ -192,6 +253,7 @@ func (s *Service) AnalyzeBatch(ctx context.Context, in BatchInput) (*BatchResult
 		}()
 	}
 	wg.Wait()
+	res.Overall = overallGrading(res.Results)
 	return res, nil
 }
 
@@ -230,8 +292,10 @@ func fieldsUnder(err error, prefix string) error {
 // charges before it calls it, the command line calls it as it is.
 func (s *Service) AnalyzeText(text string, src Source) *Analysis {
 	r := analyze.Analyze(text, analyze.Options{DocumentType: src.DocumentType})
+	basis := GradeBasis(r.Basis)
 	a := &Analysis{
-		ID: newID(), Source: src, Grade: r.Grade, Score: r.Score, Findings: findingsOf(r.Findings), Guidance: r.Guidance,
+		ID: newID(), Source: src, Grade: r.Grade, Score: r.Score, Basis: &basis, Cases: casesOf(r.Cases),
+		Findings: findingsOf(r.Findings), Guidance: r.Guidance,
 		Readability: Readability(r.Readability), Disclaimer: Disclaimer, CreatedAt: s.now().Truncate(time.Millisecond),
 		Text: text,
 	}
@@ -354,12 +418,6 @@ type AnalysisPage struct {
 	NextCursor *string
 }
 
-// AnalysisCursor is where a page ends: the last row's time and id.
-type AnalysisCursor struct {
-	CreatedAt time.Time
-	ID        string
-}
-
 // AnalysisFilter selects a page of the caller's analyses.
 type AnalysisFilter struct {
 	Limit    *int   // 1 to 100; 20 when nil
@@ -373,20 +431,9 @@ func (s *Service) FindAnalyses(ctx context.Context, f AnalysisFilter) (*Analysis
 		return nil, err
 	}
 	p, _ := PrincipalFrom(ctx)
-	limit := 20
-	if f.Limit != nil {
-		limit = *f.Limit
-	}
-	if limit < 1 || limit > 100 {
-		return nil, &Error{Code: CodeInvalid, Message: "invalid limit", Fields: []FieldError{{Field: "limit", Message: "must be from 1 to 100"}}}
-	}
-	var after *AnalysisCursor
-	if f.Cursor != "" {
-		c, ok := decodeCursor(f.Cursor)
-		if !ok {
-			return nil, &Error{Code: CodeInvalid, Message: "invalid cursor", Fields: []FieldError{{Field: "cursor", Message: "is not a cursor this API returned"}}}
-		}
-		after = &c
+	limit, after, err := pageArgs(f.Limit, f.Cursor, validID)
+	if err != nil {
+		return nil, err
 	}
 	list, err := s.store.FindAnalyses(ctx, p.Account.ID, after, limit+1, f.WithText)
 	if err != nil {
@@ -395,24 +442,9 @@ func (s *Service) FindAnalyses(ctx context.Context, f AnalysisFilter) (*Analysis
 	page := &AnalysisPage{Analyses: list}
 	if len(list) > limit {
 		page.Analyses = list[:limit]
-		last := list[limit-1]
-		next := base64.RawURLEncoding.EncodeToString([]byte(last.CreatedAt.UTC().Format(time.RFC3339Nano) + "|" + last.ID))
-		page.NextCursor = &next
+		page.NextCursor = encodeCursor(list[limit-1].CreatedAt, list[limit-1].ID)
 	}
 	return page, nil
-}
-
-func decodeCursor(s string) (AnalysisCursor, bool) {
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
-		return AnalysisCursor{}, false
-	}
-	ts, id, ok := strings.Cut(string(b), "|")
-	t, err := time.Parse(time.RFC3339Nano, ts)
-	if !ok || err != nil || !validID(id) {
-		return AnalysisCursor{}, false
-	}
-	return AnalysisCursor{CreatedAt: t, ID: id}, true
 }
 
 func boolInt(b bool) int {

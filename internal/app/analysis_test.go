@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"net/http"
 	"sync"
@@ -57,6 +58,12 @@ func TestAnalysesArePagedPerAccount(t *testing.T) {
 				t.Errorf("page order %v, want newest first %v", got, ids)
 				break
 			}
+		}
+		// A cursor as the API has always written it (base64url of
+		// "<RFC 3339 time>|<id>") names the page after that row.
+		old := base64.RawURLEncoding.EncodeToString([]byte("2026-11-22T10:00:02Z|" + ids[2]))
+		if page, err := e.Svc.FindAnalyses(ctx, app.AnalysisFilter{Limit: &two, Cursor: old}); err != nil || len(page.Analyses) != 2 || page.Analyses[0].ID != ids[1] {
+			t.Errorf("a cursor in the original format: %v %+v", err, page)
 		}
 		for _, bad := range []string{"nope", "Zm9v"} {
 			if _, err := e.Svc.FindAnalyses(ctx, app.AnalysisFilter{Limit: &two, Cursor: bad}); app.ErrorCode(err) != app.CodeInvalid {

@@ -21,6 +21,14 @@ type Document struct {
 // is. With req.ETag or req.LastModified set the fetch is conditional, and a
 // 304 comes back with NotModified set and nothing extracted.
 func (s *Service) ReadDocument(ctx context.Context, req fetch.Request) (*Document, error) {
+	return s.readDocument(ctx, req, extract.Extract)
+}
+
+// extractFunc is extract.Extract's shape: the monitor may run other rules
+// (MonitorOptions.Extract) on the same path.
+type extractFunc func(body []byte, contentType, pageURL string) (*extract.Document, error)
+
+func (s *Service) readDocument(ctx context.Context, req fetch.Request, ex extractFunc) (*Document, error) {
 	res, err := s.fetcher.Fetch(ctx, req)
 	if err != nil {
 		return nil, fetchError(err)
@@ -28,14 +36,18 @@ func (s *Service) ReadDocument(ctx context.Context, req fetch.Request) (*Documen
 	if res.NotModified {
 		return &Document{Response: *res}, nil
 	}
-	return ExtractDocument(*res)
+	return extractWith(ex, *res)
 }
 
 // ExtractDocument extracts a response's body without the network: one just
 // fetched, one stored earlier, or a file read as one (its FinalURL resolves
 // the links).
 func ExtractDocument(res fetch.Response) (*Document, error) {
-	doc, err := extract.Extract(res.Body, res.ContentType, res.FinalURL)
+	return extractWith(extract.Extract, res)
+}
+
+func extractWith(ex extractFunc, res fetch.Response) (*Document, error) {
+	doc, err := ex(res.Body, res.ContentType, res.FinalURL)
 	if err != nil {
 		return nil, extractError(err)
 	}

@@ -94,6 +94,8 @@ func extractError(err error) error {
 	switch {
 	case errors.Is(err, extract.ErrNoText):
 		return &Error{Code: CodeUnreadable, Message: "no extractable text", Err: err}
+	case errors.Is(err, extract.ErrTooComplex):
+		return &Error{Code: CodeUnreadable, Message: err.Error(), Err: err}
 	case errors.Is(err, extract.ErrUnsupported):
 		return &Error{Code: CodeUnreadable, Message: "not a document we can read (HTML, PDF or plain text)", Err: err}
 	default:

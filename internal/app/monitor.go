@@ -2,12 +2,13 @@ package app
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"time"
+
+	"github.com/clausewatch/clausewatch/internal/fetch"
 )
 
 // Monitor statuses: active, or failing while its checks fail in a row.
@@ -74,6 +75,11 @@ type Alert struct {
 	// the reverse.
 	FindingsAdded   []AlertFinding
 	FindingsRemoved []AlertFinding
+	// How the grade moved: the old text's and the new text's, and the
+	// ToS;DR cases found in the new text and not the old, and the reverse.
+	// Grades are "" on alerts stored before alerts had them.
+	GradeBefore, GradeAfter  string
+	CasesAdded, CasesRemoved []Case
 }
 
 // AlertFinding is a finding as an alert reports it.
@@ -128,7 +134,7 @@ func (s *Service) CreateMonitor(ctx context.Context, in MonitorCreate) (*Monitor
 	if err != nil {
 		return nil, err
 	}
-	pg, err := s.readPage(ctx, in.URL, "", "")
+	pg, err := s.readPage(ctx, fetch.Request{URL: in.URL})
 	if err != nil {
 		c.refund(ctx)
 		return nil, err
@@ -138,8 +144,8 @@ func (s *Service) CreateMonitor(ctx context.Context, in MonitorCreate) (*Monitor
 		IntervalSeconds: int(interval / time.Second), CreatedAt: now, LastCheckedAt: &now,
 		// Jitter spreads monitors created together over a tenth of their interval.
 		NextCheckAt: now.Add(interval + rand.N(interval/10+time.Millisecond)).Truncate(time.Millisecond),
-		ContentHash: pg.doc.ContentHash, ETag: pg.etag, LastModified: pg.lastModified}
-	ok, err := s.store.CreateMonitor(ctx, m, s.newVersion(m.ID, pg.doc, now), pg.raw, limit)
+		ContentHash: pg.Extracted.ContentHash, ETag: pg.ETag, LastModified: pg.LastModified}
+	ok, err := s.store.CreateMonitor(ctx, m, s.newVersion(m.ID, pg.Extracted, now), rawPage(pg), limit)
 	if err != nil || !ok {
 		c.refund(ctx)
 		if err == nil {
@@ -335,30 +341,4 @@ func (s *Service) UpdateAlerts(ctx context.Context, in AlertUpdate) (int, error)
 		}
 	}
 	return s.store.UpdateAlerts(ctx, p.Account.ID, in.IDs, *in.Read)
-}
-
-// pageArgs checks a page's limit (1 to 100, default 20) and cursor.
-func pageArgs(limit *int, cursor string, idOK func(string) bool) (int, *PageCursor, error) {
-	n := 20
-	if limit != nil {
-		n = *limit
-	}
-	if n < 1 || n > 100 {
-		return 0, nil, &Error{Code: CodeInvalid, Message: "invalid limit", Fields: []FieldError{{Field: "limit", Message: "must be from 1 to 100"}}}
-	}
-	if cursor == "" {
-		return n, nil, nil
-	}
-	b, err := base64.RawURLEncoding.DecodeString(cursor)
-	ts, id, ok := strings.Cut(string(b), "|")
-	at, terr := time.Parse(time.RFC3339Nano, ts)
-	if err != nil || !ok || terr != nil || !idOK(id) {
-		return 0, nil, &Error{Code: CodeInvalid, Message: "invalid cursor", Fields: []FieldError{{Field: "cursor", Message: "is not a cursor this API returned"}}}
-	}
-	return n, &PageCursor{At: at, ID: id}, nil
-}
-
-func encodeCursor(at time.Time, id string) *string {
-	c := base64.RawURLEncoding.EncodeToString([]byte(at.UTC().Format(time.RFC3339Nano) + "|" + id))
-	return &c
 }

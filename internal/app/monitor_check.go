@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"slices"
 	"sync"
 	"time"
 
@@ -55,38 +56,24 @@ const leaseMargin = 2 * time.Second
 // monitorNow is the service's clock at the precision both databases keep.
 func (s *Service) monitorNow() time.Time { return s.now().Truncate(time.Millisecond) }
 
-// page is one read of a monitored URL.
-type page struct {
-	raw                *RawPage
-	doc                *extract.Document // nil when notModified
-	etag, lastModified string
-	notModified        bool
+// readPage reads a monitored URL (conditionally, given validators) by the
+// service's one document path, with the monitor's extraction rules.
+func (s *Service) readPage(ctx context.Context, req fetch.Request) (*Document, error) {
+	return s.readDocument(ctx, req, s.mon.Extract)
 }
 
-// readPage fetches (conditionally, given validators) and extracts a URL:
-// the monitor's one step out to the network.
-func (s *Service) readPage(ctx context.Context, u, etag, lastModified string) (*page, error) {
-	res, err := s.fetcher.Fetch(ctx, fetch.Request{URL: u, ETag: etag, LastModified: lastModified})
+// extractStored extracts a stored raw page with the monitor's rules.
+func (s *Service) extractStored(r *RawPage) (*extract.Document, error) {
+	d, err := extractWith(s.mon.Extract, fetch.Response{Body: r.Body, ContentType: r.ContentType, FinalURL: r.URL})
 	if err != nil {
-		return nil, fetchError(err)
-	}
-	pg := &page{etag: res.ETag, lastModified: res.LastModified, notModified: res.NotModified}
-	if res.NotModified {
-		return pg, nil
-	}
-	pg.raw = &RawPage{Body: res.Body, ContentType: res.ContentType, URL: res.FinalURL}
-	if pg.doc, err = s.extractPage(pg.raw); err != nil {
 		return nil, err
 	}
-	return pg, nil
+	return d.Extracted, nil
 }
 
-func (s *Service) extractPage(r *RawPage) (*extract.Document, error) {
-	doc, err := s.mon.Extract(r.Body, r.ContentType, r.URL)
-	if err != nil {
-		return nil, extractError(err)
-	}
-	return doc, nil
+// rawPage is what is kept of a document for re-extraction.
+func rawPage(d *Document) *RawPage {
+	return &RawPage{Body: d.Body, ContentType: d.ContentType, URL: d.FinalURL}
 }
 
 func (s *Service) newVersion(monitorID string, doc *extract.Document, at time.Time) *MonitorVersion {
@@ -132,21 +119,21 @@ func (s *Service) runCheck(ctx context.Context, m *Monitor, owner string) (check
 // observe fetches m's document and compares it with the current version:
 // the record to write, with an alert when the text really changed.
 func (s *Service) observe(ctx context.Context, m *Monitor) (*CheckRecord, error) {
-	pg, err := s.readPage(ctx, m.URL, m.ETag, m.LastModified)
+	pg, err := s.readPage(ctx, fetch.Request{URL: m.URL, ETag: m.ETag, LastModified: m.LastModified})
 	if err != nil {
 		return nil, err
 	}
-	rec := &CheckRecord{ETag: pg.etag, LastModified: pg.lastModified}
-	if pg.notModified {
+	rec := &CheckRecord{ETag: pg.ETag, LastModified: pg.LastModified}
+	if pg.NotModified {
 		return rec, nil // 304: unchanged
 	}
-	if pg.doc.ContentHash == m.ContentHash {
+	if pg.Extracted.ContentHash == m.ContentHash {
 		// The current version, seen again. Its stored raw page stays: any
 		// fetch of this text re-extracts the same under new rules.
 		return rec, nil
 	}
 	now := s.monitorNow()
-	rec.Raw, rec.Version = pg.raw, s.newVersion(m.ID, pg.doc, now)
+	rec.Raw, rec.Version = rawPage(pg), s.newVersion(m.ID, pg.Extracted, now)
 	base, err := s.store.FindVersion(ctx, m.ID, m.ContentHash)
 	if err != nil {
 		return nil, err
@@ -159,14 +146,14 @@ func (s *Service) observe(ctx context.Context, m *Monitor) (*CheckRecord, error)
 		if err != nil {
 			return nil, err
 		}
-		if doc, err := s.extractPage(raw); err == nil {
-			if doc.ContentHash == pg.doc.ContentHash {
+		if doc, err := s.extractStored(raw); err == nil {
+			if doc.ContentHash == pg.Extracted.ContentHash {
 				return rec, nil
 			}
 			old = doc.Text
 		}
 	}
-	rec.Alert = s.alertFor(m, old, pg.doc, now)
+	rec.Alert = s.alertFor(m, old, pg.Extracted, now)
 	return rec, nil
 }
 
@@ -178,10 +165,24 @@ func (s *Service) alertFor(m *Monitor, old string, doc *extract.Document, at tim
 		return nil
 	}
 	opts := analyze.Options{DocumentType: doc.DocumentType}
-	added, removed := change.Findings(analyze.Analyze(old, opts).Findings, analyze.Analyze(doc.Text, opts).Findings)
+	before, after := analyze.Analyze(old, opts), analyze.Analyze(doc.Text, opts)
+	added, removed := change.Findings(before.Findings, after.Findings)
 	return &Alert{ID: newID(), AccountID: m.AccountID, MonitorID: m.ID, URL: m.URL, DetectedAt: at,
 		Summary: change.Summary(d, added, removed), Diff: d.Unified, Added: d.Added, Removed: d.Removed,
-		FindingsAdded: alertFindings(added), FindingsRemoved: alertFindings(removed)}
+		FindingsAdded: alertFindings(added), FindingsRemoved: alertFindings(removed),
+		GradeBefore: before.Grade, GradeAfter: after.Grade,
+		CasesAdded: casesOf(casesMissing(after.Cases, before.Cases)), CasesRemoved: casesOf(casesMissing(before.Cases, after.Cases))}
+}
+
+// casesMissing returns the cases of a whose title b lacks.
+func casesMissing(a, b []analyze.Case) []analyze.Case {
+	out := []analyze.Case{}
+	for _, c := range a {
+		if !slices.ContainsFunc(b, func(o analyze.Case) bool { return o.Title == c.Title }) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func alertFindings(fs []analyze.Finding) []AlertFinding {

@@ -81,9 +81,3 @@ type AlertQuery struct {
 	After      *PageCursor
 	Limit      int
 }
-
-// PageCursor is where a keyset page ends: the last row's time and id.
-type PageCursor struct {
-	At time.Time
-	ID string
-}

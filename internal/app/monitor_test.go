@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -144,7 +145,8 @@ func scansUsed(t *testing.T, svc *app.Service, ctx context.Context) int {
 }
 
 // Noise never raises an alert; a real clause change raises exactly one,
-// with the diff and the arbitration finding; checking again raises nothing.
+// with the diff, the arbitration finding (ToS;DR's case, which it rates
+// bad) and the grade it moved; checking again raises nothing.
 func TestMonitorDetectsRealChangesOnly(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e, ctx, m := mustWatched(t, d, terms("n1", "3 May 2026", "utm_source=a", false), "")
@@ -182,10 +184,15 @@ func TestMonitorDetectsRealChangesOnly(t *testing.T) {
 			!strings.Contains(a.Diff, "\n You may close your account") {
 			t.Errorf("alert %+v\n%s", a, a.Diff)
 		}
-		if len(a.FindingsAdded) == 0 || a.FindingsAdded[0].Category != "arbitration" || a.FindingsAdded[0].Severity != "blocker" || len(a.FindingsRemoved) != 0 {
+		if len(a.FindingsAdded) == 0 || a.FindingsAdded[0].Category != "arbitration" || a.FindingsAdded[0].Severity != "bad" || len(a.FindingsRemoved) != 0 {
 			t.Errorf("findings added %+v removed %+v", a.FindingsAdded, a.FindingsRemoved)
 		}
-		if !strings.HasPrefix(a.Summary, "1 paragraph changed; added: ") || !strings.Contains(a.Summary, "(blocker)") {
+		// The grade moves with the case that appeared, and says so.
+		arb := slices.IndexFunc(a.CasesAdded, func(c app.Case) bool { return c.Category == "arbitration" })
+		if arb < 0 || a.CasesAdded[arb].Rating != "bad" || len(a.CasesRemoved) != 0 || a.GradeBefore == "" || a.GradeAfter <= a.GradeBefore {
+			t.Errorf("grade %q -> %q, cases added %+v removed %+v", a.GradeBefore, a.GradeAfter, a.CasesAdded, a.CasesRemoved)
+		}
+		if !strings.HasPrefix(a.Summary, "1 paragraph changed; added: ") || !strings.Contains(a.Summary, "binding arbitration") || !strings.Contains(a.Summary, "(bad)") {
 			t.Errorf("summary %q", a.Summary)
 		}
 		vp, err := e.Svc.FindMonitorVersions(ctx, m.ID, ptr(1), "")

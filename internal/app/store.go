@@ -44,7 +44,7 @@ type Store interface {
 	// FindAnalyses returns up to limit analyses after the cursor, newest
 	// first, with their Text only when withText is set (a page would
 	// otherwise read whole documents nobody asked for).
-	FindAnalyses(ctx context.Context, accountID string, after *AnalysisCursor, limit int, withText bool) ([]Analysis, error)
+	FindAnalyses(ctx context.Context, accountID string, after *PageCursor, limit int, withText bool) ([]Analysis, error)
 }
 
 // Payment-event methods, run inside InTx.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,9 +21,11 @@ type page struct {
 	raw     []byte
 }
 
-func loadHTMLPages(tb testing.TB) []page {
+func loadHTMLPages(tb testing.TB) []page { return loadPages(tb, "html") }
+
+func loadPages(tb testing.TB, ext string) []page {
 	tb.Helper()
-	files, err := filepath.Glob(filepath.Join(sharedData, "*.html"))
+	files, err := filepath.Glob(filepath.Join(sharedData, "*."+ext))
 	if err != nil || len(files) == 0 {
 		tb.Fatalf("no pages in %s: %v", sharedData, err)
 	}
@@ -32,7 +35,7 @@ func loadHTMLPages(tb testing.TB) []page {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		pages = append(pages, page{id: strings.TrimSuffix(filepath.Base(f), ".html"), raw: raw})
+		pages = append(pages, page{id: strings.TrimSuffix(filepath.Base(f), "."+ext), raw: raw})
 	}
 	return pages
 }
@@ -76,6 +79,41 @@ func BenchmarkReadability(b *testing.B) {
 			var sb strings.Builder
 			if err := art.RenderText(&sb); err != nil {
 				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkExtractPDF measures our PDF reader over the shared PDFs, in MB/s
+// of PDF (the engine is compiled before the clock starts).
+func BenchmarkExtractPDF(b *testing.B) {
+	pages := loadPages(b, "pdf")
+	if _, err := pdfEngine(); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(totalBytes(pages))
+	for b.Loop() {
+		for _, p := range pages {
+			if _, err := Extract(p.raw, "application/pdf", ""); err != nil {
+				b.Fatal(p.id, err)
+			}
+		}
+	}
+}
+
+// BenchmarkPdftotext runs poppler's pdftotext over the same PDFs, for
+// comparison in the same run (a yardstick only, never used at run time).
+func BenchmarkPdftotext(b *testing.B) {
+	bin, err := exec.LookPath("pdftotext")
+	if err != nil {
+		b.Skip("pdftotext not installed (apt-get install poppler-utils)")
+	}
+	files, _ := filepath.Glob(filepath.Join(sharedData, "*.pdf"))
+	b.SetBytes(totalBytes(loadPages(b, "pdf")))
+	for b.Loop() {
+		for _, f := range files {
+			if err := exec.Command(bin, "-enc", "UTF-8", f, os.DevNull).Run(); err != nil {
+				b.Fatal(f, err)
 			}
 		}
 	}

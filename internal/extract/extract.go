@@ -46,6 +46,9 @@ var (
 	ErrNoText = errors.New("no extractable text")
 	// ErrUnsupported: the input is not a document we can read (an image, a binary).
 	ErrUnsupported = errors.New("not a document we can read")
+	// ErrTooComplex: a document over the bounds of the work we spend on
+	// one (pages, text, memory, time); it is refused whole, never cut short.
+	ErrTooComplex = errors.New("document too complex to read")
 )
 
 // Format is the kind of input Extract recognised.

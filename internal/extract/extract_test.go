@@ -2,12 +2,16 @@ package extract
 
 import (
 	"bytes"
+	"compress/flate"
+	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
+	"hash/adler32"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -764,4 +768,131 @@ func TestSectionOutsideMainKept(t *testing.T) {
 <footer><a href="/t">Terms</a></footer></body>`)
 	wantContains(t, doc.Text, "California addendum", "request deletion")
 	wantNotContains(t, doc.Text, "Home", "Blog")
+}
+
+// The same PDF read by many requests at once gives the same text every
+// time: the reader bounds its work, never the time it happens to get.
+// (A small PDF of its own keeps the test quick under -race.)
+func TestPDFConcurrentIdentical(t *testing.T) {
+	var c strings.Builder
+	c.WriteString("BT /F1 10 Tf 72 760 Td 14 TL ")
+	for i := range 50 {
+		fmt.Fprintf(&c, "(Line %d of the terms: the service may change these terms at any time.) ' ", i)
+	}
+	c.WriteString("ET")
+	raw := makePDF(c.String())
+	const n = 24
+	texts := make([]string, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			doc, err := Extract(raw, "application/pdf", "")
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			texts[i] = doc.Text
+		})
+	}
+	wg.Wait()
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatalf("extract %d: %v", i, errs[i])
+		}
+		if texts[i] != texts[0] {
+			t.Errorf("extract %d differs from extract 0 (%d and %d bytes)", i, len(texts[i]), len(texts[0]))
+		}
+	}
+	if WordCount(texts[0]) < 600 {
+		t.Errorf("only %d words", WordCount(texts[0]))
+	}
+}
+
+// flatePDF builds a one-page PDF whose content stream, deflated, expands
+// to about n bytes of repeated text operators. The deflate blocks of one
+// chunk are repeated rather than compressing n bytes (slow under -race),
+// and the checksum is combined from the chunk's.
+func flatePDF(t *testing.T, n int) []byte {
+	head := []byte("BT /F1 12 Tf 72 720 Td ")
+	chunk := bytes.Repeat([]byte("(bomb) Tj "), 100_000)
+	var z bytes.Buffer
+	w, err := flate.NewWriter(&z, flate.BestCompression)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = w.Write(head)
+	_ = w.Flush() // byte-aligned, not final: blocks can follow
+	headBlocks := bytes.Clone(z.Bytes())
+	z.Reset()
+	_, _ = w.Write(chunk)
+	_ = w.Flush()
+	var s bytes.Buffer
+	s.WriteString("\x78\xda")
+	s.Write(headBlocks)
+	one, sum := adler32.Checksum(chunk), adler32.Checksum(head)
+	for written := 0; written < n; written += len(chunk) {
+		s.Write(z.Bytes())
+		sum = adler32Combine(sum, one, len(chunk))
+	}
+	s.WriteString("\x03\x00") // an empty final block
+	s.Write(binary.BigEndian.AppendUint32(nil, sum))
+	return makePDFObjs([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+		fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", s.Len(), s.Bytes()),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+	}, "")
+}
+
+// adler32Combine is the Adler-32 of two byte strings joined, from their
+// checksums and the second one's length (zlib's adler32_combine).
+func adler32Combine(a1, a2 uint32, len2 int) uint32 {
+	const base = 65521
+	rem := uint32(len2 % base)
+	sum1 := a1 & 0xffff
+	sum2 := rem * sum1 % base
+	sum1 += (a2 & 0xffff) + base - 1
+	sum2 += (a1 >> 16) + (a2 >> 16) + base - rem
+	return sum1%base | sum2%base<<16
+}
+
+// manyPagesPDF builds a PDF of n pages, each with one line of text.
+func manyPagesPDF(n int) []byte {
+	content := "BT /F1 12 Tf 72 720 Td (A page) Tj ET"
+	objs := []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"", // the page tree, once the page numbers are known
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+	}
+	var kids strings.Builder
+	for range n {
+		fmt.Fprintf(&kids, "%d 0 R ", len(objs)+1)
+		objs = append(objs, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R /Resources << /Font << /F1 4 0 R >> >> >>")
+	}
+	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", kids.String(), n)
+	return makePDFObjs(objs, "")
+}
+
+// Hostile PDFs too big to read end in an error the service answers with
+// 422, whole: never a hang, a crash or a text cut short.
+func TestHugePDF(t *testing.T) {
+	tests := []struct {
+		name string
+		raw  []byte
+	}{
+		{"10,000 pages", manyPagesPDF(10_000)},
+		{"stream inflating to 1 GiB", flatePDF(t, 1<<30)},
+		{"stream of 40 MB of text", flatePDF(t, 40<<20)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Extract(tt.raw, "application/pdf", "")
+			if !errors.Is(err, ErrTooComplex) && !errors.Is(err, ErrUnsupported) {
+				t.Errorf("err = %v, want ErrTooComplex or ErrUnsupported", err)
+			}
+		})
+	}
 }

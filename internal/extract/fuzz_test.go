@@ -7,7 +7,8 @@ import (
 )
 
 // FuzzExtract checks that no input makes Extract panic or return invalid
-// UTF-8. Run with: go test ./internal/extract -fuzz FuzzExtract
+// UTF-8. make test runs it for a few seconds; longer with:
+// go test ./internal/extract -run ^$ -fuzz FuzzExtract -fuzztime 10m
 func FuzzExtract(f *testing.F) {
 	seeds := []string{
 		"",
@@ -33,6 +34,8 @@ func FuzzExtract(f *testing.F) {
 	}
 	f.Add([]byte("Terms\n\nText"), "text/plain")
 	f.Add(makePDF("BT /F1 12 Tf 72 720 Td (Hi) Tj ET"), "application/pdf")
+	f.Add(makePDF("BT /F1 10 Tf 1 0 0 1 72 700 Tm (Left) Tj 1 0 0 1 330 700 Tm (Right) Tj ET"), "application/pdf")
+	f.Add(manyPagesPDF(3), "application/pdf")
 	f.Fuzz(func(t *testing.T, raw []byte, ct string) {
 		doc, err := Extract(raw, ct, "https://example.com/a/b")
 		if err != nil {

@@ -1,108 +1,12 @@
 package extract
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
 	"math"
 	"sort"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/ledongthuc/pdf"
 )
-
-// maxPDFPages and maxPDFChars bound the work on one PDF: pages after the
-// limits are not read.
-const (
-	maxPDFPages = 2000
-	maxPDFChars = 8 << 20
-	// pdfTimeBudget bounds the reading of one PDF. The PDF library has
-	// loops that a hostile file can make endless (a /Prev or /Parent
-	// chain pointing back on itself); it re-reads the file as it goes, so
-	// a reader that fails once the budget is spent ends them.
-	pdfTimeBudget = 20 * time.Second
-)
-
-// pdfReadBudget is how many bytes the PDF library may read from a file of
-// n bytes: it re-reads objects, so a generous multiple.
-func pdfReadBudget(n int) int64 { return int64(n)*1000 + 16<<20 }
-
-var errPDFBudget = errors.New("PDF reading budget spent")
-
-// budgetReader is the file as the PDF library sees it; it fails every read
-// once the time or byte budget is spent.
-type budgetReader struct {
-	r        *bytes.Reader
-	deadline time.Time
-	budget   int64
-	n        int64
-	over     bool
-}
-
-func (b *budgetReader) ReadAt(p []byte, off int64) (int, error) {
-	b.n += int64(len(p))
-	if b.over || b.n > b.budget || time.Now().After(b.deadline) {
-		b.over = true
-		return 0, errPDFBudget
-	}
-	return b.r.ReadAt(p, off)
-}
-
-func (b *budgetReader) spent() bool { return b.over }
-
-// pageList walks the page tree in order, with its own bounds: the
-// library's Page(n) restarts from the root for every page and loops
-// forever on a tree whose Kids point back at an ancestor.
-func pageList(r *pdf.Reader) (pages []pdf.Page) {
-	defer func() { _ = recover() }() // a broken tree keeps the pages found so far
-	type item struct {
-		v     pdf.Value
-		depth int
-	}
-	stack := []item{{r.Trailer().Key("Root").Key("Pages"), 0}}
-	visited := 0
-	for len(stack) > 0 && len(pages) < maxPDFPages && visited < 4*maxPDFPages {
-		it := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		visited++
-		switch it.v.Key("Type").Name() {
-		case "Page":
-			if parentChainOK(it.v) {
-				pages = append(pages, pdf.Page{V: it.v})
-			}
-		case "Pages":
-			if it.depth >= 32 {
-				continue
-			}
-			kids := it.v.Key("Kids")
-			for i := kids.Len() - 1; i >= 0; i-- { // reversed: the stack pops the first kid first
-				stack = append(stack, item{kids.Index(i), it.depth + 1})
-			}
-		}
-	}
-	return pages
-}
-
-// parentChainOK reports a /Parent chain that ends: the library follows it
-// to inherit resources and would loop forever on a cycle.
-func parentChainOK(v pdf.Value) bool {
-	for k := 0; k < 40; k++ {
-		v = v.Key("Parent")
-		if v.IsNull() {
-			return true
-		}
-	}
-	return false
-}
-
-type glyph struct {
-	x, y, w, size float64
-	s             string
-	bold          bool
-}
 
 type pdfLine struct {
 	y, size, x0 float64
@@ -130,15 +34,10 @@ var ligatures = strings.NewReplacer("\ufb00", "ff", "\ufb01", "fi", "\ufb02", "f
 // between glyphs is wider than a fraction of the font size, paragraphs
 // split where the gap between lines is wider than the usual leading.
 func extractPDF(raw []byte) (text, md, title string, err error) {
-	br := &budgetReader{r: bytes.NewReader(raw), deadline: time.Now().Add(pdfTimeBudget), budget: pdfReadBudget(len(raw))}
-	r, err := pdf.NewReader(br, int64(len(raw)))
+	title, pages, err := readPDF(raw)
 	if err != nil {
-		if strings.Contains(strings.ToLower(err.Error()), "encrypt") {
-			return "", "", "", fmt.Errorf("%w: the PDF is encrypted", ErrUnsupported)
-		}
-		return "", "", "", fmt.Errorf("%w: the PDF could not be read", ErrUnsupported)
+		return "", "", "", err
 	}
-	title = pdfTitle(r)
 	var paras []string
 	var sizes []float64 // largest font size of each paragraph
 	var bolds []bool    // paragraph set in bold
@@ -153,21 +52,12 @@ func extractPDF(raw []byte) (text, md, title string, err error) {
 			cur, curSize = cur[:0], 0
 		}
 	}
-	pages := pageList(r)
-	chars := 0
-	for _, pg := range pages {
-		if chars >= maxPDFChars || br.spent() {
-			break
-		}
-		lines := pageLines(pg)
-		for _, l := range lines {
-			chars += len(l.text)
-		}
+	for _, lines := range pages {
 		gap := typicalLeading(lines)
 		for k, l := range lines {
 			if k > 0 {
 				d := lines[k-1].y - l.y
-				if d > gap*1.45 || d < 0 || startsItem(l.text) || math.Abs(l.size-lines[k-1].size) > 1.5 || l.bold != lines[k-1].bold && (headingLine(l) || headingLine(lines[k-1])) {
+				if d > gap*1.45 || d < 0 || startsItem(l.text) || l.size > 0 && lines[k-1].size > 0 && math.Abs(l.size-lines[k-1].size) > 1.5 || l.bold != lines[k-1].bold && (headingLine(l) || headingLine(lines[k-1])) {
 					flushPara()
 				}
 			}
@@ -215,65 +105,6 @@ func extractPDF(raw []byte) (text, md, title string, err error) {
 	return text, strings.Join(mdParas, "\n\n"), title, nil
 }
 
-func pdfTitle(r *pdf.Reader) (title string) {
-	defer func() {
-		if recover() != nil {
-			title = ""
-		}
-	}()
-	t := r.Trailer().Key("Info").Key("Title")
-	if t.IsNull() {
-		return ""
-	}
-	s := strings.TrimSpace(t.Text())
-	if !utf8.ValidString(s) || strings.ContainsRune(s, utf8.RuneError) {
-		return ""
-	}
-	return s
-}
-
-// pageLines returns the page's text lines, top to bottom.
-func pageLines(p pdf.Page) (lines []pdfLine) {
-	defer func() {
-		if recover() != nil {
-			lines = nil
-		}
-	}()
-	content := p.Content()
-	gs := make([]glyph, 0, len(content.Text))
-	for _, t := range content.Text {
-		if t.S == "" {
-			continue
-		}
-		gs = append(gs, glyph{x: t.X, y: t.Y, w: t.W, size: t.FontSize, s: t.S, bold: boldFont(t.Font)})
-	}
-	if len(gs) == 0 {
-		return nil
-	}
-	// Group glyphs into lines: same baseline within a third of the font size.
-	sort.SliceStable(gs, func(a, b int) bool {
-		if math.Abs(gs[a].y-gs[b].y) > 0.01 {
-			return gs[a].y > gs[b].y
-		}
-		return false
-	})
-	var groups [][]glyph
-	for _, g := range gs {
-		tol := math.Max(1, math.Abs(g.size)*0.35)
-		if n := len(groups); n > 0 && math.Abs(groups[n-1][0].y-g.y) <= tol {
-			groups[n-1] = append(groups[n-1], g)
-			continue
-		}
-		groups = append(groups, []glyph{g})
-	}
-	var segs []pdfSeg
-	for _, line := range groups {
-		sort.SliceStable(line, func(a, b int) bool { return line[a].x < line[b].x })
-		segs = append(segs, lineSegments(line)...)
-	}
-	return columnOrder(segs)
-}
-
 // pdfSeg is a run of text on one baseline, bounded by wide gaps (a gutter
 // between columns, or between table cells).
 type pdfSeg struct {
@@ -281,73 +112,6 @@ type pdfSeg struct {
 	text            string
 	first, last     bool // first and last segment of its line
 	bold            bool // most of its letters are bold
-}
-
-// lineSegments turns the glyphs of one baseline into text segments.
-func lineSegments(line []glyph) []pdfSeg {
-	var segs []pdfSeg
-	var sb strings.Builder
-	size, x0, x1 := 0.0, line[0].x, line[0].x
-	boldN, letters := 0, 0
-	// When the PDF writes its spaces as glyphs, trust them and split
-	// only at wide gaps; otherwise infer spaces from the gaps.
-	explicit := false
-	for _, g := range line {
-		if g.s == " " {
-			explicit = true
-			break
-		}
-	}
-	emit := func() {
-		txt := strings.Join(strings.Fields(strings.ToValidUTF8(sb.String(), "")), " ")
-		if txt != "" {
-			segs = append(segs, pdfSeg{x0: x0, x1: x1, y: line[0].y, size: size, text: txt, bold: letters > 0 && boldN*10 >= letters*9})
-		}
-		sb.Reset()
-		boldN, letters = 0, 0
-	}
-	for k, g := range line {
-		fs := math.Abs(g.size)
-		w := g.w
-		if w <= 0 {
-			w = 0.5 * fs // width unknown: a typical glyph
-		}
-		if k > 0 {
-			prev := line[k-1]
-			pw := prev.w
-			if pw <= 0 {
-				pw = 0.5 * math.Abs(prev.size)
-			}
-			gap := g.x - (prev.x + pw)
-			if gap > 3*fs && g.s != " " {
-				emit()
-				size, x0 = 0, g.x
-			} else {
-				thr := 0.18 * fs
-				if explicit || prev.w <= 0 {
-					thr = 0.6 * fs
-				}
-				if gap > thr && !strings.HasSuffix(sb.String(), " ") && g.s != " " {
-					sb.WriteByte(' ')
-				}
-			}
-		}
-		size = math.Max(size, fs)
-		x1 = g.x + w
-		sb.WriteString(g.s)
-		if g.s != " " {
-			letters++
-			if g.bold {
-				boldN++
-			}
-		}
-	}
-	emit()
-	if len(segs) > 0 {
-		segs[0].first = true
-		segs[len(segs)-1].last = true
-	}
-	return segs
 }
 
 // columnOrder turns segments into lines in reading order. On a page set in

@@ -30,7 +30,8 @@ type caller struct {
 	token  string // the account's session
 	key    *app.CreatedKey
 	bearer string // what the request sends: token, key.RawKey or ""
-	target string // an id the request names (a key to revoke)
+	target string // an id the request names (a key to revoke, a monitor, an alert)
+	page   string // the path of the caller's own page on the document server
 	owner  string // the budget pool the request draws on
 }
 
@@ -167,13 +168,95 @@ var cases = []parityCase{
 	{name: "usage, days out of range", rest: route("GET", "/api/developer/usage?days=0", nil), gql: query(`{ usage(days: 0) { totalRequests } }`), want: app.CodeInvalid},
 	{name: "per-key limits", rest: route("GET", "/api/developer/usage/per-key", nil), gql: query(`{ keyLimits { tier keys { keyId } } }`)},
 
-	{name: "monitors", scopes: []string{"monitor"}, rest: route("GET", "/api/monitor", nil), gql: query(`{ monitors { id } }`), want: app.CodeNotImplemented},
-	{name: "create monitor", scopes: []string{"monitor"}, rest: route("POST", "/api/monitor", map[string]any{"url": "https://example.com/terms"}),
-		gql: query(`mutation { createMonitor(input: {url: "https://example.com/terms"}) { id } }`), want: app.CodeNotImplemented},
+	createMonitorCase("create monitor", "/terms", nil, "", 1),
+	createMonitorCase("create monitor, upstream fails", "/broken", nil, app.CodeUpstream, 0),
+	createMonitorCase("create monitor, not a document", "/image", nil, app.CodeUnreadable, 0),
+	createMonitorCase("create monitor, interval too short", "/terms", 60, app.CodeInvalid, 0),
+	{name: "monitors", scopes: []string{"monitor"}, setup: watched(false), scans: 1,
+		rest: route("GET", "/api/monitor", nil), gql: query(`{ monitors { id } }`)},
 	{name: "monitors, key without the scope", rest: route("GET", "/api/monitor", nil), gql: query(`{ monitors { id } }`), want: app.CodeForbidden},
+	monitorCase("check monitor now", watched(false), "POST", "/api/monitor/check?id=", `mutation($id: ID!) { checkMonitor(id: $id) { id } }`, "", 2),
+	monitorCase("check monitor now, page broken", func(e *apptest.Env, c *caller) {
+		watched(false)(e, c)
+		e.Docs.Set(c.page, apptest.Page{Status: http.StatusInternalServerError})
+	}, "POST", "/api/monitor/check?id=", `mutation($id: ID!) { checkMonitor(id: $id) { id } }`, "", 1),
+	monitorCase("check monitor now, unknown id", unknown, "POST", "/api/monitor/check?id=", `mutation($id: ID!) { checkMonitor(id: $id) { id } }`, app.CodeNotFound, 0),
+	monitorCase("delete monitor", watched(false), "DELETE", "/api/monitor?id=", `mutation($id: ID!) { deleteMonitor(id: $id) { deleted } }`, "", 1),
+	monitorCase("delete monitor, another account's", func(e *apptest.Env, c *caller) {
+		other, _ := e.MustAccount("")
+		watched(false)(e, &caller{bearer: e.MustKey(other, "monitor").RawKey})
+	}, "DELETE", "/api/monitor?id=", `mutation($id: ID!) { deleteMonitor(id: $id) { deleted } }`, app.CodeNotFound, 0),
+	{name: "alerts", scopes: []string{"monitor"}, setup: watched(true), scans: 2,
+		rest: route("GET", "/api/monitor/alerts?unread=true&limit=5", nil), gql: query(`{ alerts(unread: true, limit: 5) { alerts { id } nextCursor } }`)},
+	{name: "alerts, limit 0", scopes: []string{"monitor"},
+		rest: route("GET", "/api/monitor/alerts?limit=0", nil), gql: query(`{ alerts(limit: 0) { nextCursor } }`), want: app.CodeInvalid},
+	alertsUpdateCase("alerts update", watched(true), "", 2),
+	alertsUpdateCase("alerts update, not a UUID", func(e *apptest.Env, c *caller) { c.target = "x" }, app.CodeInvalid, 0),
 
 	{name: "no credential", setup: func(e *apptest.Env, c *caller) { c.bearer = "" },
 		rest: route("GET", "/api/developer/keys", nil), gql: query(`{ apiKeys { id } }`), want: app.CodeUnauthenticated},
+}
+
+// createMonitorCase creates a monitor of path, with interval (nil: the default).
+func createMonitorCase(name, path string, interval any, want app.Code, scans int) parityCase {
+	in := func(e *apptest.Env) map[string]any {
+		return map[string]any{"url": url(e, path), "name": "terms", "intervalSeconds": interval}
+	}
+	return parityCase{name: name, scopes: []string{"monitor"}, want: want, scans: scans,
+		rest: func(e *apptest.Env, c *caller) (string, string, any) { return "POST", "/api/monitor", in(e) },
+		gql: func(e *apptest.Env, c *caller) (string, map[string]any) {
+			return `mutation($in: CreateMonitorInput!) { createMonitor(input: $in) { id } }`, map[string]any{"in": in(e)}
+		}}
+}
+
+// watched gives the caller a monitor (one scan) of a page of its own and
+// makes the monitor the target. changed: the page then gets a new clause
+// and is checked now (one more scan), and the alert it raises is the target.
+func watched(changed bool) func(*apptest.Env, *caller) {
+	return func(e *apptest.Env, c *caller) {
+		c.page = "/watched/" + c.bearer[len(c.bearer)-12:]
+		e.Docs.Set(c.page, apptest.Page{ContentType: "text/html", Body: strings.Replace(apptest.TermsPage, "<p>Any dispute", "<p>No dispute", 1)})
+		ctx := e.Ctx(c.bearer)
+		m, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: e.Docs.URL(c.page)})
+		if err != nil {
+			e.T.Fatal(err)
+		}
+		c.target = m.ID
+		if !changed {
+			return
+		}
+		e.Docs.Set(c.page, apptest.Page{ContentType: "text/html", Body: apptest.TermsPage})
+		if _, err := e.Svc.CheckMonitor(ctx, m.ID); err != nil {
+			e.T.Fatal(err)
+		}
+		page, err := e.Svc.FindAlerts(ctx, app.AlertFilter{})
+		if err != nil || len(page.Alerts) != 1 {
+			e.T.Fatalf("alerts after a change: %+v %v", page, err)
+		}
+		c.target = page.Alerts[0].ID
+	}
+}
+
+func unknown(e *apptest.Env, c *caller) { c.target = "6f1c1f8e-0000-4000-8000-000000000000" }
+
+// monitorCase sends the target as REST's id parameter (appended to path) and
+// GraphQL's $id.
+func monitorCase(name string, setup func(*apptest.Env, *caller), method, path, gql string, want app.Code, scans int) parityCase {
+	return parityCase{name: name, scopes: []string{"monitor"}, setup: setup, want: want, scans: scans,
+		rest: func(e *apptest.Env, c *caller) (string, string, any) { return method, path + c.target, nil },
+		gql: func(e *apptest.Env, c *caller) (string, map[string]any) {
+			return gql, map[string]any{"id": c.target}
+		}}
+}
+
+func alertsUpdateCase(name string, setup func(*apptest.Env, *caller), want app.Code, scans int) parityCase {
+	return parityCase{name: name, scopes: []string{"monitor"}, setup: setup, want: want, scans: scans,
+		rest: func(e *apptest.Env, c *caller) (string, string, any) {
+			return "PATCH", "/api/monitor/alerts", map[string]any{"ids": []string{c.target}, "read": true}
+		},
+		gql: func(e *apptest.Env, c *caller) (string, map[string]any) {
+			return `mutation($ids: [ID!]!) { updateAlerts(ids: $ids, read: true) { updated } }`, map[string]any{"ids": []string{c.target}}
+		}}
 }
 
 func revokeCase(name string, setup func(*apptest.Env, *caller), want app.Code) parityCase {
@@ -218,7 +301,8 @@ type env struct {
 }
 
 func newEnv(t *testing.T, d dbtest.Dialect) *env {
-	e := &env{Env: apptest.New(t, dbtest.Open(t, d))}
+	// Every case's page is on one host: no spacing between their checks.
+	e := &env{Env: apptest.New(t, dbtest.Open(t, d), apptest.Configure(func(o *app.Options) { o.Monitor.HostInterval = -1 }))}
 	log := slog.New(slog.DiscardHandler)
 	mux := http.NewServeMux()
 	rest.Register(mux, rest.Options{Service: e.Svc, Logger: log, Ready: func(context.Context) error { return nil }})
@@ -306,5 +390,5 @@ func (e *env) post(t *testing.T, method, path, bearer string, body any) (*http.R
 var codes = []app.Code{
 	app.CodeInvalid, app.CodeUnauthenticated, app.CodeForbidden, app.CodeNotFound, app.CodeConflict,
 	app.CodeRateLimited, app.CodeUnreadable, app.CodeUpstream, app.CodeTimeout, app.CodeUnavailable,
-	app.CodeNotImplemented, app.CodeTooLarge, app.CodeUnsupportedType, app.CodeInternal,
+	app.CodeTooLarge, app.CodeUnsupportedType, app.CodeInternal,
 }

@@ -1,12 +1,15 @@
 // The portal as a new user meets it, in Debian's Chromium: the sign-in link
 // that `clausewatch serve` printed, a key created and seen once, used, then
 // revoked; a pasted policy analyzed with its quotes highlighted; the usage
-// chart with today's count; sign-out. Screenshots of every page at 1280 and
-// 390 px go to $ARTIFACTS. scripts/e2e.sh starts the server on loopback with
-// a fresh SQLite and passes its sign-in link in $PORTAL_LINK.
+// chart with today's count; a page of its own watched, changed and checked
+// now, its alert read; sign-out. Screenshots of every page at 1280 and 390 px
+// go to $ARTIFACTS. scripts/e2e.sh starts the server on loopback with a fresh
+// SQLite and passes its sign-in link in $PORTAL_LINK and the address the test
+// serves its page on (which the server may fetch) in $FIXTURE_ADDR.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
+import { createServer } from "node:http";
 import { chromium } from "playwright-core";
 
 const link = process.env.PORTAL_LINK;
@@ -34,9 +37,31 @@ We may remove any content you post at our sole discretion.
 
 These terms are governed by the laws of the State of Delaware.`;
 
+// The page the monitor watches, served by the test on $FIXTURE_ADDR (the
+// server's fetcher is allowed to reach it); the test changes it at will.
+const arbitration = "Any dispute arising from these terms shall be resolved by binding arbitration, and you waive any right to a class action.";
+const fixturePage = (...extra) => `<!doctype html><html><head><title>Fixture Terms of Service</title></head><body><main>
+<h1>Terms of Service</h1>
+<p>By using the service you agree to these terms.</p>
+<p>We will tell you by email before these terms change.</p>
+${extra.map((p) => `<p>${p}</p>`).join("\n")}
+<p>You may close your account whenever you like.</p>
+</main></body></html>`;
+const fixture = { status: 200, body: fixturePage() };
+const fixtureAddr = process.env.FIXTURE_ADDR;
+if (!fixtureAddr?.startsWith("127.0.0.1:")) throw new Error(`FIXTURE_ADDR must be a loopback host:port, got ${fixtureAddr}`);
+const fixtureURL = `http://${fixtureAddr}/terms`;
+let fixtureServer;
+
 let browser, context, page;
 
 before(async () => {
+  fixtureServer = createServer((req, res) => {
+    res.writeHead(fixture.status, { "Content-Type": "text/html; charset=utf-8" });
+    res.end(fixture.status === 200 ? fixture.body : "unavailable");
+  });
+  const [host, port] = fixtureAddr.split(":");
+  await new Promise((ok) => fixtureServer.listen(Number(port), host, ok));
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     headless: true,
@@ -62,6 +87,7 @@ async function openPage() {
 
 after(async () => {
   await browser?.close();
+  fixtureServer?.close();
 });
 
 const offsite = [];
@@ -166,7 +192,8 @@ test("a pasted policy is analyzed and every highlight is its finding's quote", a
   })));
   assert.ok(pairs.length >= 3, `findings: ${pairs.length}`);
   for (const p of pairs) assert.equal(p.mark, p.quote);
-  assert.ok(await page.locator(".group.sev-blocker").count(), "arbitration is a blocker");
+  // Binding arbitration is ToS;DR's case, which ToS;DR rates bad.
+  assert.match(await page.locator(".group.sev-bad").innerText(), /arbitration/i);
 
   // A finding leads to its highlight and the highlight back to the finding.
   const first = page.locator("article.finding").first();
@@ -249,48 +276,42 @@ test("the monitors page answers in words", async () => {
   await shoot("monitors");
 });
 
-// Until monitoring lands on the server, its GraphQL answers are stubbed here in
-// the shape the monitoring issue fixes, so the page's rendering is checked and
-// shot; the real server takes over once it answers them.
-test("monitors and alerts render: the diff in colour, findings, read and unread", async () => {
-  const monitor = { id: "m1", url: "https://example.com/privacy", name: "Example privacy policy", intervalSeconds: 86400,
-    status: "active", createdAt: "2026-11-20T09:00:00.000Z", lastCheckedAt: "2026-11-24T08:00:00.000Z",
-    nextCheckAt: "2026-11-25T08:00:00.000Z", lastChangedAt: "2026-11-24T08:00:00.000Z", lastError: null, consecutiveFailures: 0 };
-  const failing = { ...monitor, id: "m2", url: "https://example.org/terms", name: "", status: "failing",
-    lastError: "upstream answered 503", consecutiveFailures: 3, lastChangedAt: null };
-  const alert = { id: "a1", monitorId: "m1", url: monitor.url, detectedAt: "2026-11-24T08:00:00.000Z", read: false,
-    summary: "The policy now allows selling personal data.", added: 2, removed: 1,
-    diff: "--- before\n+++ after\n@@ -3,3 +3,4 @@\n We collect your email address.\n-We never sell your personal data.\n+We may sell your personal data to partners.\n+We keep your data as long as we need it.\n Contact us at privacy@example.com.",
-    findingsAdded: [{ category: "data_sale", severity: "blocker", title: "Your data may be sold", quote: "We may sell your personal data to partners." }],
-    findingsRemoved: [{ category: "data_sale", severity: "good", title: "Your data is not sold", quote: "We never sell your personal data." }] };
-  await page.route(base + "/graphql", async (route) => {
-    const { query, variables } = route.request().postDataJSON();
-    if (/updateAlerts/.test(query)) {
-      alert.read = variables.r;
-      return route.fulfill({ json: { data: { updateAlerts: { updated: 1 } } } });
-    }
-    if (!/\balerts\(/.test(query)) return route.continue();
-    const alerts = variables?.u || /unread: true/.test(query) ? [alert].filter((a) => !a.read) : [alert];
-    return route.fulfill({ json: { data: { monitors: [monitor, failing], alerts: { alerts, nextCursor: null } } } });
-  });
-  try {
-    await page.reload(); // on #monitors, from the test before
-    await page.locator(".alert.unread").waitFor();
-    assert.equal(await page.locator("#unread-count").innerText(), "1");
-    await page.getByText("Show the changes").click();
-    const lines = async (sel) => (await page.locator(sel).allInnerTexts()).map((t) => t.trim());
-    assert.deepEqual(await lines("pre.diff ins"),
-      ["+We may sell your personal data to partners.", "+We keep your data as long as we need it."]);
-    assert.deepEqual(await lines("pre.diff del"), ["-We never sell your personal data."]);
-    assert.equal(await page.locator("pre.diff ins").first().evaluate((e) => getComputedStyle(e).backgroundColor), "rgb(220, 252, 231)");
-    assert.match(await page.locator(".monitors").innerText(), /Last check failed \(3 times in a row\): upstream answered 503/);
-    await shoot("monitors-alerts");
-    await page.getByRole("button", { name: "Mark read" }).click();
-    await page.getByRole("button", { name: "Mark unread" }).waitFor();
-    assert.equal(await page.locator("#unread-count").isHidden(), true);
-  } finally {
-    await page.unroute(base + "/graphql");
-  }
+// The real thing: a monitor on the fixture page, the page gains an
+// arbitration clause, "Check now" raises the alert with its diff in colour
+// and the finding added, which is marked read; then the page breaks and the
+// next check says why.
+test("a watched page changes: the alert shows the diff in colour and the finding added", async () => {
+  await page.getByLabel("Public URL").fill(fixtureURL);
+  await page.getByLabel(/^Name/).fill("Fixture terms");
+  await page.getByRole("button", { name: "Start watching" }).click();
+  const card = page.locator(".monitors li", { hasText: "Fixture terms" });
+  await card.waitFor();
+  assert.match(await card.innerText(), /active/);
+  assert.match(await page.locator("#alert-list").innerText(), /No alerts yet/);
+
+  fixture.body = fixturePage(arbitration);
+  await card.getByRole("button", { name: "Check now" }).click();
+  await page.locator(".alert.unread").waitFor();
+  // The badge comes from its own request, after the list's: wait for it.
+  await page.waitForFunction(() => document.querySelector("#unread-count")?.textContent.trim() === "1");
+  const alert = page.locator(".alert", { hasText: "Fixture terms" });
+  assert.match(await alert.innerText(), /1 paragraph changed; added: .*arbitration.*\(bad\)/);
+  assert.match(await alert.locator("ul.changes li.sev-bad").first().innerText(), /binding arbitration/);
+  await alert.getByText("Show the changes").click();
+  const lines = async (sel) => (await page.locator(sel).allInnerTexts()).map((t) => t.trim());
+  assert.deepEqual(await lines("pre.diff ins"), ["+" + arbitration]);
+  assert.deepEqual(await lines("pre.diff del"), []);
+  assert.equal(await page.locator("pre.diff ins").first().evaluate((e) => getComputedStyle(e).backgroundColor), "rgb(220, 252, 231)");
+  await shoot("monitors-alerts");
+
+  await page.getByRole("button", { name: "Mark read" }).click();
+  await page.getByRole("button", { name: "Mark unread" }).waitFor();
+  await page.locator("#unread-count").waitFor({ state: "hidden" }); // its own request, after the list's
+
+  fixture.status = 503;
+  await card.getByRole("button", { name: "Check now" }).click();
+  await card.locator(".badge.bad", { hasText: "failing" }).waitFor();
+  assert.match(await card.innerText(), /Last check failed: .*503/);
 });
 
 test("a session lost while in use leads to the sign-in page, saying so", async () => {

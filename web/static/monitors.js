@@ -1,7 +1,6 @@
 // Monitors and alerts: list, create, delete, check now; alerts with their
 // diff (added green, removed red), findings added and removed, read/unread,
-// and the unread count in the header. Until monitoring exists on the server,
-// the page says so in the API's words.
+// and the unread count in the header. Fields as graph/schema/monitor.graphqls.
 import { gql } from "./api.js";
 import { h, heading, when, timeEl, errorBox, confirmDialog, busy, toast } from "./ui.js";
 
@@ -37,8 +36,7 @@ async function load(monitorBox, alertBox) {
     data = await gql(`query ($u: Boolean) { monitors { ${monitorFields} }
       alerts(unread: $u, limit: 50) { alerts { ${alertFields} } nextCursor } }`, { u: unreadOnly || null });
   } catch (err) {
-    const lead = unavailable(err) ? "Monitoring is not available on this server yet." : "Monitors could not be loaded.";
-    monitorBox.replaceChildren(errorBox(err, lead));
+    monitorBox.replaceChildren(errorBox(err, "Monitors could not be loaded."));
     alertBox.replaceChildren();
     return;
   }
@@ -46,11 +44,6 @@ async function load(monitorBox, alertBox) {
   monitorBox.replaceChildren(monitorList(data.monitors, monitorBox, alertBox));
   alertBox.replaceChildren(alertList(data.alerts.alerts, names, monitorBox, alertBox));
   refreshUnread();
-}
-
-// unavailable: the server answers NOT_IMPLEMENTED, or does not know the fields yet.
-function unavailable(err) {
-  return err.code === "NOT_IMPLEMENTED" || err.code === "GRAPHQL_VALIDATION_FAILED";
 }
 
 // refreshUnread puts the number of unread alerts beside "Monitors" in the header.
@@ -91,7 +84,7 @@ function createForm(monitors, alerts) {
       toast("Watching it now.");
       await load(monitors, alerts);
     } catch (err) {
-      f.querySelector(".actions").before(errorBox(err, unavailable(err) ? "Monitoring is not available on this server yet." : "Not created."));
+      f.querySelector(".actions").before(errorBox(err, "Not created."));
     }
   }
   return f;

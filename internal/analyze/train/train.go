@@ -11,8 +11,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
 )
@@ -86,43 +89,19 @@ func (m *csr) row(i int) ([]int32, []float32) {
 // margins only, so the threshold choice is validated too.
 func TrainCV(exs []Example, cfg TrainConfig) (m *analyze.ModelFile, honest [][]string) {
 	fc := cfg.Features
-	raw := make([][]feat, len(exs))
-	df := map[uint32]int{}
+	texts := make([]string, len(exs))
 	for i, e := range exs {
-		fs := countFeatures(&fc, analyze.Normalize(e.Text))
-		raw[i] = fs
-		for _, f := range fs {
-			df[f.idx]++
-		}
+		texts[i] = e.Text
 	}
-	var buckets []uint32
-	for b, n := range df {
-		if n >= cfg.MinDF {
-			buckets = append(buckets, b)
-		}
-	}
-	slices.Sort(buckets)
-	index := make([]int32, 1<<fc.Bits)
-	for i := range index {
-		index[i] = -1
-	}
-	idf := make([]float32, len(buckets))
-	N := float64(len(exs))
-	for k, b := range buckets {
-		index[b] = int32(k)
-		idf[k] = float32(math.Log((1+N)/(1+float64(df[b]))) + 1)
-	}
-	X := &csr{ptr: []int{0}}
-	for i := range raw {
-		fs := weigh(&fc, raw[i], index, idf)
-		for _, f := range fs {
-			X.idx = append(X.idx, int32(f.idx))
-			X.val = append(X.val, f.val)
-		}
-		X.ptr = append(X.ptr, len(X.idx))
-	}
+	X, buckets, idf := vectorize(&fc, texts, cfg.MinDF)
 	Y := make([][]float64, nLabels)
+	all := make([]int, len(exs))
+	for i := range all {
+		all[i] = i
+	}
+	use := make([][]int, nLabels)
 	for j := range nLabels {
+		use[j] = all
 		Y[j] = make([]float64, len(exs))
 		for i, e := range exs {
 			Y[j][i] = -1
@@ -143,42 +122,7 @@ func TrainCV(exs []Example, cfg TrainConfig) (m *analyze.ModelFile, honest [][]s
 		fold[i] = f
 	}
 	nf := len(buckets)
-	type result struct {
-		w   []float64
-		b   float64
-		oof []float64
-	}
-	res := make([]result, nLabels)
-	done := make(chan int)
-	for j := range nLabels {
-		go func(j int) {
-			oof := make([]float64, len(exs))
-			for k := range cfg.Folds {
-				var rows []int
-				for i := range exs {
-					if fold[i] != k {
-						rows = append(rows, i)
-					}
-				}
-				w, b := trainSVM(X, Y[j], rows, nf, cfg, uint64(j*100+k))
-				for i := range exs {
-					if fold[i] == k {
-						oof[i] = dot(X, i, w) + b
-					}
-				}
-			}
-			all := make([]int, len(exs))
-			for i := range all {
-				all[i] = i
-			}
-			w, b := trainSVM(X, Y[j], all, nf, cfg, uint64(j*100+99))
-			res[j] = result{w, b, oof}
-			done <- j
-		}(j)
-	}
-	for range nLabels {
-		<-done
-	}
+	res := fitLabels(X, Y, use, fold, nf, cfg)
 	// Honest CV: each fold is predicted with thresholds chosen on the
 	// out-of-fold scores of the other folds only.
 	honest = make([][]string, len(exs))
@@ -202,11 +146,7 @@ func TrainCV(exs []Example, cfg TrainConfig) (m *analyze.ModelFile, honest [][]s
 			}
 		}
 	}
-	allRows := make([]int, len(exs))
-	for i := range allRows {
-		allRows[i] = i
-	}
-	thr := chooseThreshold(oofs, Y, allRows)
+	thr := chooseThreshold(oofs, Y, all)
 	m = &analyze.ModelFile{Version: 1, Labels: slices.Clone(analyze.ClauseLabels), Features: fc, Buckets: buckets, IDF: idf, W: make([]float32, nf*nLabels)}
 	for j := range nLabels {
 		for k := range nf {
@@ -336,4 +276,139 @@ func trainSVM(X *csr, y []float64, rows []int, nf int, cfg TrainConfig, seed uin
 		}
 	}
 	return w, b
+}
+
+// minLabelledTokens is the length under which a newer.jsonl sentence keeps no
+// label: that corpus splits headings and list numbers off as sentences
+// ("7. Termination"), and a label on them teaches the model a heading.
+const minLabelledTokens = 5
+
+// ReadNewer reads newer.jsonl (raw text, labelled like train.jsonl) and drops
+// the labels of sentences under five normalised tokens. The text stays raw:
+// training normalises every sentence the way the classifier does.
+func ReadNewer(path string) ([]Example, error) {
+	exs, err := ReadExamples(path)
+	for i := range exs {
+		if len(analyze.Normalize(exs[i].Text)) < minLabelledTokens {
+			exs[i].Labels = nil
+		}
+	}
+	return exs, err
+}
+
+// ClauseData is the labelled clause data of shared/data/clauses.
+type ClauseData struct {
+	Train, Validation, Newer []Example
+}
+
+// ReadClauseData reads train.jsonl, validation.jsonl and newer.jsonl of dir.
+func ReadClauseData(dir string) (ClauseData, error) {
+	var d ClauseData
+	var err error
+	if d.Train, err = ReadExamples(filepath.Join(dir, "train.jsonl")); err != nil {
+		return d, err
+	}
+	if d.Validation, err = ReadExamples(filepath.Join(dir, "validation.jsonl")); err != nil {
+		return d, err
+	}
+	d.Newer, err = ReadNewer(filepath.Join(dir, "newer.jsonl"))
+	return d, err
+}
+
+// Labels returns the gold labels of examples.
+func Labels(exs []Example) [][]string {
+	out := make([][]string, len(exs))
+	for i, e := range exs {
+		out[i] = e.Labels
+	}
+	return out
+}
+
+// ClauseConfig is the clause model's default configuration (the centre of
+// cmd/train-clauses' grid and what eval-clauses cross-validates).
+var ClauseConfig = TrainConfig{
+	Features: analyze.FeatureConfig{Bits: 18, WordNgrams: 2, CharMin: 2, CharMax: 5, CharWeight: 1},
+	MinDF:    2, C: 0.5, PosWeight: 2, Epochs: 60, Folds: 5, Seed: 1,
+}
+
+// vectorize hashes and weighs texts (sublinear tf x idf, blocks L2-normalised),
+// keeping the buckets seen in at least minDF texts.
+func vectorize(fc *analyze.FeatureConfig, texts []string, minDF int) (X *csr, buckets []uint32, idf []float32) {
+	raw := make([][]feat, len(texts))
+	df := map[uint32]int{}
+	for i, t := range texts {
+		fs := countFeatures(fc, analyze.Normalize(t))
+		raw[i] = fs
+		for _, f := range fs {
+			df[f.idx]++
+		}
+	}
+	for b, n := range df {
+		if n >= minDF {
+			buckets = append(buckets, b)
+		}
+	}
+	slices.Sort(buckets)
+	index := make([]int32, 1<<fc.Bits)
+	for i := range index {
+		index[i] = -1
+	}
+	idf = make([]float32, len(buckets))
+	N := float64(len(texts))
+	for k, b := range buckets {
+		index[b] = int32(k)
+		idf[k] = float32(math.Log((1+N)/(1+float64(df[b]))) + 1)
+	}
+	X = &csr{ptr: []int{0}}
+	for i := range raw {
+		for _, f := range weigh(fc, raw[i], index, idf) {
+			X.idx = append(X.idx, int32(f.idx))
+			X.val = append(X.val, f.val)
+		}
+		X.ptr = append(X.ptr, len(X.idx))
+	}
+	return X, buckets, idf
+}
+
+// fitted is one label's linear SVM and its out-of-fold margins.
+type fitted struct {
+	w   []float64
+	b   float64
+	oof []float64
+}
+
+// fitLabels trains one SVM per label on the rows use[j] of X, by fold for
+// the out-of-fold margins (of those rows) and then on all of them. Labels
+// are fitted concurrently, at most two at a time per core; each fit is
+// seeded by its label and fold, so the result does not depend on timing.
+func fitLabels(X *csr, Y [][]float64, use [][]int, fold []int, nf int, cfg TrainConfig) []fitted {
+	res := make([]fitted, len(Y))
+	sem := make(chan struct{}, 2*runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for j := range Y {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			oof := make([]float64, len(fold))
+			for k := range cfg.Folds {
+				var rows []int
+				for _, i := range use[j] {
+					if fold[i] != k {
+						rows = append(rows, i)
+					}
+				}
+				w, b := trainSVM(X, Y[j], rows, nf, cfg, uint64(j*100+k))
+				for _, i := range use[j] {
+					if fold[i] == k {
+						oof[i] = dot(X, i, w) + b
+					}
+				}
+			}
+			w, b := trainSVM(X, Y[j], use[j], nf, cfg, uint64(j*100+99))
+			res[j] = fitted{w, b, oof}
+		}()
+	}
+	wg.Wait()
+	return res
 }

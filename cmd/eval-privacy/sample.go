@@ -1,0 +1,136 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/clausewatch/clausewatch/internal/analyze/train"
+)
+
+// The sample the labels were made on: every policyStride-th privacy policy of
+// the corpus by service name, and in each policy perPolicy paragraphs evenly
+// spaced (all of them when it has fewer). Changing these changes the labelled set.
+const (
+	policyStride = 7
+	perPolicy    = 16
+	minWords     = 6
+)
+
+// paragraph is one sampled paragraph, as written to labels.jsonl before labelling.
+type paragraph struct {
+	Service   string   `json:"service"`
+	Source    string   `json:"source"`
+	Paragraph int      `json:"paragraph"` // index among the document's paragraphs (paragraphs() below)
+	SHA256    string   `json:"sha256"`    // of Text, to notice a changed split
+	Text      string   `json:"text"`
+	Labels    []string `json:"labels"`
+}
+
+// samplePolicies reads the corpus and returns the sampled paragraphs, unlabelled.
+func samplePolicies(corpus string) ([]paragraph, error) {
+	all, err := train.ReadCorpus(corpus)
+	if err != nil {
+		return nil, err
+	}
+	var docs []train.CorpusDocument
+	for _, d := range all {
+		if d.Type == "Privacy Policy" {
+			docs = append(docs, d)
+		}
+	}
+	sort.Slice(docs, func(i, j int) bool {
+		a, b := strings.ToLower(docs[i].Service), strings.ToLower(docs[j].Service)
+		if a != b {
+			return a < b
+		}
+		return docs[i].Source < docs[j].Source
+	})
+	var out []paragraph
+	for i := 0; i < len(docs); i += policyStride {
+		d := docs[i]
+		ps := paragraphs(d.Text)
+		n := min(len(ps), perPolicy)
+		for k := 0; k < n; k++ {
+			idx := k * len(ps) / n
+			out = append(out, paragraph{Service: d.Service, Source: d.Source, Paragraph: idx, SHA256: hashText(ps[idx]), Text: ps[idx]})
+		}
+	}
+	return out, nil
+}
+
+func hashText(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:8])
+}
+
+var (
+	listItemRe = regexp.MustCompile(`^([*•-]|\d{1,2}[.)]|\([0-9a-z]{1,3}\))\s+`)
+	sentEndRe  = regexp.MustCompile(`[.!?;:,)"”]$`)
+)
+
+// paragraphs splits a corpus text (one paragraph or list item a line) into
+// the paragraphs that get labels: a heading line (short, no closing
+// punctuation) is merged into the paragraph it introduces, list items are
+// merged into the line that introduces them ("We collect:") and into each
+// other, and paragraphs of fewer than minWords words are dropped.
+func paragraphs(text string) []string {
+	var out []string
+	var heading []string
+	cur, curList := "", false
+	flush := func() {
+		if cur != "" && len(strings.Fields(cur)) >= minWords {
+			out = append(out, cur)
+		}
+		cur, curList = "", false
+	}
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		item := listItemRe.MatchString(line)
+		if item {
+			line = strings.TrimSpace(listItemRe.ReplaceAllString(line, ""))
+		}
+		words := len(strings.Fields(line))
+		switch {
+		case item && cur != "" && (curList || strings.HasSuffix(cur, ":")) && len(heading) == 0:
+			cur += "\n" + line
+			curList = true
+		case !item && words <= 12 && !sentEndRe.MatchString(line):
+			flush()
+			heading = append(heading, line)
+		default:
+			flush()
+			cur = strings.Join(append(heading, line), "\n")
+			heading, curList = nil, item
+		}
+	}
+	flush()
+	return out
+}
+
+// writeSample prints the unlabelled sample as JSON lines.
+func writeSample(w io.Writer, corpus string) error {
+	ps, err := samplePolicies(corpus)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, p := range ps {
+		p.Labels = []string{}
+		if err := enc.Encode(p); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(os.Stderr, "%d paragraphs\n", len(ps))
+	return nil
+}

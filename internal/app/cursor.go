@@ -1,0 +1,43 @@
+package app
+
+import (
+	"encoding/base64"
+	"strings"
+	"time"
+)
+
+// PageCursor is where a keyset page ends: the last row's time and id. On the
+// wire it is base64url("<RFC 3339 time>|<id>"), the same for analyses,
+// alerts and monitor versions, so any cursor ever returned keeps working.
+type PageCursor struct {
+	At time.Time
+	ID string
+}
+
+// pageArgs checks a page's limit (1 to 100, default 20) and cursor; idOK
+// says whether the cursor's id is one the listed rows can have.
+func pageArgs(limit *int, cursor string, idOK func(string) bool) (int, *PageCursor, error) {
+	n := 20
+	if limit != nil {
+		n = *limit
+	}
+	if n < 1 || n > 100 {
+		return 0, nil, &Error{Code: CodeInvalid, Message: "invalid limit", Fields: []FieldError{{Field: "limit", Message: "must be from 1 to 100"}}}
+	}
+	if cursor == "" {
+		return n, nil, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(cursor)
+	ts, id, ok := strings.Cut(string(b), "|")
+	at, terr := time.Parse(time.RFC3339Nano, ts)
+	if err != nil || !ok || terr != nil || !idOK(id) {
+		return 0, nil, &Error{Code: CodeInvalid, Message: "invalid cursor", Fields: []FieldError{{Field: "cursor", Message: "is not a cursor this API returned"}}}
+	}
+	return n, &PageCursor{At: at, ID: id}, nil
+}
+
+// encodeCursor is the cursor of a page ending at the row (at, id).
+func encodeCursor(at time.Time, id string) *string {
+	c := base64.RawURLEncoding.EncodeToString([]byte(at.UTC().Format(time.RFC3339Nano) + "|" + id))
+	return &c
+}

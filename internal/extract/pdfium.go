@@ -1,0 +1,308 @@
+package extract
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/klippa-app/go-pdfium"
+	"github.com/klippa-app/go-pdfium/references"
+	"github.com/klippa-app/go-pdfium/requests"
+	"github.com/klippa-app/go-pdfium/webassembly"
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+)
+
+// PDFs are read by PDFium compiled to WebAssembly and run by wazero: pure
+// Go, no cgo, and a hostile file can at worst exhaust its own sandbox.
+const (
+	// pdfWorkers bounds how many PDFs are read at once; a burst of PDFs
+	// queues for a worker instead of starving everything else.
+	pdfWorkers = 2
+	// maxPDFPages and maxPDFChars bound the work on one document. A
+	// document over either limit is refused whole, never cut short.
+	maxPDFPages = 2000
+	maxPDFChars = 8 << 20
+	// pdfMemoryPages bounds the memory of one worker (64 KiB pages: 512 MiB),
+	// so a stream that inflates to gigabytes fails inside the sandbox.
+	pdfMemoryPages = 8192
+	// pdfWatchdog ends a document PDFium has not finished after this long
+	// (an endless loop in a hostile file). It fails the whole document, so
+	// the same bytes never yield a shorter text; it is far above what the
+	// work bounds allow a real document (about a second for 100 pages).
+	pdfWatchdog = 2 * time.Minute
+)
+
+var (
+	pdfPoolOnce sync.Once
+	pdfPool     pdfium.Pool
+	pdfPoolErr  error
+)
+
+// pdfEngine returns the process's one PDFium pool, compiling the module on
+// the first PDF (a few seconds; the compiled code is cached on disk so the
+// next process starts faster).
+func pdfEngine() (pdfium.Pool, error) {
+	pdfPoolOnce.Do(func() {
+		rc := wazero.NewRuntimeConfig().
+			WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling).
+			WithCloseOnContextDone(true).
+			WithMemoryLimitPages(pdfMemoryPages)
+		if dir, err := os.UserCacheDir(); err == nil {
+			if cache, err := wazero.NewCompilationCacheWithDir(filepath.Join(dir, "clausewatch", "wazero")); err == nil {
+				rc = rc.WithCompilationCache(cache)
+			}
+		}
+		pdfPool, pdfPoolErr = webassembly.Init(webassembly.Config{
+			MinIdle:       0,
+			MaxIdle:       pdfWorkers,
+			MaxTotal:      pdfWorkers,
+			RuntimeConfig: rc,
+			FSConfig:      wazero.NewFSConfig(), // no file system: PDFium reads only the bytes given
+			Stdout:        io.Discard,
+			Stderr:        io.Discard,
+			// A fresh instance per document: no state carried from one
+			// file to the next, and memory a big file grew is given back.
+			ReuseWorkers: false,
+		})
+	})
+	return pdfPool, pdfPoolErr
+}
+
+// readPDF opens raw in a PDFium worker and returns its title and the text
+// lines of each page, in the reading order PDFium finds.
+func readPDF(raw []byte) (title string, pages [][]pdfLine, err error) {
+	pool, err := pdfEngine()
+	if err != nil {
+		return "", nil, fmt.Errorf("PDF engine: %w", err)
+	}
+	inst, err := pool.GetInstanceWithContext(context.Background())
+	if err != nil {
+		return "", nil, fmt.Errorf("PDF engine: %w", err)
+	}
+	var mu sync.Mutex
+	finished, killed := false, false
+	watchdog := time.AfterFunc(pdfWatchdog, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !finished {
+			killed = true
+			_ = inst.Kill()
+		}
+	})
+	defer func() {
+		watchdog.Stop()
+		mu.Lock()
+		finished = true
+		wasKilled := killed
+		mu.Unlock()
+		if wasKilled {
+			title, pages = "", nil
+			err = fmt.Errorf("%w: the PDF takes too long to read", ErrTooComplex)
+			return
+		}
+		_ = inst.Close()
+	}()
+	return readPDFWith(inst, raw)
+}
+
+func readPDFWith(inst pdfium.Pdfium, raw []byte) (title string, pages [][]pdfLine, err error) {
+	doc, err := inst.OpenDocument(&requests.OpenDocument{File: &raw})
+	if err != nil {
+		if strings.Contains(strings.ToLower(err.Error()), "password") {
+			return "", nil, fmt.Errorf("%w: the PDF is encrypted", ErrUnsupported)
+		}
+		return "", nil, fmt.Errorf("%w: the PDF could not be read", ErrUnsupported)
+	}
+	defer func() { _, _ = inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: doc.Document}) }()
+	count, err := inst.FPDF_GetPageCount(&requests.FPDF_GetPageCount{Document: doc.Document})
+	if err != nil {
+		return "", nil, pdfFailed(err)
+	}
+	if count.PageCount > maxPDFPages {
+		return "", nil, fmt.Errorf("%w: the PDF has %d pages, more than %d", ErrTooComplex, count.PageCount, maxPDFPages)
+	}
+	if meta, err := inst.FPDF_GetMetaText(&requests.FPDF_GetMetaText{Document: doc.Document, Tag: "Title"}); err == nil {
+		title = strings.TrimSpace(strings.ToValidUTF8(meta.Value, ""))
+	}
+	chars := 0
+	for i := 0; i < count.PageCount; i++ {
+		lines, n, err := pageLines(inst, requests.Page{ByIndex: &requests.PageByIndex{Document: doc.Document, Index: i}})
+		if err != nil {
+			return "", nil, pdfFailed(err)
+		}
+		if chars += n; chars > maxPDFChars {
+			return "", nil, fmt.Errorf("%w: the PDF holds more than %d million characters", ErrTooComplex, maxPDFChars/1000000)
+		}
+		pages = append(pages, lines)
+	}
+	return title, pages, nil
+}
+
+// pageLines returns the text lines of one page and its character count.
+// PDFium orders the characters as they are read, spells ligatures out
+// through the fonts' ToUnicode maps, infers the spaces between words and
+// marks line ends with a generated CR LF; each line gets the baseline,
+// left edge, size and weight of its first character.
+func pageLines(inst pdfium.Pdfium, page requests.Page) ([]pdfLine, int, error) {
+	tp, err := inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: page})
+	if err != nil {
+		return nil, 0, err
+	}
+	defer func() { _, _ = inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: tp.TextPage}) }()
+	n, err := inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp.TextPage})
+	if err != nil {
+		return nil, 0, err
+	}
+	if n.Count > maxPDFChars {
+		return nil, 0, fmt.Errorf("%w: a page holds %d characters", ErrTooComplex, n.Count)
+	}
+	var segs []pdfSeg
+	var line []lineChar
+	flush := func() {
+		segs = append(segs, lineSegs(inst, tp.TextPage, line)...)
+		line = line[:0]
+	}
+	for c := 0; c < n.Count; c++ {
+		u, err := inst.FPDFText_GetUnicode(&requests.FPDFText_GetUnicode{TextPage: tp.TextPage, Index: c})
+		if err != nil {
+			return nil, 0, err
+		}
+		r := rune(u.Unicode)
+		switch {
+		case r == '\n' || r == '\r':
+			flush()
+			continue
+		case r == 0 || r == 0xfffe || r == 2 || !utf8.ValidRune(r): // unmapped, or PDFium's soft-hyphen mark
+			continue
+		case unicode.IsSpace(r) || unicode.IsControl(r):
+			r = ' '
+		}
+		line = append(line, lineChar{c, r})
+	}
+	flush()
+	return columnOrder(segs), n.Count, nil
+}
+
+// lineChar is a character of a line and its index on the page.
+type lineChar struct {
+	i int
+	r rune
+}
+
+// lineSegs cuts a line where PDFium's runs of text leave a gap wider than
+// three characters (a gutter between columns, or between table cells) and
+// gives each piece its place on the page.
+func lineSegs(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, line []lineChar) []pdfSeg {
+	for len(line) > 0 && line[0].r == ' ' {
+		line = line[1:]
+	}
+	for len(line) > 0 && line[len(line)-1].r == ' ' {
+		line = line[:len(line)-1]
+	}
+	if len(line) == 0 {
+		return nil
+	}
+	first, last := line[0].i, line[len(line)-1].i
+	var cuts []int // line positions where a piece starts
+	var rights []float64
+	if n, err := inst.FPDFText_CountRects(&requests.FPDFText_CountRects{TextPage: tp, StartIndex: first, Count: last - first + 1}); err == nil && n.Count > 1 {
+		prev, _ := inst.FPDFText_GetRect(&requests.FPDFText_GetRect{TextPage: tp, Index: 0})
+		for k := 1; k < n.Count && prev != nil; k++ {
+			r, err := inst.FPDFText_GetRect(&requests.FPDFText_GetRect{TextPage: tp, Index: k})
+			if err != nil {
+				break
+			}
+			h := prev.Top - prev.Bottom
+			if r.Left-prev.Right > 3*h && math.Abs(r.Bottom-prev.Bottom) < h/2 {
+				at, err := inst.FPDFText_GetCharIndexAtPos(&requests.FPDFText_GetCharIndexAtPos{TextPage: tp, X: r.Left + 0.5, Y: (r.Top + r.Bottom) / 2, XTolerance: 0.5, YTolerance: h / 4})
+				if err == nil {
+					if p := sort.Search(len(line), func(j int) bool { return line[j].i >= at.CharIndex }); p > 0 && p < len(line) {
+						cuts = append(cuts, p)
+						rights = append(rights, prev.Right)
+					}
+				}
+			}
+			prev = r
+		}
+	}
+	var segs []pdfSeg
+	start := 0
+	for k := 0; k <= len(cuts); k++ {
+		end, x1 := len(line), 0.0
+		if k < len(cuts) {
+			end, x1 = cuts[k], rights[k]
+		}
+		if end <= start {
+			continue
+		}
+		piece := line[start:end]
+		var sb strings.Builder
+		for _, lc := range piece {
+			sb.WriteRune(lc.r)
+		}
+		if text := strings.Join(strings.Fields(sb.String()), " "); text != "" {
+			l := lineGeometry(inst, tp, piece[0].i, piece[len(piece)/2].i)
+			if x1 == 0 {
+				x1 = l.x0 + float64(len(piece))*l.size/2
+			}
+			segs = append(segs, pdfSeg{x0: l.x0, x1: x1, y: l.y, size: l.size, text: text, bold: l.bold})
+		}
+		start = end
+	}
+	if len(segs) > 0 {
+		segs[0].first = true
+		segs[len(segs)-1].last = true
+	}
+	return segs
+}
+
+// lineGeometry is where the line starting at character c stands and how
+// it is set, judged by its middle character m (a line opening with a word
+// in bold or another size is not a heading). What PDFium cannot tell (a
+// font without a weight) stays zero.
+func lineGeometry(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, c, m int) pdfLine {
+	var l pdfLine
+	if box, err := inst.FPDFText_GetCharBox(&requests.FPDFText_GetCharBox{TextPage: tp, Index: c}); err == nil {
+		l.x0 = box.Left
+	}
+	if origin, err := inst.FPDFText_GetCharOrigin(&requests.FPDFText_GetCharOrigin{TextPage: tp, Index: c}); err == nil {
+		l.y = origin.Y
+	}
+	// The size as set on the page: the height of the character's font
+	// box. (FPDFText_GetFontSize is the size before the text matrix
+	// scales it, 1 for every line in some producers' files.)
+	// A space has no box: then the first character tells.
+	for _, i := range []int{m, c} {
+		if box, err := inst.FPDFText_GetLooseCharBox(&requests.FPDFText_GetLooseCharBox{TextPage: tp, Index: i}); err == nil && l.size == 0 {
+			l.size = math.Abs(float64(box.Rect.Top - box.Rect.Bottom))
+		}
+	}
+	if weight, err := inst.FPDFText_GetFontWeight(&requests.FPDFText_GetFontWeight{TextPage: tp, Index: m}); err == nil {
+		l.bold = weight.FontWeight >= 600
+	}
+	if fi, err := inst.FPDFText_GetFontInfo(&requests.FPDFText_GetFontInfo{TextPage: tp, Index: m}); err == nil && !l.bold {
+		l.bold = boldFont(fi.FontName)
+	}
+	return l
+}
+
+// pdfFailed is the error of a document PDFium gave up on part way (out of
+// memory in its sandbox, a broken object): the whole document fails.
+func pdfFailed(err error) error {
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("%w: the PDF takes too long to read", ErrTooComplex)
+	}
+	return fmt.Errorf("%w: the PDF could not be read to its end (%v)", ErrTooComplex, err)
+}
