@@ -1654,7 +1654,7 @@ type Viewer {
 input AnalyzeInput {
   "A public http(s) URL, fetched and extracted first."
   url: String
-  "Document text, analyzed as given."
+  "Document text, analyzed as given: at most 1,500,000 characters (INVALID beyond)."
   text: String
   title: String
   "terms or privacy; detected when absent."
