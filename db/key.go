@@ -11,10 +11,29 @@ const keyColumns = `id, account_id, name, key_prefix, key_hash, scopes, request_
 
 const createKeySQL = `INSERT INTO api_keys (` + keyColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
-// CreateKey implements app.Store.
-func (s *Store) CreateKey(ctx context.Context, k *app.Key) error {
-	_, err := s.exec(ctx, createKeySQL, k.ID, k.AccountID, k.Name, k.Prefix, k.Hash, k.Scopes, k.RequestCount, k.LastUsedAt, k.CreatedAt.UTC(), k.RevokedAt)
-	return err
+const countActiveKeysSQL = `SELECT count(*) FROM api_keys WHERE account_id = ? AND revoked_at IS NULL`
+
+// CreateKey implements app.Store. The account row's lock (lockAccountSQL)
+// makes concurrent creations for one account, in any processes, count one
+// after the other, so the cap cannot be passed.
+func (s *Store) CreateKey(ctx context.Context, k *app.Key, limit int) (bool, error) {
+	ok := false
+	err := s.InTx(ctx, func(st app.Store) error {
+		tx := st.(*Store)
+		if _, err := tx.exec(ctx, lockAccountSQL, k.AccountID); err != nil {
+			return err
+		}
+		var n int
+		if err := tx.get(ctx, &n, countActiveKeysSQL, k.AccountID); err != nil || n >= limit {
+			return err
+		}
+		if _, err := tx.exec(ctx, createKeySQL, k.ID, k.AccountID, k.Name, k.Prefix, k.Hash, k.Scopes, k.RequestCount, k.LastUsedAt, k.CreatedAt.UTC(), k.RevokedAt); err != nil {
+			return err
+		}
+		ok = true
+		return nil
+	})
+	return ok, err
 }
 
 // The key and its account in one round trip: this runs on every request.

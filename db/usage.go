@@ -1,7 +1,9 @@
 package db
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -19,17 +21,23 @@ VALUES (:at, :account_id, :key_id, :key_prefix, :method, :path, :status, :error)
 const addDayCountSQL = `INSERT INTO usage_daily (account_id, day, total, errors) VALUES (?, ?, ?, ?)
 ON CONFLICT (account_id, day) DO UPDATE SET total = usage_daily.total + excluded.total, errors = usage_daily.errors + excluded.errors`
 
-// SaveUsage implements app.Store.
+// SaveUsage implements app.Store. Every flush locks its key and day rows in
+// one order (by key id, then by account and day), so flushes of several
+// processes sharing keys wait for each other instead of deadlocking.
 func (s *Store) SaveUsage(ctx context.Context, b app.UsageBatch) error {
+	keys := slices.SortedFunc(slices.Values(b.Keys), func(x, y app.KeyUse) int { return cmp.Compare(x.KeyID, y.KeyID) })
+	days := slices.SortedFunc(slices.Values(b.Days), func(x, y app.DayCount) int {
+		return cmp.Or(cmp.Compare(x.AccountID, y.AccountID), cmp.Compare(x.Day, y.Day))
+	})
 	return s.InTx(ctx, func(st app.Store) error {
 		tx := st.(*Store)
-		for _, k := range b.Keys {
+		for _, k := range keys {
 			t := k.LastUsedAt.UTC()
 			if _, err := tx.exec(ctx, addKeyUseSQL, k.Count, t, t, k.KeyID); err != nil {
 				return err
 			}
 		}
-		for _, d := range b.Days {
+		for _, d := range days {
 			if _, err := tx.exec(ctx, addDayCountSQL, d.AccountID, d.Day, d.Total, d.Errors); err != nil {
 				return err
 			}

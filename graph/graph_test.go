@@ -190,8 +190,8 @@ func TestCreateApiKey(t *testing.T) {
 		t.Run("key cannot mint keys", func(t *testing.T) {
 			raw := e.MustKey(tok, app.ScopeExtract, app.ScopeAnalyze, app.ScopeMonitor).RawKey
 			r := e.do(t, raw, create, map[string]any{"name": "nope"})
-			if r.code() != "FORBIDDEN" || string(r.Data) != "null" {
-				t.Errorf("createApiKey with a key: %s, want FORBIDDEN and no data", r.body)
+			if r.code() != "FORBIDDEN" || string(r.Data) != `{"createApiKey":null}` {
+				t.Errorf("createApiKey with a key: %s, want FORBIDDEN and no key", r.body)
 			}
 		})
 
@@ -285,7 +285,8 @@ var scopeSets = [][]string{
 func TestScopes(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d, options{})
-		tok, _ := e.MustAccount("")
+		tok, acct := e.MustAccount("")
+		e.SetTier(acct.ID, app.TierAdvanced) // a key for each set: more than free's 3
 		for _, scopes := range scopeSets {
 			raw := e.MustKey(tok, scopes...).RawKey
 			for _, op := range scopedOps {
@@ -419,8 +420,16 @@ func TestIntrospection(t *testing.T) {
 				if on && (len(r.Errors) > 0 || !strings.Contains(string(r.Data), `"Query"`)) {
 					t.Errorf("introspection on: %s", r.body)
 				}
-				if !on && len(r.Errors) == 0 {
-					t.Errorf("introspection off, __schema answered: %s", r.body)
+				if !on {
+					for _, q := range []string{schemaQuery, `{ __type(name: "Query") { name } }`, `query { ...F } fragment F on Query { __schema { queryType { name } } }`} {
+						r := e.do(t, tok, q, nil)
+						if r.code() != "INTROSPECTION_DISABLED" || r.status >= 500 || string(r.Data) != "" && string(r.Data) != "null" {
+							t.Errorf("introspection off, %s: %d %s, want INTROSPECTION_DISABLED and nothing run", q, r.status, r.body)
+						}
+					}
+					if strings.Contains(e.log.String(), "ERROR") {
+						t.Errorf("introspection off logged an error: %s", e.log.String())
+					}
 				}
 
 				rec := httptest.NewRecorder()
@@ -651,4 +660,78 @@ func TestRateLimitHeaders(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Mutations of one operation fail alone: with one scan left, the admitted
+// analysis comes back beside the refused one's RATE_LIMITED error, instead of
+// data: null losing a result that was charged and stored.
+func TestAdmittedResultBesideRefusal(t *testing.T) {
+	const twice = `mutation { a: analyze(input: {text: "We may change these terms."}) { id grade } b: analyze(input: {text: "We may sell your data."}) { id } }`
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d, options{})
+		tok, _ := e.MustAccount("")
+		raw := e.MustKey(tok).RawKey
+		e.mustData(t, raw, twice, nil, &struct{}{})
+		e.mustData(t, raw, twice, nil, &struct{}{})
+		r := e.do(t, raw, twice, nil) // one scan left for two analyses
+		var got struct {
+			A *struct{ ID, Grade string }
+			B *struct{ ID string }
+		}
+		if err := json.Unmarshal(r.Data, &got); err != nil {
+			t.Fatalf("data %s: %v", r.Data, err)
+		}
+		if got.A == nil || got.A.ID == "" || got.A.Grade == "" || got.B != nil {
+			t.Fatalf("a admitted, b refused: data %s, want a's analysis and b null", r.Data)
+		}
+		if len(r.Errors) != 1 || r.code() != "RATE_LIMITED" || fmt.Sprint(r.Errors[0].Path) != "[b]" {
+			t.Errorf("errors %+v, want one RATE_LIMITED at path b", r.Errors)
+		}
+		var stored struct{ Analysis struct{ ID string } }
+		e.mustData(t, raw, `query($id: ID!) { analysis(id: $id) { id } }`, map[string]any{"id": got.A.ID}, &stored)
+		if stored.Analysis.ID != got.A.ID {
+			t.Errorf("the returned analysis %s is not the stored one %+v", got.A.ID, stored)
+		}
+	})
+}
+
+// A request body encoding/json would read loosely is refused with a short
+// message naming the problem, never the body quoted back, and runs nothing.
+func TestStrictRequestBody(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite, options{})
+	tok, _ := e.MustAccount("")
+	raw := e.MustKey(tok).RawKey
+	const analyze = `mutation($in: AnalyzeInput!) { analyze(input: $in) { id } }`
+	huge := `{"query": "` + strings.Repeat("x", 1900000) + `"`
+	for name, c := range map[string]struct{ body, mention string }{
+		"malformed, 1.9 MB":          {huge, "malformed JSON"},
+		"malformed inside":           {`{"query": "{ viewer { id } }", "variables": {"a": tru}}`, "syntax error at byte"},
+		"two objects":                {`{"query":"{ viewer { id } }"}{"query":"{ viewer { id } }"}`, "more than one JSON value"},
+		"query in capitals":          {`{"QUERY":"{ viewer { id } }"}`, "QUERY is not a known field"},
+		"a key twice":                {`{"query":"{ viewer { id } }","query":"{ apiKeys { id } }"}`, "query appears more than once"},
+		"a variable's key twice":     {`{"query":"` + analyze + `","variables":{"in":{"text":"a","text":"b"}}}`, "variables.in.text appears more than once"},
+		"an input field in capitals": {`{"query":"` + analyze + `","variables":{"in":{"TEXT":"We may sell your data."}}}`, "TEXT"},
+	} {
+		req := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(c.body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+raw)
+		rec := httptest.NewRecorder()
+		e.h.ServeHTTP(rec, req)
+		body := rec.Body.String()
+		if rec.Code == http.StatusOK && !strings.Contains(body, `"errors"`) || len(body) > 300 || !strings.Contains(body, c.mention) {
+			t.Errorf("%s: %d %.300s, want a short error mentioning %q", name, rec.Code, body, c.mention)
+		}
+	}
+	if n := e.ScansUsed(mustKeyID(t, e, raw)); n != 0 {
+		t.Errorf("%d scans used by refused bodies", n)
+	}
+}
+
+func mustKeyID(t *testing.T, e *env, raw string) string {
+	t.Helper()
+	p, err := e.Svc.Authenticate(context.Background(), raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Key.ID
 }

@@ -1,12 +1,16 @@
 package graph
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"mime"
 	"net/http"
+	"reflect"
 	"runtime/debug"
 	"strings"
 
@@ -53,6 +57,8 @@ func NewHandler(o Options) http.Handler {
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	if o.Introspection {
 		srv.Use(extension.Introspection{})
+	} else {
+		srv.Use(noIntrospection{})
 	}
 	srv.Use(extension.FixedComplexityLimit(ComplexityLimit))
 	srv.SetErrorPresenter(p.present)
@@ -61,7 +67,7 @@ func NewHandler(o Options) http.Handler {
 
 	// Budgeted fields set the RateLimit-* headers REST sends, for the last
 	// budgeted field of the operation.
-	api := middleware.Authenticate(o.Service, p.unauthenticated, limitBody(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	api := middleware.Authenticate(o.Service, p.unauthenticated, strictBody(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		srv.ServeHTTP(w, middleware.RateLimitHeaders(w, r))
 	})))
 	explorer := http.Handler(http.HandlerFunc(notFound))
@@ -81,6 +87,43 @@ func NewHandler(o Options) http.Handler {
 	})
 }
 
+// noIntrospection refuses an operation selecting __schema or __type, when
+// introspection is off, as a client error before anything runs: gqlgen's
+// own answer is a plain error the presenter would log and call internal.
+type noIntrospection struct{}
+
+func (noIntrospection) ExtensionName() string                   { return "NoIntrospection" }
+func (noIntrospection) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (noIntrospection) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	if oc.Operation != nil && introspects(oc.Doc, oc.Operation.SelectionSet) {
+		return &gqlerror.Error{Message: "introspection is disabled on this server", Extensions: map[string]any{"code": "INTROSPECTION_DISABLED"}}
+	}
+	return nil
+}
+
+// introspects reports whether a root selection set (fragments followed)
+// selects __schema or __type, which exist only at the root.
+func introspects(doc *ast.QueryDocument, set ast.SelectionSet) bool {
+	for _, sel := range set {
+		switch sel := sel.(type) {
+		case *ast.Field:
+			if sel.Name == "__schema" || sel.Name == "__type" {
+				return true
+			}
+		case *ast.InlineFragment:
+			if introspects(doc, sel.SelectionSet) {
+				return true
+			}
+		case *ast.FragmentSpread:
+			if f := doc.Fragments.ForName(sel.Name); f != nil && introspects(doc, f.SelectionSet) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // codes is the one table from app codes to extensions.code. Codes missing
 // here (added to app later) become their upper-case form.
 var codes = map[app.Code]string{
@@ -94,6 +137,7 @@ var codes = map[app.Code]string{
 	app.CodeUpstream:        "UPSTREAM",
 	app.CodeTimeout:         "TIMEOUT",
 	app.CodeUnavailable:     "UNAVAILABLE",
+	app.CodeBusy:            "BUSY",
 	app.CodeTooLarge:        "TOO_LARGE",
 	app.CodeUnsupportedType: "UNSUPPORTED_TYPE",
 	app.CodeInternal:        "INTERNAL",
@@ -184,17 +228,54 @@ func (p *presenter) unauthenticated(w http.ResponseWriter, r *http.Request, err 
 	writeErrors(w, http.StatusUnauthorized, app.ErrUnauthenticated().Message, errorCode(app.CodeUnauthenticated))
 }
 
-// limitBody refuses bodies over middleware.MaxBody: 413 when the length is declared,
-// a decoding error from gqlgen when it is not.
-func limitBody(next http.Handler) http.Handler {
+// strictBody refuses bodies over middleware.MaxBody (413) and JSON that
+// encoding/json would read loosely (a key twice, a name in another case,
+// two values; see middleware.CheckJSON) before gqlgen decodes it. Its own
+// error for malformed JSON quotes the whole body back; this one says where.
+func strictBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > middleware.MaxBody {
 			writeErrors(w, http.StatusRequestEntityTooLarge, "request body too large", errorCode(app.CodeTooLarge))
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, middleware.MaxBody)
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, middleware.MaxBody))
+		if err != nil {
+			writeErrors(w, http.StatusRequestEntityTooLarge, "request body too large", errorCode(app.CodeTooLarge))
+			return
+		}
+		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" {
+			if err := middleware.CheckJSON(body, reflect.TypeFor[request]()); err != nil {
+				writeErrors(w, http.StatusBadRequest, jsonError(err), errorCode(app.CodeInvalid))
+				return
+			}
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
 		next.ServeHTTP(w, r)
 	})
+}
+
+// request is the body of a GraphQL POST.
+type request struct {
+	Query         string         `json:"query"`
+	OperationName string         `json:"operationName"`
+	Variables     map[string]any `json:"variables"`
+	Extensions    map[string]any `json:"extensions"`
+}
+
+// jsonError words a CheckJSON error in one short line.
+func jsonError(err error) string {
+	var ae *app.Error
+	var syn *json.SyntaxError
+	switch {
+	case errors.As(err, &ae) && len(ae.Fields) > 0:
+		return ae.Message + ": " + ae.Fields[0].Field + " " + ae.Fields[0].Message
+	case errors.As(err, &syn):
+		return fmt.Sprintf("malformed JSON: syntax error at byte %d", syn.Offset)
+	case errors.Is(err, io.EOF):
+		return "request body is empty"
+	default:
+		return "malformed JSON: the body ends early"
+	}
 }
 
 func notFound(w http.ResponseWriter, _ *http.Request) {

@@ -59,6 +59,8 @@ func TestWebhookSignature(t *testing.T) {
 		{"missing header", payload, "", "Missing payment-signature header"},
 		{"wrong secret", payload, sign(payload, "whsec_other", time.Now()), "Invalid signature"},
 		{"stale timestamp", payload, sign(payload, apptest.WebhookSecret, time.Now().Add(-6*time.Minute)), "Invalid signature"},
+		{"timestamp an hour ahead", payload, sign(payload, apptest.WebhookSecret, time.Now().Add(time.Hour)), "Invalid signature"},
+		{"timestamp 6 minutes ahead", payload, sign(payload, apptest.WebhookSecret, time.Now().Add(6*time.Minute)), "Invalid signature"},
 		{"body altered by one byte", append(bytes.Clone(payload[:len(payload)-1]), ' '), sign(payload, apptest.WebhookSecret, time.Now()), "Invalid signature"},
 		{"garbage header", payload, "t=1,v1=zz", "Invalid signature"},
 	}

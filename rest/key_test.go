@@ -110,6 +110,24 @@ func TestKeyCreateValidation(t *testing.T) {
 	})
 }
 
+// One key over the plan's cap is 403 with keyLimit, and nothing is created.
+func TestKeyLimitBody(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d)
+		tok, _ := e.MustAccount("")
+		for range 3 {
+			e.MustKey(tok)
+		}
+		res := e.do("POST", "/api/developer/keys", tok, map[string]any{"name": "fourth"})
+		if want := `{"error":"API key limit reached for this plan","keyLimit":3}`; res.status != http.StatusForbidden || strings.TrimSpace(string(res.body)) != want {
+			t.Errorf("fourth key on free: %d %s, want 403 %s", res.status, res.body, want)
+		}
+		if keys := e.do("GET", "/api/developer/keys", tok, nil).json(t)["keys"].([]any); len(keys) != 3 {
+			t.Errorf("%d keys after the refusal, want 3", len(keys))
+		}
+	})
+}
+
 func TestUnauthenticated(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d)

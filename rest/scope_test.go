@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
+	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
 )
 
@@ -31,7 +32,8 @@ func TestScopes(t *testing.T) {
 	scopeSets := [][]string{{"extract"}, {"analyze"}, {"monitor"}, {"extract", "analyze"}, {"extract", "analyze", "monitor"}}
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d)
-		tok, _ := e.MustAccount("scopes@example.com")
+		tok, acct := e.MustAccount("scopes@example.com")
+		e.SetTier(acct.ID, app.TierAdvanced) // a key for each set: more than free's 3
 		for _, set := range scopeSets {
 			key := e.MustKey(tok, set...)
 			for _, r := range scopedRoutes {
@@ -97,7 +99,11 @@ func TestStrictJSON(t *testing.T) {
 		{"not an object", []byte(`[1,2]`), "application/json", http.StatusBadRequest, "body"},
 		{"unknown field", []byte(`{"name":"k","admin":true}`), "application/json", http.StatusBadRequest, "admin"},
 		{"wrong type", []byte(`{"name":42}`), "application/json", http.StatusBadRequest, "name"},
-		{"two values", []byte(`{"name":"k"}{"name":"j"}`), "application/json", http.StatusBadRequest, ""},
+		{"two values", []byte(`{"name":"k"}{"name":"j"}`), "application/json", http.StatusBadRequest, "body"},
+		{"two values, the second unknown", []byte(`{"name":"k"}{"text":"j"}`), "application/json", http.StatusBadRequest, "body"},
+		{"a name in capitals", []byte(`{"NAME":"k"}`), "application/json", http.StatusBadRequest, "NAME"},
+		{"a name in another case beside it", []byte(`{"name":"k","Scopes":["extract"]}`), "application/json", http.StatusBadRequest, "Scopes"},
+		{"a key twice", []byte(`{"name":"k","name":"j"}`), "application/json", http.StatusBadRequest, "name"},
 		{"empty", []byte(``), "application/json", http.StatusBadRequest, "body"},
 		{"charset param ok", []byte(`{"name":"k"}`), "application/json; charset=utf-8", http.StatusCreated, ""},
 	}

@@ -4,6 +4,7 @@
 package rest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -113,6 +115,7 @@ var statusOf = map[app.Code]int{
 	app.CodeInternal:        http.StatusInternalServerError,
 	app.CodeUpstream:        http.StatusBadGateway,
 	app.CodeUnavailable:     http.StatusServiceUnavailable,
+	app.CodeBusy:            http.StatusServiceUnavailable,
 	app.CodeTimeout:         http.StatusGatewayTimeout,
 }
 
@@ -137,6 +140,9 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if reset := w.Header().Get("RateLimit-Reset"); status == http.StatusTooManyRequests && reset != "" {
 		w.Header().Set("Retry-After", reset)
 	}
+	if e.Code == app.CodeBusy {
+		w.Header().Set("Retry-After", "1")
+	}
 	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="clausewatch"`)
 	}
@@ -159,24 +165,23 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 }
 
 // decode reads a strict JSON body into v: JSON content type (415), at most
-// middleware.MaxBody bytes (413), well-formed, no unknown fields, one value (400).
+// middleware.MaxBody bytes (413), well-formed, one value, field names exact,
+// no key twice, no unknown fields (400).
 func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "application/json" {
 		return app.Errorf(app.CodeUnsupportedType, "Content-Type must be application/json")
 	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, middleware.MaxBody))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, middleware.MaxBody))
+	if err != nil {
+		return decodeError(err)
+	}
+	if err := middleware.CheckJSON(body, reflect.TypeOf(v)); err != nil {
+		return decodeError(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return decodeError(err)
-	}
-	if err := dec.Decode(&struct{}{}); !errors.Is(err, io.EOF) {
-		if err == nil {
-			return app.Errorf(app.CodeInvalid, "request body must hold a single JSON object")
-		}
-		return decodeError(err)
-	}
-	return nil
+	return decodeError(dec.Decode(v))
 }
 
 func decodeError(err error) error {
@@ -186,6 +191,10 @@ func decodeError(err error) error {
 		typ    *json.UnmarshalTypeError
 	)
 	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, new(*app.Error)):
+		return err
 	case errors.As(err, &tooBig):
 		return app.Errorf(app.CodeTooLarge, "request body exceeds %d bytes", middleware.MaxBody)
 	case errors.As(err, &syn):

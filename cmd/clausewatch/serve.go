@@ -172,6 +172,7 @@ func newService(cfg config.Config, store *db.Store, sessions app.SessionVerifier
 	return app.New(app.Options{Store: store, Sessions: sessions, Logger: log,
 		Fetcher: newFetcher(cfg), LLM: ai,
 		WebhookSecret: cfg.WebhookSecret, Prices: cfg.StripePrices, UsageRetention: cfg.UsageRetention,
+		AnalysisConcurrency: cfg.AnalysisConcurrency,
 		Monitor: app.MonitorOptions{Workers: cfg.MonitorWorkers, MinInterval: cfg.MonitorMinInterval,
 			HostInterval: hostInterval(cfg.MonitorHostInterval),
 			// Room for the fetch and a politeness wait as long, before another process may take over.

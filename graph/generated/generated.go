@@ -1624,6 +1624,12 @@ type Query {
   viewer: Viewer!
 }
 
+"""
+Every mutation's result is nullable: the mutations of one operation run one
+after the other and each can fail alone (a budget exhausted by an earlier
+one, a fetch that failed), so a failed field is null with its error in
+errors[] while the others keep the results they were charged for.
+"""
 type Mutation
 
 "A plan tier, as the payment provider set it."
@@ -1648,7 +1654,7 @@ type Viewer {
 input AnalyzeInput {
   "A public http(s) URL, fetched and extracted first."
   url: String
-  "Document text, analyzed as given."
+  "Document text, analyzed as given: at most 1,500,000 characters (INVALID beyond)."
   text: String
   title: String
   "terms or privacy; detected when absent."
@@ -1785,9 +1791,9 @@ extend type Query {
 
 extend type Mutation {
   "Analyzes a public URL or given text. Scope analyze; one scan, and one AI unit with ai."
-  analyze(input: AnalyzeInput!): Analysis!
+  analyze(input: AnalyzeInput!): Analysis
   "Analyzes 1 to 5 items, admitted whole or not at all; items fail one by one. Scope analyze; one scan per item."
-  analyzeBatch(items: [AnalyzeInput!]!): BatchResult!
+  analyzeBatch(items: [AnalyzeInput!]!): BatchResult
 }
 `, BuiltIn: false},
 	{Name: "../schema/extract.graphqls", Input: `"The readable text of one public document."
@@ -1808,7 +1814,7 @@ type Extraction {
 
 extend type Mutation {
   "Fetches a public http(s) URL and returns its readable text. Scope extract; one scan."
-  extract(url: String!): Extraction!
+  extract(url: String!): Extraction
 }
 `, BuiltIn: false},
 	{Name: "../schema/key.graphqls", Input: `"An API key as listed (interface.md 2.1). The raw key is never shown again after creation."
@@ -1842,11 +1848,12 @@ extend type Query {
 extend type Mutation {
   """
   Creates a key. Needs an account session: an API key can never mint keys (FORBIDDEN).
-  Scopes default to extract and analyze.
+  Scopes default to extract and analyze. Over the plan's active keys (free 3, base 10,
+  advanced 50; revoked keys don't count): FORBIDDEN with extensions.keyLimit, nothing created.
   """
-  createApiKey(name: String!, scopes: [String!]): CreatedApiKey!
+  createApiKey(name: String!, scopes: [String!]): CreatedApiKey
   "Soft-revokes one of the account's keys; it stops authenticating at once. Another account's key or an unknown id: NOT_FOUND."
-  revokeApiKey(id: ID!): ApiKey!
+  revokeApiKey(id: ID!): ApiKey
 }
 `, BuiltIn: false},
 	{Name: "../schema/monitor.graphqls", Input: `"A public legal document checked for changes on an interval."
@@ -1952,13 +1959,13 @@ extend type Query {
 
 extend type Mutation {
   "Starts monitoring a public URL; the document is fetched at once as the baseline. Scope monitor; one scan."
-  createMonitor(input: CreateMonitorInput!): Monitor!
+  createMonitor(input: CreateMonitorInput!): Monitor
   "Stops monitoring; the monitor's alerts stay readable. Scope monitor."
-  deleteMonitor(id: ID!): DeleteMonitorResult!
+  deleteMonitor(id: ID!): DeleteMonitorResult
   "Checks one monitor now and returns it. Scope monitor; one scan, given back if the check fails."
-  checkMonitor(id: ID!): Monitor!
+  checkMonitor(id: ID!): Monitor
   "Marks 1 to 100 of the account's alerts read or unread; returns how many changed. Scope monitor."
-  updateAlerts(ids: [ID!]!, read: Boolean!): UpdateAlertsResult!
+  updateAlerts(ids: [ID!]!, read: Boolean!): UpdateAlertsResult
 }
 `, BuiltIn: false},
 	{Name: "../schema/scalar.graphqls", Input: `"An instant: ISO 8601 in UTC with milliseconds, e.g. 2026-11-24T09:30:00.000Z."
@@ -6101,10 +6108,10 @@ func (ec *executionContext) _Mutation_analyze(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *app.Analysis) graphql.Marshaler {
-			return ec.marshalNAnalysis2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAnalysis(ctx, selections, v)
+			return ec.marshalOAnalysis2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAnalysis(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_analyze(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -6145,10 +6152,10 @@ func (ec *executionContext) _Mutation_analyzeBatch(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *app.BatchResult) graphql.Marshaler {
-			return ec.marshalNBatchResult2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐBatchResult(ctx, selections, v)
+			return ec.marshalOBatchResult2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐBatchResult(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_analyzeBatch(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -6189,10 +6196,10 @@ func (ec *executionContext) _Mutation_extract(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *app.Extraction) graphql.Marshaler {
-			return ec.marshalNExtraction2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐExtraction(ctx, selections, v)
+			return ec.marshalOExtraction2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐExtraction(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_extract(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -6233,10 +6240,10 @@ func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *app.CreatedKey) graphql.Marshaler {
-			return ec.marshalNCreatedApiKey2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐCreatedKey(ctx, selections, v)
+			return ec.marshalOCreatedApiKey2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐCreatedKey(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -6277,10 +6284,10 @@ func (ec *executionContext) _Mutation_revokeApiKey(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *app.Key) graphql.Marshaler {
-			return ec.marshalNApiKey2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐKey(ctx, selections, v)
+			return ec.marshalOApiKey2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐKey(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_revokeApiKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -6321,10 +6328,10 @@ func (ec *executionContext) _Mutation_createMonitor(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *app.Monitor) graphql.Marshaler {
-			return ec.marshalNMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitor(ctx, selections, v)
+			return ec.marshalOMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitor(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createMonitor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -6365,10 +6372,10 @@ func (ec *executionContext) _Mutation_deleteMonitor(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteMonitorResult) graphql.Marshaler {
-			return ec.marshalNDeleteMonitorResult2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋgraphᚋmodelᚐDeleteMonitorResult(ctx, selections, v)
+			return ec.marshalODeleteMonitorResult2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋgraphᚋmodelᚐDeleteMonitorResult(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteMonitor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -6409,10 +6416,10 @@ func (ec *executionContext) _Mutation_checkMonitor(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *app.Monitor) graphql.Marshaler {
-			return ec.marshalNMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitor(ctx, selections, v)
+			return ec.marshalOMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitor(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_checkMonitor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -6453,10 +6460,10 @@ func (ec *executionContext) _Mutation_updateAlerts(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.UpdateAlertsResult) graphql.Marshaler {
-			return ec.marshalNUpdateAlertsResult2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋgraphᚋmodelᚐUpdateAlertsResult(ctx, selections, v)
+			return ec.marshalOUpdateAlertsResult2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋgraphᚋmodelᚐUpdateAlertsResult(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateAlerts(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -10530,63 +10537,63 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_analyze(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "analyzeBatch":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_analyzeBatch(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "extract":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_extract(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "createApiKey":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createApiKey(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "revokeApiKey":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_revokeApiKey(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "createMonitor":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createMonitor(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "deleteMonitor":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteMonitor(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "checkMonitor":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_checkMonitor(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateAlerts":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateAlerts(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -11761,16 +11768,6 @@ func (ec *executionContext) marshalNBatchItem2ᚕgithubᚗcomᚋclausewatchᚋcl
 	return ret
 }
 
-func (ec *executionContext) marshalNBatchResult2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐBatchResult(ctx context.Context, sel ast.SelectionSet, v *app.BatchResult) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._BatchResult(ctx, sel, v)
-}
-
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -11836,16 +11833,6 @@ func (ec *executionContext) unmarshalNCreateMonitorInput2githubᚗcomᚋclausewa
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNCreatedApiKey2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐCreatedKey(ctx context.Context, sel ast.SelectionSet, v *app.CreatedKey) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._CreatedApiKey(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNDailyRequests2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐDailyRequests(ctx context.Context, sel ast.SelectionSet, v app.DailyRequests) graphql.Marshaler {
 	return ec._DailyRequests(ctx, sel, &v)
 }
@@ -11864,26 +11851,6 @@ func (ec *executionContext) marshalNDailyRequests2ᚕgithubᚗcomᚋclausewatch�
 	}
 
 	return ret
-}
-
-func (ec *executionContext) marshalNDeleteMonitorResult2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋgraphᚋmodelᚐDeleteMonitorResult(ctx context.Context, sel ast.SelectionSet, v *model.DeleteMonitorResult) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._DeleteMonitorResult(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNExtraction2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐExtraction(ctx context.Context, sel ast.SelectionSet, v *app.Extraction) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._Extraction(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNFinding2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFinding(ctx context.Context, sel ast.SelectionSet, v app.Finding) graphql.Marshaler {
@@ -12212,16 +12179,6 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 	return res
 }
 
-func (ec *executionContext) marshalNUpdateAlertsResult2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋgraphᚋmodelᚐUpdateAlertsResult(ctx context.Context, sel ast.SelectionSet, v *model.UpdateAlertsResult) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._UpdateAlertsResult(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNUsageStats2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐUsageStats(ctx context.Context, sel ast.SelectionSet, v *app.UsageStats) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -12396,6 +12353,20 @@ func (ec *executionContext) marshalOAnalysis2ᚖgithubᚗcomᚋclausewatchᚋcla
 	return ec._Analysis(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOApiKey2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐKey(ctx context.Context, sel ast.SelectionSet, v *app.Key) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ApiKey(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOBatchResult2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐBatchResult(ctx context.Context, sel ast.SelectionSet, v *app.BatchResult) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BatchResult(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -12424,6 +12395,27 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	_ = ctx
 	res := graphql.MarshalBoolean(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOCreatedApiKey2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐCreatedKey(ctx context.Context, sel ast.SelectionSet, v *app.CreatedKey) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreatedApiKey(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODeleteMonitorResult2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋgraphᚋmodelᚐDeleteMonitorResult(ctx context.Context, sel ast.SelectionSet, v *model.DeleteMonitorResult) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DeleteMonitorResult(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOExtraction2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐExtraction(ctx context.Context, sel ast.SelectionSet, v *app.Extraction) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Extraction(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOGradeBasis2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐGradeBasis(ctx context.Context, sel ast.SelectionSet, v *app.GradeBasis) graphql.Marshaler {
@@ -12481,6 +12473,13 @@ func (ec *executionContext) marshalOItemError2ᚖgithubᚗcomᚋclausewatchᚋcl
 		return graphql.Null
 	}
 	return ec._ItemError(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitor(ctx context.Context, sel ast.SelectionSet, v *app.Monitor) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Monitor(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOString2string(ctx context.Context, v any) (string, error) {
@@ -12564,6 +12563,13 @@ func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel
 	_ = ctx
 	res := model.MarshalTime(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOUpdateAlertsResult2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋgraphᚋmodelᚐUpdateAlertsResult(ctx context.Context, sel ast.SelectionSet, v *model.UpdateAlertsResult) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._UpdateAlertsResult(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {

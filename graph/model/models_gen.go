@@ -6,6 +6,10 @@ type DeleteMonitorResult struct {
 	Deleted bool `json:"deleted"`
 }
 
+// Every mutation's result is nullable: the mutations of one operation run one
+// after the other and each can fail alone (a budget exhausted by an earlier
+// one, a fetch that failed), so a failed field is null with its error in
+// errors[] while the others keep the results they were charged for.
 type Mutation struct {
 }
 

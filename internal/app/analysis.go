@@ -305,6 +305,26 @@ func (s *Service) AnalyzeText(text string, src Source) *Analysis {
 	return a
 }
 
+// acquireAnalysis takes a place to run one analysis, waiting a moment for
+// one; it bounds the engine's work and memory however many requests come.
+func (s *Service) acquireAnalysis(ctx context.Context) error {
+	select {
+	case s.analyses <- struct{}{}:
+		return nil
+	default:
+	}
+	t := time.NewTimer(s.analysisWait)
+	defer t.Stop()
+	select {
+	case s.analyses <- struct{}{}:
+		return nil
+	case <-t.C:
+		return Errorf(CodeBusy, "the server is busy with other analyses; retry in a moment")
+	case <-ctx.Done():
+		return Errorf(CodeBusy, "the request ended while waiting for a place to run")
+	}
+}
+
 // analyzeOne produces and stores one analysis paid from c, giving back its
 // scan and AI unit if it fails. A failed AI summary leaves the analysis
 // standing with AIError set, and gives back only the AI unit.
@@ -343,7 +363,13 @@ func (s *Service) produceAnalysis(ctx context.Context, in AnalyzeInput) (*Analys
 	if in.DocumentType != "" {
 		src.DocumentType = in.DocumentType
 	}
-	a := s.AnalyzeText(text, src)
+	if err := s.acquireAnalysis(ctx); err != nil {
+		return nil, err
+	}
+	a := func() *Analysis {
+		defer func() { <-s.analyses }()
+		return s.AnalyzeText(text, src)
+	}()
 	if in.AI {
 		sum, err := s.llm.Summarize(ctx, llm.Input{Title: src.Title, DocumentType: src.DocumentType, Text: text, Findings: engineFindings(a.Findings)})
 		if err != nil {

@@ -164,3 +164,30 @@ func TestBatchConcurrencyIsBoundedAndOrdered(t *testing.T) {
 		}
 	})
 }
+
+// With every place for an analysis taken, one more waits a moment, then is
+// refused as busy with its scan given back; once a place frees, it runs.
+func TestAnalysisConcurrencyBound(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := apptest.New(t, dbtest.Open(t, d), apptest.Configure(func(o *app.Options) {
+			o.AnalysisConcurrency, o.AnalysisWait = 2, 50*time.Millisecond
+		}))
+		tok, _ := e.MustAccount("")
+		k := e.MustKey(tok)
+		ctx := e.Ctx(k.RawKey)
+		in := app.AnalyzeInput{Text: "We may terminate your account at any time."}
+		release := e.Svc.FillAnalyses()
+		_, err := e.Svc.Analyze(ctx, in)
+		wantCode(t, "analyze with every place taken", err, app.CodeBusy)
+		res, err := e.Svc.AnalyzeBatch(ctx, app.BatchInput{Items: []app.AnalyzeInput{in, in}})
+		if err != nil || res.Results[0].Error == nil || res.Results[0].Error.Code != app.CodeBusy {
+			t.Errorf("batch with every place taken: %+v %v, want items failing busy", res, err)
+		}
+		if n := e.ScansUsed(k.Key.ID); n != 0 {
+			t.Errorf("%d scans used by refused analyses, want 0", n)
+		}
+		release()
+		_, err = e.Svc.Analyze(ctx, in)
+		wantCode(t, "analyze once places are free", err, "")
+	})
+}

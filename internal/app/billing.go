@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/stripe/stripe-go/v76"
@@ -36,6 +37,17 @@ type BillingUpdate struct {
 // webhookTolerance is how old a signed delivery may be (replay window).
 const webhookTolerance = 5 * time.Minute
 
+// signedAt is the t= timestamp of a payment-signature header.
+func signedAt(header string) (time.Time, bool) {
+	for part := range strings.SplitSeq(header, ",") {
+		if v, ok := strings.CutPrefix(part, "t="); ok {
+			n, err := strconv.ParseInt(v, 10, 64)
+			return time.Unix(n, 0), err == nil
+		}
+	}
+	return time.Time{}, false
+}
+
 var errDuplicateEvent = errors.New("duplicate payment event")
 
 // HandlePaymentEvent verifies one payment-provider delivery against the raw
@@ -49,6 +61,12 @@ func (s *Service) HandlePaymentEvent(ctx context.Context, payload []byte, signat
 	}
 	if signature == "" {
 		return Errorf(CodeInvalid, "Missing payment-signature header")
+	}
+	// stripe-go checks only that a signature is not too old; one dated
+	// further ahead than the tolerance is refused here, so a leaked future
+	// signature cannot be replayed for longer than the window.
+	if at, ok := signedAt(signature); ok && at.After(time.Now().Add(webhookTolerance)) {
+		return &Error{Code: CodeInvalid, Message: "Invalid signature", Err: fmt.Errorf("signed at %s, in the future", at)}
 	}
 	ev, err := webhook.ConstructEventWithOptions(payload, signature, s.webhookSecret, webhook.ConstructEventOptions{
 		Tolerance: webhookTolerance, IgnoreAPIVersionMismatch: true,

@@ -9,12 +9,13 @@ import (
 
 // Plan limits (interface.md 8): per key, and the same for an account's own
 // (portal) pool. Unlimited is -1.
-type planLimits struct{ scans, ai, monitors int }
+// Monitors and keys are active ones per account.
+type planLimits struct{ scans, ai, monitors, keys int }
 
 var plans = map[Tier]planLimits{
-	TierFree:     {scans: 5, ai: 5, monitors: 3},
-	TierBase:     {scans: 25, ai: 30, monitors: 25},
-	TierAdvanced: {scans: 100, ai: -1, monitors: 200},
+	TierFree:     {scans: 5, ai: 5, monitors: 3, keys: 3},
+	TierBase:     {scans: 25, ai: 30, monitors: 25, keys: 10},
+	TierAdvanced: {scans: 100, ai: -1, monitors: 200, keys: 50},
 }
 
 func limitsOf(t Tier) planLimits {
@@ -161,12 +162,12 @@ func (s *Service) chargeScans(ctx context.Context, scans, ai int) (*charge, erro
 			if ok, err := s.store.ConsumeCredits(ctx, acct.ID, scans); err != nil {
 				return nil, err
 			} else if !ok {
-				return nil, s.scanLimitError(ctx, "Daily scan limit reached for this account", lim.scans, day.end)
+				return nil, s.scanLimitError(ctx, "Daily scan limit reached for this account", c.owner, day, scans, lim.scans)
 			}
 			c.credits = scans
 			observeRate(ctx, s.rateLimit(lim.scans, 0, day.end)) // the daily pool is spent; credits paid
 		default:
-			return nil, s.scanLimitError(ctx, "Daily scan limit reached for this API key", lim.scans, day.end)
+			return nil, s.scanLimitError(ctx, "Daily scan limit reached for this API key", c.owner, day, scans, lim.scans)
 		}
 	}
 	if ai > 0 {
@@ -189,10 +190,20 @@ func (s *Service) chargeScans(ctx context.Context, scans, ai int) (*charge, erro
 	return c, nil
 }
 
-func (s *Service) scanLimitError(ctx context.Context, msg string, limit int, end time.Time) error {
-	observeRate(ctx, s.rateLimit(limit, 0, end))
+// scanLimitError is the contract's 429 body with the true remainder: a
+// refused single scan leaves none, but a batch refused whole may leave some.
+func (s *Service) scanLimitError(ctx context.Context, msg, owner string, day window, scans, limit int) error {
+	left := 0
+	if scans > 1 {
+		used, err := s.store.BudgetUsed(ctx, []string{owner}, kindScan, day.period)
+		if err != nil {
+			return err
+		}
+		left = max(limit-used[owner], 0)
+	}
+	observeRate(ctx, s.rateLimit(limit, left, day.end))
 	return &Error{Code: CodeRateLimited, Message: msg, Data: map[string]any{
-		"scansRemaining": 0, "scansLimit": limit, "scansResetsAt": end.UnixMilli(),
+		"scansRemaining": left, "scansLimit": limit, "scansResetsAt": day.end.UnixMilli(),
 	}}
 }
 

@@ -140,6 +140,9 @@ func TestBatchIsAdmittedWhole(t *testing.T) {
 		}
 		_, err = e.Svc.AnalyzeBatch(ctx, items(4))
 		wantCode(t, "a batch of 4 with 3 scans left", err, app.CodeRateLimited)
+		if data := app.AsError(err).Data; data["scansRemaining"] != 3 || data["scansLimit"] != 5 || data["scansResetsAt"] == nil {
+			t.Errorf("a batch of 4 with 3 scans left: %v, want the true remainder scansRemaining 3 beside scansLimit and scansResetsAt", data)
+		}
 		if got := e.ScansUsed(k.Key.ID); got != 2 {
 			t.Fatalf("after the refused batch: %d used, want 2", got)
 		}

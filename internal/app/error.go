@@ -20,6 +20,7 @@ const (
 	CodeUpstream        Code = "upstream"   // the document's server failed or is unreachable
 	CodeTimeout         Code = "timeout"    // the document's server did not answer in time
 	CodeUnavailable     Code = "unavailable"
+	CodeBusy            Code = "busy"             // every place for the work is taken; retry in a moment
 	CodeTooLarge        Code = "too_large"        // a request body over the limit
 	CodeUnsupportedType Code = "unsupported_type" // a request body that is not JSON
 	CodeInternal        Code = "internal"

@@ -110,7 +110,8 @@ func HashKey(raw string) []byte {
 }
 
 // CreateKey makes a key for the signed-in account. Only an account session
-// may do this: a key can never mint keys.
+// may do this: a key can never mint keys. Over the plan's cap of active keys
+// it is refused (403, keyLimit) and nothing is created.
 func (s *Service) CreateKey(ctx context.Context, in KeyCreate) (*CreatedKey, error) {
 	p, err := principalFrom(ctx)
 	if err != nil {
@@ -137,8 +138,12 @@ func (s *Service) CreateKey(ctx context.Context, in KeyCreate) (*CreatedKey, err
 		Scopes:    sortScopes(scopes),
 		CreatedAt: s.now(),
 	}
-	if err := s.store.CreateKey(ctx, k); err != nil {
+	// A downgrade keeps the keys working; only new ones are refused.
+	limit := limitsOf(p.Account.Tier).keys
+	if ok, err := s.store.CreateKey(ctx, k, limit); err != nil {
 		return nil, err
+	} else if !ok {
+		return nil, &Error{Code: CodeForbidden, Message: "API key limit reached for this plan", Data: map[string]any{"keyLimit": limit}}
 	}
 	return &CreatedKey{Key: k, RawKey: raw}, nil
 }

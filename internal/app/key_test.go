@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -186,4 +187,81 @@ type countingStore struct {
 func (c *countingStore) FindActiveKeyByHash(ctx context.Context, h []byte) (*app.Key, *app.Account, error) {
 	c.lookups.Add(1)
 	return c.Store.FindActiveKeyByHash(ctx, h)
+}
+
+// Active keys per account are capped by plan (Free 3, Base 10, Advanced 50);
+// one more is 403 with keyLimit and creates nothing, a revoked key frees its
+// place, and a downgrade keeps the keys over the new cap working.
+func TestKeyLimit(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := apptest.New(t, dbtest.Open(t, d))
+		for tier, limit := range map[app.Tier]int{app.TierFree: 3, app.TierBase: 10, app.TierAdvanced: 50} {
+			tok, acct := e.MustAccount("")
+			e.SetTier(acct.ID, tier)
+			var first *app.CreatedKey
+			for i := range limit {
+				k := e.MustKey(tok)
+				if i == 0 {
+					first = k
+				}
+			}
+			_, err := e.Svc.CreateKey(e.Ctx(tok), app.KeyCreate{Name: "one too many"})
+			wantCode(t, string(tier)+": one over the cap", err, app.CodeForbidden)
+			wantData(t, string(tier)+": one over the cap", err, map[string]any{"keyLimit": limit})
+			if keys, err := e.Svc.FindKeys(e.Ctx(tok), true); err != nil || len(keys) != limit {
+				t.Errorf("%s: %d keys after the refusal, want %d (%v)", tier, len(keys), limit, err)
+			}
+			if _, err := e.Svc.RevokeKey(e.Ctx(tok), first.Key.ID); err != nil {
+				t.Fatal(err)
+			}
+			e.MustKey(tok) // the revoked key's place
+		}
+
+		tok, acct := e.MustAccount("")
+		e.SetTier(acct.ID, app.TierBase)
+		keys := make([]*app.CreatedKey, 5)
+		for i := range keys {
+			keys[i] = e.MustKey(tok)
+		}
+		e.SetTier(acct.ID, app.TierFree)
+		for _, k := range keys {
+			if _, err := e.Svc.Authenticate(context.Background(), k.RawKey); err != nil {
+				t.Errorf("a key kept over the cap after a downgrade: %v", err)
+			}
+		}
+		_, err := e.Svc.CreateKey(e.Ctx(tok), app.KeyCreate{Name: "after downgrade"})
+		wantData(t, "after a downgrade", err, map[string]any{"keyLimit": 3})
+	})
+}
+
+// Concurrent creations, in two processes on one database, never pass the cap.
+func TestKeyLimitConcurrent(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		a := apptest.New(t, dbtest.Open(t, d))
+		b := a
+		if d == dbtest.Postgres {
+			b = apptest.New(t, dbtest.Open(t, d))
+		}
+		tok, _ := a.MustAccount("")
+		var created atomic.Int32
+		var wg sync.WaitGroup
+		for i := range 12 {
+			e := []*apptest.Env{a, b}[i%2]
+			ctx := e.Ctx(tok)
+			wg.Go(func() {
+				_, err := e.Svc.CreateKey(ctx, app.KeyCreate{Name: "race"})
+				switch codeOf(err) {
+				case "":
+					created.Add(1)
+				case app.CodeForbidden:
+				default:
+					t.Errorf("CreateKey: %v", err)
+				}
+			})
+		}
+		wg.Wait()
+		if n := created.Load(); n != 3 {
+			t.Errorf("%d keys created by 12 concurrent calls on a free account, want 3", n)
+		}
+	})
 }

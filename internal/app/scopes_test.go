@@ -77,7 +77,8 @@ func TestScopes(t *testing.T) {
 	scopeSets := [][]string{{"extract"}, {"analyze"}, {"monitor"}, {"extract", "analyze"}, {"extract", "monitor"}, {"analyze", "monitor"}, {"extract", "analyze", "monitor"}}
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := apptest.New(t, dbtest.Open(t, d))
-		tok, _ := e.MustAccount("")
+		tok, acct := e.MustAccount("")
+		e.SetTier(acct.ID, app.TierAdvanced) // a key for each set: more than free's 3
 		keys := make([]string, len(scopeSets))
 		for i, set := range scopeSets {
 			keys[i] = e.MustKey(tok, set...).RawKey

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -38,6 +39,11 @@ type Options struct {
 	UsageRetention time.Duration
 	// Monitor configures monitoring and its scheduler (RunMonitors).
 	Monitor MonitorOptions
+	// AnalysisConcurrency bounds the analyses running at once, and with it
+	// the memory they hold; 0: 2 × GOMAXPROCS. AnalysisWait is how long one
+	// more waits for a place before it is refused as busy; 0: 2s.
+	AnalysisConcurrency int
+	AnalysisWait        time.Duration
 }
 
 // Service is the application. Its methods read the caller from ctx
@@ -58,6 +64,9 @@ type Service struct {
 	webhookSecret string
 	prices        map[string]string
 
+	analyses     chan struct{} // a place per analysis running
+	analysisWait time.Duration
+
 	mon  MonitorOptions
 	gate *hostGate
 	wake chan struct{} // a monitor was created: the scheduler looks again
@@ -70,6 +79,14 @@ func New(o Options) *Service {
 		webhookSecret: o.WebhookSecret, prices: o.Prices, fetcher: o.Fetcher, llm: o.LLM,
 		retention: o.UsageRetention, usage: &recorder{store: o.Store},
 		mon: o.Monitor, wake: make(chan struct{}, 1)}
+	n := o.AnalysisConcurrency
+	if n <= 0 {
+		n = 2 * runtime.GOMAXPROCS(0)
+	}
+	s.analyses, s.analysisWait = make(chan struct{}, n), o.AnalysisWait
+	if s.analysisWait <= 0 {
+		s.analysisWait = 2 * time.Second
+	}
 	if s.retention <= 0 {
 		s.retention = 90 * 24 * time.Hour
 	}

@@ -17,7 +17,9 @@ type Store interface {
 	FindAccountBySubject(ctx context.Context, subject string) (*Account, error)
 	CreateAccount(ctx context.Context, a *Account) error
 
-	CreateKey(ctx context.Context, k *Key) error
+	// CreateKey inserts k unless the account already holds limit active
+	// keys (false, nil then); concurrent creations cannot pass the limit.
+	CreateKey(ctx context.Context, k *Key, limit int) (bool, error)
 	// FindActiveKeyByHash returns an unrevoked key and its account.
 	FindActiveKeyByHash(ctx context.Context, hash []byte) (*Key, *Account, error)
 	FindKeys(ctx context.Context, f KeyFilter) ([]Key, error)

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -40,6 +41,9 @@ type Config struct {
 	// MonitorHostInterval is the least time between two requests to one
 	// host from one process; 0 lifts it (tests).
 	MonitorHostInterval time.Duration
+	// AnalysisConcurrency is how many analyses one process runs at once
+	// (each can hold hundreds of MB on a long text); more wait a moment, then 503.
+	AnalysisConcurrency int
 
 	LLMBaseURL string
 	LLMAPIKey  string
@@ -145,6 +149,14 @@ func Load(getenv func(string) string) (Config, error) {
 		c.MonitorHostInterval = 0
 	} else {
 		c.MonitorHostInterval = duration(getenv, "CLAUSEWATCH_MONITOR_HOST_INTERVAL", time.Second, bad)
+	}
+	c.AnalysisConcurrency = 2 * runtime.GOMAXPROCS(0)
+	if v := getenv("CLAUSEWATCH_ANALYSIS_CONCURRENCY"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 1024 {
+			bad("CLAUSEWATCH_ANALYSIS_CONCURRENCY", "want 1 to 1024, got %q", v)
+		}
+		c.AnalysisConcurrency = n
 	}
 	c.UsageRetention = duration(getenv, "CLAUSEWATCH_USAGE_RETENTION", 90*24*time.Hour, bad)
 

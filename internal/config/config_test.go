@@ -31,6 +31,7 @@ func TestEveryBadValueIsNamed(t *testing.T) {
 		"CLAUSEWATCH_FETCH_TIMEOUT":         "soon",
 		"CLAUSEWATCH_MONITOR_MIN_INTERVAL":  "-1s",
 		"CLAUSEWATCH_MONITOR_WORKERS":       "-1",
+		"CLAUSEWATCH_ANALYSIS_CONCURRENCY":  "0",
 		"CLAUSEWATCH_MONITOR_HOST_INTERVAL": "often",
 		"CLAUSEWATCH_LLM_BASE_URL":          "ftp://x",
 		"CLAUSEWATCH_LOG_LEVEL":             "loud",

@@ -262,7 +262,7 @@ func (c *Client) parse(rawURL string) (*url.URL, error) {
 	if err != nil || raw == "" {
 		return nil, newErr(KindInvalid, err, "the URL is not valid; give a full address such as https://example.com/terms")
 	}
-	if u.Scheme == "" || u.Host == "" {
+	if u.Scheme == "" {
 		return nil, newErr(KindInvalid, nil, "the URL must be absolute, such as https://example.com/terms")
 	}
 	if err := c.checkURL(u); err != nil {

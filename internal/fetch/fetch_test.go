@@ -296,6 +296,23 @@ func TestInvalidURLs(t *testing.T) {
 	}
 }
 
+// An invalid URL's message names what is wrong with it.
+func TestInvalidURLMessages(t *testing.T) {
+	c := New(Options{})
+	for u, want := range map[string]string{
+		"file:///etc/passwd":  "only http and https",
+		"javascript:alert(1)": "only http and https",
+		"ftp://example.com/x": "only http and https",
+		"/relative/path":      "must be absolute",
+		"example.com/terms":   "must be absolute",
+		"http:///terms":       "no host name",
+	} {
+		if err := c.Check(u); err == nil || !strings.Contains(err.(*Error).Msg, want) {
+			t.Errorf("Check(%q) = %v, want a message saying %q", u, err, want)
+		}
+	}
+}
+
 func TestTimeout(t *testing.T) {
 	s := mustServer(t, func(w http.ResponseWriter, r *http.Request) {
 		select {
