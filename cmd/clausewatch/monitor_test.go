@@ -156,7 +156,12 @@ func TestMonitorsAcrossProcesses(t *testing.T) {
 			prev = h
 		}
 		for j := 1; j < len(in); j++ {
-			if gap := in[j].Sub(in[j-1]); gap < time.Second {
+			// The scheduler spaces claims a whole interval apart; the page
+			// sees each fetch after a claim-to-request delay that varies by
+			// tens of milliseconds under -race on a loaded machine. Two
+			// processes checking one monitor in one interval would show as
+			// two hits milliseconds apart, far inside this slack.
+			if gap := in[j].Sub(in[j-1]); gap < time.Second-100*time.Millisecond {
 				t.Errorf("%s fetched twice within one interval (%v apart)", path, gap.Round(time.Millisecond))
 			}
 		}
