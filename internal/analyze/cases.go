@@ -90,13 +90,7 @@ type caseScratch struct {
 }
 
 func newCaseDetector(m *CaseModel) *caseDetector {
-	d := &caseDetector{m: m, index: make([]int32, 1<<m.Features.Bits)}
-	for i := range d.index {
-		d.index[i] = -1
-	}
-	for k, b := range m.Buckets {
-		d.index[b] = int32(k)
-	}
+	d := &caseDetector{m: m, index: bucketIndex(m.Features, m.Buckets)}
 	d.pool.New = func() any { return &caseScratch{} }
 	return d
 }

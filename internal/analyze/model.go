@@ -77,6 +77,19 @@ func DecodeModel(r io.Reader) (*ModelFile, error) {
 	return &m, nil
 }
 
+// bucketIndex maps each hash bucket of the feature space to its compact
+// row among a model's active buckets, -1 where the model has none.
+func bucketIndex(f FeatureConfig, buckets []uint32) []int32 {
+	index := make([]int32, 1<<f.Bits)
+	for i := range index {
+		index[i] = -1
+	}
+	for k, b := range buckets {
+		index[b] = int32(k)
+	}
+	return index
+}
+
 // classifier is the loaded, ready-to-score form of a model.
 type classifier struct {
 	m         *ModelFile
@@ -95,14 +108,10 @@ type scratch struct {
 }
 
 func newClassifier(m *ModelFile) *classifier {
-	c := &classifier{m: m, index: make([]int32, 1<<m.Features.Bits)}
-	for i := range c.index {
-		c.index[i] = -1
-	}
+	c := &classifier{m: m, index: bucketIndex(m.Features, m.Buckets)}
 	half := uint32(1) << (m.Features.Bits - 1)
 	c.firstChar = int32(len(m.Buckets))
 	for k, b := range m.Buckets {
-		c.index[b] = int32(k)
 		if b >= half && int32(k) < c.firstChar {
 			c.firstChar = int32(k)
 		}
