@@ -6,6 +6,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 	"time"
@@ -37,7 +38,13 @@ content_hash, content_seen_at, etag, last_modified, raw_gz, raw_type, raw_url) V
 
 // CreateMonitor implements app.Store.
 func (s *Store) CreateMonitor(ctx context.Context, m *app.Monitor, v *app.MonitorVersion, raw *app.RawPage, limit int) (bool, error) {
+	// Compressing happens before the transaction, which holds the account's
+	// lock (on SQLite, the one writer's) only for the statements.
 	rawGz, err := compress(raw.Body)
+	if err != nil {
+		return false, err
+	}
+	textGz, err := compress([]byte(v.Text))
 	if err != nil {
 		return false, err
 	}
@@ -55,7 +62,7 @@ func (s *Store) CreateMonitor(ctx context.Context, m *app.Monitor, v *app.Monito
 			m.NextCheckAt.UTC(), utcPtr(m.LastCheckedAt), m.ContentHash, v.LastSeenAt.UTC(), m.ETag, m.LastModified, rawGz, raw.ContentType, raw.URL); err != nil {
 			return err
 		}
-		if err := tx.upsertVersion(ctx, v); err != nil {
+		if err := tx.upsertVersion(ctx, v, textGz); err != nil {
 			return err
 		}
 		ok = true
@@ -268,36 +275,49 @@ func (s *Store) FinishCheck(ctx context.Context, c *app.CheckRecord) (bool, erro
 	if c.Version == nil {
 		return oneRow(s.exec(ctx, finishCheckedSQL, at, next, c.ETag, c.LastModified, at, nil, nil, nil, nil, nil, c.MonitorID, c.LeaseOwner))
 	}
-	ok := false
-	err := s.InTx(ctx, func(st app.Store) error {
+	// nil leaves the column as it is (COALESCE). Compressing happens before
+	// the transaction, so the write locks are held only for the statements.
+	var changedAt, rawGz, rawType, rawURL any
+	if c.Alert != nil {
+		changedAt = c.Alert.DetectedAt.UTC()
+	}
+	if c.Raw != nil {
+		gz, err := compress(c.Raw.Body)
+		if err != nil {
+			return false, err
+		}
+		rawGz, rawType, rawURL = gz, c.Raw.ContentType, c.Raw.URL
+	}
+	textGz, err := compress([]byte(c.Version.Text))
+	if err != nil {
+		return false, err
+	}
+	err = s.InTx(ctx, func(st app.Store) error {
 		tx := st.(*Store)
-		// nil leaves the column as it is (COALESCE).
-		var changedAt, rawGz, rawType, rawURL any
-		if c.Alert != nil {
-			changedAt = c.Alert.DetectedAt.UTC()
-		}
-		if c.Raw != nil {
-			gz, err := compress(c.Raw.Body)
-			if err != nil {
-				return err
-			}
-			rawGz, rawType, rawURL = gz, c.Raw.ContentType, c.Raw.URL
-		}
 		if _, err := tx.exec(ctx, flushSeenSQL, c.MonitorID, c.MonitorID, c.MonitorID); err != nil {
 			return err
 		}
-		var err error
-		ok, err = oneRow(tx.exec(ctx, finishCheckedSQL, at, next, c.ETag, c.LastModified, at, c.Version.ContentHash, changedAt, rawGz, rawType, rawURL, c.MonitorID, c.LeaseOwner))
-		if !ok || err != nil {
+		ok, err := oneRow(tx.exec(ctx, finishCheckedSQL, at, next, c.ETag, c.LastModified, at, c.Version.ContentHash, changedAt, rawGz, rawType, rawURL, c.MonitorID, c.LeaseOwner))
+		if err != nil {
 			return err
 		}
-		if err := tx.upsertVersion(ctx, c.Version); err != nil || c.Alert == nil {
+		if !ok {
+			return errLeaseLost // rolls the flush above back: nothing is recorded
+		}
+		if err := tx.upsertVersion(ctx, c.Version, textGz); err != nil || c.Alert == nil {
 			return err
 		}
 		return tx.createAlert(ctx, c.Alert)
 	})
-	return ok && err == nil, err
+	if errors.Is(err, errLeaseLost) {
+		return false, nil
+	}
+	return err == nil, err
 }
+
+// errLeaseLost ends a check's transaction when another process holds the
+// monitor's lease by now.
+var errLeaseLost = errors.New("db: the monitor's lease was lost")
 
 func oneRow(r sql.Result, err error) (bool, error) {
 	if err != nil {
@@ -307,12 +327,9 @@ func oneRow(r sql.Result, err error) (bool, error) {
 	return n == 1, translate(err)
 }
 
-func (s *Store) upsertVersion(ctx context.Context, v *app.MonitorVersion) error {
-	gz, err := compress([]byte(v.Text))
-	if err != nil {
-		return err
-	}
-	_, err = s.exec(ctx, upsertVersionSQL, v.MonitorID, v.ContentHash, v.ExtractorVersion, gz, v.WordCount, v.FirstSeenAt.UTC(), v.LastSeenAt.UTC())
+// upsertVersion records a version whose text is textGz, compressed.
+func (s *Store) upsertVersion(ctx context.Context, v *app.MonitorVersion, textGz []byte) error {
+	_, err := s.exec(ctx, upsertVersionSQL, v.MonitorID, v.ContentHash, v.ExtractorVersion, textGz, v.WordCount, v.FirstSeenAt.UTC(), v.LastSeenAt.UTC())
 	return err
 }
 
