@@ -89,6 +89,12 @@ func (s *Service) runCheck(ctx context.Context, m *Monitor, owner string) (check
 	cctx, cancel := context.WithTimeout(ctx, s.mon.Lease-leaseMargin)
 	defer cancel()
 	if at, err := s.gate.wait(cctx, hostOf(m.URL)); err != nil {
+		// A manual check refused here must not bring the next scheduled
+		// (free) check forward; a claimed monitor is already due, so the
+		// scheduler's release time is unchanged.
+		if m.NextCheckAt.After(at) {
+			at = m.NextCheckAt
+		}
 		s.release(m, owner, at)
 		return nil, Errorf(CodeConflict, "the monitor's site was asked too often just now; try again in a few seconds")
 	}
