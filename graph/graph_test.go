@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -724,6 +726,30 @@ func TestStrictRequestBody(t *testing.T) {
 	}
 	if n := e.ScansUsed(mustKeyID(t, e, raw)); n != 0 {
 		t.Errorf("%d scans used by refused bodies", n)
+	}
+}
+
+// Only a body over the limit is 413; a body whose read fails (the client
+// went away mid-request) is 400, as REST answers it.
+func TestBodyReadErrors(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite, options{})
+	tok, _ := e.MustAccount("")
+	for name, c := range map[string]struct {
+		body io.Reader
+		want int
+	}{
+		"over the limit":  {strings.NewReader(`{"query":"` + strings.Repeat("x", 3<<20) + `"}`), http.StatusRequestEntityTooLarge},
+		"read that fails": {io.MultiReader(strings.NewReader(`{"query":`), iotest.ErrReader(io.ErrUnexpectedEOF)), http.StatusBadRequest},
+	} {
+		req := httptest.NewRequest(http.MethodPost, "/graphql", c.body)
+		req.ContentLength = -1 // unknown, as with a chunked body: the limit is met while reading
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+tok)
+		rec := httptest.NewRecorder()
+		e.h.ServeHTTP(rec, req)
+		if rec.Code != c.want {
+			t.Errorf("%s: %d %.200s, want %d", name, rec.Code, rec.Body.String(), c.want)
+		}
 	}
 }
 

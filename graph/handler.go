@@ -240,7 +240,13 @@ func strictBody(next http.Handler) http.Handler {
 		}
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, middleware.MaxBody))
 		if err != nil {
-			writeErrors(w, http.StatusRequestEntityTooLarge, "request body too large", errorCode(app.CodeTooLarge))
+			// Only a body over the limit is 413; a read that failed (the
+			// client went away, the read timed out) is the request's fault.
+			if errors.As(err, new(*http.MaxBytesError)) {
+				writeErrors(w, http.StatusRequestEntityTooLarge, "request body too large", errorCode(app.CodeTooLarge))
+			} else {
+				writeErrors(w, http.StatusBadRequest, "request body could not be read", errorCode(app.CodeInvalid))
+			}
 			return
 		}
 		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" {
