@@ -22,10 +22,7 @@ func (r *alertResolver) GradeAfter(ctx context.Context, obj *app.Alert) (*string
 }
 
 func (r *monitorResolver) LastError(ctx context.Context, obj *app.Monitor) (*string, error) {
-	if obj.LastError == "" {
-		return nil, nil
-	}
-	return &obj.LastError, nil
+	return nonEmpty(obj.LastError), nil
 }
 
 func (r *monitorResolver) Versions(ctx context.Context, obj *app.Monitor, limit *int, cursor *string) (*app.VersionPage, error) {

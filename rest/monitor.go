@@ -23,13 +23,9 @@ type monitorJSON struct {
 }
 
 func newMonitorJSON(m *app.Monitor) monitorJSON {
-	out := monitorJSON{ID: m.ID, URL: m.URL, Name: m.Name, IntervalSeconds: m.IntervalSeconds, Status: m.Status(),
+	return monitorJSON{ID: m.ID, URL: m.URL, Name: m.Name, IntervalSeconds: m.IntervalSeconds, Status: m.Status(),
 		CreatedAt: Time(m.CreatedAt), LastCheckedAt: timePtr(m.LastCheckedAt), NextCheckAt: Time(m.NextCheckAt),
-		LastChangedAt: timePtr(m.LastChangedAt), ConsecutiveFailures: m.ConsecutiveFailures}
-	if m.LastError != "" {
-		out.LastError = &m.LastError
-	}
-	return out
+		LastChangedAt: timePtr(m.LastChangedAt), LastError: nonEmpty(m.LastError), ConsecutiveFailures: m.ConsecutiveFailures}
 }
 
 // findingJSON is a finding that appeared in or went away from a document.

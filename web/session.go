@@ -65,7 +65,8 @@ func (s *server) signIn(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "the body is not {\"token\": \"...\"}")
 		return
 	}
-	p, err := s.svc.Authenticate(r.Context(), strings.TrimSpace(in.Token))
+	tok := strings.TrimSpace(in.Token)
+	p, err := s.svc.Authenticate(r.Context(), tok)
 	if app.ErrorCode(err) == app.CodeUnauthenticated || err == nil && p.Key != nil {
 		writeError(w, http.StatusUnauthorized, "this sign-in token is not valid or has expired")
 		return
@@ -76,7 +77,7 @@ func (s *server) signIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := &http.Cookie{
-		Name: CookieName, Value: strings.TrimSpace(in.Token), Path: "/",
+		Name: CookieName, Value: tok, Path: "/",
 		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil,
 	}
 	// The cookie lasts as long as the token: past that the server refuses it

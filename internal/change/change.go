@@ -86,6 +86,9 @@ func join(lines []string) string {
 
 // unified writes ops as hunks with context lines around each change;
 // changes closer than twice the context share a hunk.
+// prefix marks a unified diff's line: kept, removed or added.
+var prefix = map[diffmatchpatch.Operation]byte{diffmatchpatch.DiffEqual: ' ', diffmatchpatch.DiffDelete: '-', diffmatchpatch.DiffInsert: '+'}
+
 func unified(ops []op) string {
 	var sb strings.Builder
 	sb.WriteString("--- previous\n+++ current\n")
@@ -114,7 +117,7 @@ func unified(ops []op) string {
 		stop := min(end+contextLines, len(ops))
 		fmt.Fprintf(&sb, "@@ -%s +%s @@\n", span(oldAt[start], oldAt[stop]-oldAt[start]), span(newAt[start], newAt[stop]-newAt[start]))
 		for _, o := range ops[start:stop] {
-			sb.WriteString(map[diffmatchpatch.Operation]string{diffmatchpatch.DiffEqual: " ", diffmatchpatch.DiffDelete: "-", diffmatchpatch.DiffInsert: "+"}[o.kind])
+			sb.WriteByte(prefix[o.kind])
 			sb.WriteString(o.line)
 			sb.WriteByte('\n')
 		}

@@ -189,7 +189,7 @@ func pageLines(inst pdfium.Pdfium, page requests.Page) ([]pdfLine, int, error) {
 			continue
 		case r == 0 || r == 0xfffe || r == 2 || !utf8.ValidRune(r): // unmapped, or PDFium's soft-hyphen mark
 			continue
-		case unicode.IsSpace(r) || unicode.IsControl(r):
+		case isSpace(r) || unicode.IsControl(r):
 			r = ' '
 		}
 		line = append(line, lineChar{c, r})
