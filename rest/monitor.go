@@ -113,7 +113,7 @@ func (s *server) handleAlertList(w http.ResponseWriter, r *http.Request) error {
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return &app.Error{Code: app.CodeInvalid, Message: "invalid limit", Fields: []app.FieldError{{Field: "limit", Message: "must be from 1 to 100"}}}
+			return app.InvalidLimit()
 		}
 		f.Limit = &n
 	}

@@ -439,11 +439,8 @@ func (s *Service) FindAnalyses(ctx context.Context, f AnalysisFilter) (*Analysis
 	if err != nil {
 		return nil, err
 	}
-	page := &AnalysisPage{Analyses: list}
-	if len(list) > limit {
-		page.Analyses = list[:limit]
-		page.NextCursor = encodeCursor(list[limit-1].CreatedAt, list[limit-1].ID)
-	}
+	page := &AnalysisPage{}
+	page.Analyses, page.NextCursor = trimPage(list, limit, func(a Analysis) (time.Time, string) { return a.CreatedAt, a.ID })
 	return page, nil
 }
 

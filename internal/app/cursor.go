@@ -22,7 +22,7 @@ func pageArgs(limit *int, cursor string, idOK func(string) bool) (int, *PageCurs
 		n = *limit
 	}
 	if n < 1 || n > 100 {
-		return 0, nil, &Error{Code: CodeInvalid, Message: "invalid limit", Fields: []FieldError{{Field: "limit", Message: "must be from 1 to 100"}}}
+		return 0, nil, InvalidLimit()
 	}
 	if cursor == "" {
 		return n, nil, nil
@@ -40,4 +40,20 @@ func pageArgs(limit *int, cursor string, idOK func(string) bool) (int, *PageCurs
 func encodeCursor(at time.Time, id string) *string {
 	c := base64.RawURLEncoding.EncodeToString([]byte(at.UTC().Format(time.RFC3339Nano) + "|" + id))
 	return &c
+}
+
+// InvalidLimit is the error of a page limit outside 1 to 100 (or not a
+// number, where a transport reads it from text).
+func InvalidLimit() *Error {
+	return &Error{Code: CodeInvalid, Message: "invalid limit", Fields: []FieldError{{Field: "limit", Message: "must be from 1 to 100"}}}
+}
+
+// trimPage cuts a list read with limit n+1 to n rows and returns the cursor
+// of the next page (nil on the last), keyed by the last row's time and id.
+func trimPage[T any](list []T, n int, key func(T) (time.Time, string)) ([]T, *string) {
+	if len(list) <= n {
+		return list, nil
+	}
+	at, id := key(list[n-1])
+	return list[:n], encodeCursor(at, id)
 }

@@ -185,25 +185,32 @@ func (s *Service) FindMonitors(ctx context.Context) ([]Monitor, error) {
 
 // FindMonitor returns one of the caller's monitors.
 func (s *Service) FindMonitor(ctx context.Context, id string) (*Monitor, error) {
+	p, err := monitorCaller(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return s.store.FindMonitor(ctx, p.Account.ID, id)
+}
+
+// monitorCaller is the caller of an operation on the monitor id: it needs
+// the monitor scope, and an id that is no UUID names no monitor.
+func monitorCaller(ctx context.Context, id string) (*Principal, error) {
 	if err := Require(ctx, ScopeOf(OpMonitor)); err != nil {
 		return nil, err
 	}
-	p, _ := PrincipalFrom(ctx)
 	if !validID(id) {
 		return nil, Errorf(CodeNotFound, "monitor not found")
 	}
-	return s.store.FindMonitor(ctx, p.Account.ID, id)
+	p, _ := PrincipalFrom(ctx) // Require found one
+	return p, nil
 }
 
 // DeleteMonitor stops one of the caller's monitors; its alerts stay
 // readable. Another account's monitor and an unknown id are both not_found.
 func (s *Service) DeleteMonitor(ctx context.Context, id string) error {
-	if err := Require(ctx, ScopeOf(OpMonitor)); err != nil {
+	p, err := monitorCaller(ctx, id)
+	if err != nil {
 		return err
-	}
-	p, _ := PrincipalFrom(ctx)
-	if !validID(id) {
-		return Errorf(CodeNotFound, "monitor not found")
 	}
 	return s.store.DeleteMonitor(ctx, p.Account.ID, id, s.now())
 }
@@ -212,12 +219,9 @@ func (s *Service) DeleteMonitor(ctx context.Context, id string) error {
 // takes one scan, given back when the check fails (the failure is then the
 // monitor's lastError). A monitor being checked already is a conflict.
 func (s *Service) CheckMonitor(ctx context.Context, id string) (*Monitor, error) {
-	if err := Require(ctx, ScopeOf(OpMonitor)); err != nil {
+	p, err := monitorCaller(ctx, id)
+	if err != nil {
 		return nil, err
-	}
-	p, _ := PrincipalFrom(ctx)
-	if !validID(id) {
-		return nil, Errorf(CodeNotFound, "monitor not found")
 	}
 	owner, now := newID(), s.monitorNow()
 	m, err := s.store.ClaimMonitor(ctx, p.Account.ID, id, now, now.Add(s.mon.Lease), owner)
@@ -260,11 +264,8 @@ func (s *Service) FindMonitorVersions(ctx context.Context, monitorID string, lim
 	if err != nil {
 		return nil, err
 	}
-	page := &VersionPage{Versions: list}
-	if len(list) > n {
-		page.Versions = list[:n]
-		page.NextCursor = encodeCursor(list[n-1].FirstSeenAt, list[n-1].ContentHash)
-	}
+	page := &VersionPage{}
+	page.Versions, page.NextCursor = trimPage(list, n, func(v MonitorVersion) (time.Time, string) { return v.FirstSeenAt, v.ContentHash })
 	return page, nil
 }
 
@@ -305,11 +306,8 @@ func (s *Service) FindAlerts(ctx context.Context, f AlertFilter) (*AlertPage, er
 	if err != nil {
 		return nil, err
 	}
-	page := &AlertPage{Alerts: list}
-	if len(list) > n {
-		page.Alerts = list[:n]
-		page.NextCursor = encodeCursor(list[n-1].DetectedAt, list[n-1].ID)
-	}
+	page := &AlertPage{}
+	page.Alerts, page.NextCursor = trimPage(list, n, func(a Alert) (time.Time, string) { return a.DetectedAt, a.ID })
 	return page, nil
 }
 
