@@ -13,27 +13,13 @@ const createKeySQL = `INSERT INTO api_keys (` + keyColumns + `) VALUES (?, ?, ?,
 
 const countActiveKeysSQL = `SELECT count(*) FROM api_keys WHERE account_id = ? AND revoked_at IS NULL`
 
-// CreateKey implements app.Store. The account row's lock (lockAccountSQL)
-// makes concurrent creations for one account, in any processes, count one
-// after the other, so the cap cannot be passed.
+// CreateKey implements app.Store; createCapped keeps the cap exact across
+// processes.
 func (s *Store) CreateKey(ctx context.Context, k *app.Key, limit int) (bool, error) {
-	ok := false
-	err := s.InTx(ctx, func(st app.Store) error {
-		tx := st.(*Store)
-		if _, err := tx.exec(ctx, lockAccountSQL, k.AccountID); err != nil {
-			return err
-		}
-		var n int
-		if err := tx.get(ctx, &n, countActiveKeysSQL, k.AccountID); err != nil || n >= limit {
-			return err
-		}
-		if _, err := tx.exec(ctx, createKeySQL, k.ID, k.AccountID, k.Name, k.Prefix, k.Hash, k.Scopes, k.RequestCount, k.LastUsedAt, k.CreatedAt.UTC(), k.RevokedAt); err != nil {
-			return err
-		}
-		ok = true
-		return nil
+	return s.createCapped(ctx, k.AccountID, countActiveKeysSQL, limit, func(tx *Store) error {
+		_, err := tx.exec(ctx, createKeySQL, k.ID, k.AccountID, k.Name, k.Prefix, k.Hash, k.Scopes, k.RequestCount, k.LastUsedAt, k.CreatedAt.UTC(), k.RevokedAt)
+		return err
 	})
-	return ok, err
 }
 
 // The key and its account in one round trip: this runs on every request.

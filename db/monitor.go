@@ -33,6 +33,29 @@ func (s *Store) CountMonitors(ctx context.Context, accountID string) (int, error
 // count one after the other and the cap cannot be passed.
 const lockAccountSQL = `UPDATE accounts SET updated_at = updated_at WHERE id = ?`
 
+// createCapped runs insert in a transaction unless the account already holds
+// limit rows as countSQL counts them; ok is false, and nothing is written,
+// when it does. The account row's lock makes the count and the insert one
+// step across processes.
+func (s *Store) createCapped(ctx context.Context, accountID, countSQL string, limit int, insert func(tx *Store) error) (ok bool, err error) {
+	err = s.InTx(ctx, func(st app.Store) error {
+		tx := st.(*Store)
+		if _, err := tx.exec(ctx, lockAccountSQL, accountID); err != nil {
+			return err
+		}
+		var n int
+		if err := tx.get(ctx, &n, countSQL, accountID); err != nil || n >= limit {
+			return err
+		}
+		if err := insert(tx); err != nil {
+			return err
+		}
+		ok = true
+		return nil
+	})
+	return ok, err
+}
+
 const createMonitorSQL = `INSERT INTO monitors (id, account_id, url, name, interval_seconds, created_at, next_check_at, last_checked_at,
 content_hash, content_seen_at, etag, last_modified, raw_gz, raw_type, raw_url) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
@@ -48,27 +71,13 @@ func (s *Store) CreateMonitor(ctx context.Context, m *app.Monitor, v *app.Monito
 	if err != nil {
 		return false, err
 	}
-	ok := false
-	err = s.InTx(ctx, func(st app.Store) error {
-		tx := st.(*Store)
-		if _, err := tx.exec(ctx, lockAccountSQL, m.AccountID); err != nil {
-			return err
-		}
-		n, err := tx.CountMonitors(ctx, m.AccountID)
-		if err != nil || n >= limit {
-			return err
-		}
+	return s.createCapped(ctx, m.AccountID, countMonitorsSQL, limit, func(tx *Store) error {
 		if _, err := tx.exec(ctx, createMonitorSQL, m.ID, m.AccountID, m.URL, m.Name, m.IntervalSeconds, m.CreatedAt.UTC(),
 			m.NextCheckAt.UTC(), utcPtr(m.LastCheckedAt), m.ContentHash, v.LastSeenAt.UTC(), m.ETag, m.LastModified, rawGz, raw.ContentType, raw.URL); err != nil {
 			return err
 		}
-		if err := tx.upsertVersion(ctx, v, textGz); err != nil {
-			return err
-		}
-		ok = true
-		return nil
+		return tx.upsertVersion(ctx, v, textGz)
 	})
-	return ok, err
 }
 
 const findMonitorsSQL = `SELECT ` + monitorColumns + ` FROM monitors WHERE account_id = ? AND deleted_at IS NULL ORDER BY created_at DESC, id`
