@@ -411,11 +411,10 @@ func dropLoneHeadings(rs []rune, spans []Span, hits []hit) []hit {
 			if !ok {
 				continue
 			}
-			// the heading joins the finding of the sentence it introduces;
-			// a case keeps its own rating
-			if h.cas < 0 {
-				h.sev = n.sev
-			}
+			// The heading joins the finding of the sentence it introduces,
+			// case and rating too: merge joins only hits of one case, so a
+			// heading keeping a case of its own (or none) stood alone.
+			h.sev, h.cas = n.sev, n.cas
 		}
 		out = append(out, h)
 	}
