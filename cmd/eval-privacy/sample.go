@@ -23,6 +23,12 @@ const (
 	minWords     = 6
 )
 
+// batchStarts are the first policy index of each labelled batch, in the order
+// of labels.jsonl, so a new batch appends its offset and the earlier labels
+// keep their lines; offsets that differ modulo policyStride keep the batches
+// disjoint.
+var batchStarts = []int{0, 3}
+
 // paragraph is one sampled paragraph, as written to labels.jsonl before labelling.
 type paragraph struct {
 	Service   string   `json:"service"`
@@ -53,13 +59,15 @@ func samplePolicies(corpus string) ([]paragraph, error) {
 		return docs[i].Source < docs[j].Source
 	})
 	var out []paragraph
-	for i := 0; i < len(docs); i += policyStride {
-		d := docs[i]
-		ps := paragraphs(d.Text)
-		n := min(len(ps), perPolicy)
-		for k := 0; k < n; k++ {
-			idx := k * len(ps) / n
-			out = append(out, paragraph{Service: d.Service, Source: d.Source, Paragraph: idx, SHA256: hashText(ps[idx]), Text: ps[idx]})
+	for _, start := range batchStarts {
+		for i := start; i < len(docs); i += policyStride {
+			d := docs[i]
+			ps := paragraphs(d.Text)
+			n := min(len(ps), perPolicy)
+			for k := 0; k < n; k++ {
+				idx := k * len(ps) / n
+				out = append(out, paragraph{Service: d.Service, Source: d.Source, Paragraph: idx, SHA256: hashText(ps[idx]), Text: ps[idx]})
+			}
 		}
 	}
 	return out, nil
