@@ -1,39 +1,45 @@
 // Command eval-privacy scores the privacy findings paragraph by paragraph
 // against the labelled paragraphs of internal/analyze/testdata/privacy.
 //
-// Each labelled paragraph is analyzed alone (analyze.Analyze, document type
-// "privacy"; a heading merged into the paragraph is its only context), and
-// the paragraph counts as found for a category when any finding carries it,
-// whatever its severity (patterns and ToS;DR cases mapped to the category
-// alike). Beside it, in the same run, a plain keyword list: a paragraph is
-// found for a category when it contains one of the category's words. Neither
-// learns from these labels, so nothing is cross-validated here.
+// The learned privacy detector is trained on these labels, so it is
+// cross-validated by policy: the policies are dealt into five folds, and
+// each fold is scored with a detector trained (train.TrainPrivacy, the
+// shipped configuration) on the other folds' paragraphs and on the ToS;DR
+// quotes of every service but the fold's. Each paragraph is analyzed alone
+// (analyze.Analyze, document type "privacy"; a heading merged into the
+// paragraph is its only context), and counts as found for a category when
+// any finding carries it, whatever its severity (patterns, the learned
+// detector and ToS;DR cases mapped to the category alike). Beside it, in the
+// same run: the analyzer without the learned detector (its thresholds out of
+// reach), and a plain keyword list, neither of which learns from the labels.
 //
-//	go run ./cmd/eval-privacy
+//	go run ./cmd/eval-privacy -data ../shared/data
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
+	"github.com/clausewatch/clausewatch/internal/analyze/train"
 )
 
 func main() {
 	labels := flag.String("labels", "internal/analyze/testdata/privacy/labels.jsonl", "labelled paragraphs")
+	data := flag.String("data", "../shared/data", "directory with tosdr/")
 	sample := flag.String("sample", "", "print the unlabelled sample drawn from this corpus file (documents.jsonl.gz) and exit")
 	flag.Parse()
 	var err error
 	if *sample != "" {
 		err = writeSample(os.Stdout, *sample)
 	} else {
-		err = run(os.Stdout, *labels)
+		err = run(os.Stdout, *labels, *data)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "eval-privacy:", err)
@@ -41,50 +47,90 @@ func main() {
 	}
 }
 
-func run(w io.Writer, path string) error {
-	ps, err := readLabels(path)
+func run(w io.Writer, path, data string) error {
+	w0 := os.Stderr
+	ps, err := train.ReadPrivacyLabels(path)
 	if err != nil {
 		return err
+	}
+	tosdr, err := train.ReadToSDR(filepath.Join(data, "tosdr"))
+	if err != nil {
+		return err
+	}
+	fold := policyFolds(ps, train.PrivacyConfig.Folds)
+	withModel := make([][]string, len(ps))
+	without := make([][]string, len(ps))
+	for k := range train.PrivacyConfig.Folds {
+		var rest []train.PrivacyParagraph
+		held := map[string]bool{}
+		for i, p := range ps {
+			if fold[i] == k {
+				held[strings.ToLower(p.Service)] = true
+			} else {
+				rest = append(rest, p)
+			}
+		}
+		m, _ := train.TrainPrivacy(tosdr, rest, train.PrivacyConfig, func(s string) bool { return held[strings.ToLower(s)] })
+		on, off := analyze.NewPrivacyDetector(m), analyze.NewPrivacyDetector(unreachable(m))
+		for i, p := range ps {
+			if fold[i] == k {
+				withModel[i], without[i] = analyzerLabels(p.Text, on), analyzerLabels(p.Text, off)
+			}
+		}
+	}
+	if c := os.Getenv("X_DBG"); c != "" {
+		for i, p := range ps {
+			g, w := slices.Contains(withModel[i], c), slices.Contains(p.Labels, c)
+			if g != w {
+				fmt.Fprintf(w0, "%s got=%v gold=%v %q\n----\n", map[bool]string{true: "FP", false: "FN"}[g], withModel[i], p.Labels, p.Text)
+			}
+		}
+	}
+	keyword := make([][]string, len(ps))
+	for i, p := range ps {
+		keyword[i] = keywordLabels(p.Text)
 	}
 	policies := map[string]bool{}
 	for _, p := range ps {
 		policies[p.Source] = true
 	}
-	fmt.Fprintf(w, "%d paragraphs of %d privacy policies, single annotator (%s)\n\n", len(ps), len(policies), path)
-	score(w, "analyzer (analyze.Analyze per paragraph)", ps, analyzerLabels)
+	fmt.Fprintf(w, "%d paragraphs of %d privacy policies (%s)\n\n", len(ps), len(policies), path)
+	score(w, fmt.Sprintf("analyzer (analyze.Analyze per paragraph; learned detector cross-validated by policy, %d folds)", train.PrivacyConfig.Folds), ps, withModel)
 	fmt.Fprintln(w)
-	score(w, "keyword baseline", ps, keywordLabels)
+	score(w, "analyzer without the learned detector (patterns and ToS;DR cases)", ps, without)
+	fmt.Fprintln(w)
+	score(w, "keyword baseline", ps, keyword)
 	return nil
 }
 
-func readLabels(path string) ([]paragraph, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var ps []paragraph
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for n := 1; sc.Scan(); n++ {
-		var p paragraph
-		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+// policyFolds deals the policies into folds, round robin in order of first
+// appearance, as train.TrainPrivacy deals its groups.
+func policyFolds(ps []train.PrivacyParagraph, folds int) []int {
+	f := map[string]int{}
+	out := make([]int, len(ps))
+	for i, p := range ps {
+		k, ok := f[p.Source]
+		if !ok {
+			k = len(f) % folds
+			f[p.Source] = k
 		}
-		for _, l := range p.Labels {
-			if !slices.Contains(analyze.PrivacyCategories, l) {
-				return nil, fmt.Errorf("%s:%d: unknown category %q", path, n, l)
-			}
-		}
-		ps = append(ps, p)
+		out[i] = k
 	}
-	return ps, sc.Err()
+	return out
+}
+
+// unreachable is m with thresholds no margin reaches: the analyzer as if it
+// had no learned privacy detector.
+func unreachable(m *analyze.PrivacyModel) *analyze.PrivacyModel {
+	c := *m
+	c.Weights.Thr = slices.Repeat([]float32{float32(math.Inf(1))}, len(m.Weights.Thr))
+	return &c
 }
 
 // analyzerLabels is the set of privacy categories the analyzer finds in text.
-func analyzerLabels(text string) []string {
+func analyzerLabels(text string, det *analyze.PrivacyDetector) []string {
 	var out []string
-	for _, f := range analyze.Analyze(text, analyze.Options{DocumentType: "privacy"}).Findings {
+	for _, f := range analyze.Analyze(text, analyze.Options{DocumentType: "privacy", Privacy: det}).Findings {
 		if slices.Contains(analyze.PrivacyCategories, f.Category) && !slices.Contains(out, f.Category) {
 			out = append(out, f.Category)
 		}
@@ -137,13 +183,13 @@ func (c counts) prf() (p, r, f float64) {
 }
 
 // tally compares predicted with gold labels, paragraph by paragraph.
-func tally(ps []paragraph, predict func(string) []string) map[string]*counts {
+func tally(ps []train.PrivacyParagraph, preds [][]string) map[string]*counts {
 	by := map[string]*counts{}
 	for _, c := range analyze.PrivacyCategories {
 		by[c] = &counts{}
 	}
-	for _, p := range ps {
-		got := predict(p.Text)
+	for i, p := range ps {
+		got := preds[i]
 		for _, c := range analyze.PrivacyCategories {
 			g, w := slices.Contains(got, c), slices.Contains(p.Labels, c)
 			switch {
@@ -159,8 +205,8 @@ func tally(ps []paragraph, predict func(string) []string) map[string]*counts {
 	return by
 }
 
-func score(w io.Writer, name string, ps []paragraph, predict func(string) []string) {
-	by := tally(ps, predict)
+func score(w io.Writer, name string, ps []train.PrivacyParagraph, preds [][]string) {
+	by := tally(ps, preds)
 	fmt.Fprintf(w, "%s\n%-24s %5s %5s %5s %5s\n", name, "category", "P", "R", "F1", "gold")
 	var micro counts
 	var macro float64

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/clausewatch/clausewatch/internal/analyze/train"
 )
 
 func TestParagraphsMergeHeadingsAndListItems(t *testing.T) {
@@ -22,7 +24,7 @@ func TestParagraphsMergeHeadingsAndListItems(t *testing.T) {
 // The committed labels must still be the paragraphs they were made on and
 // use only the analyzer's category names.
 func TestLabelsAreConsistent(t *testing.T) {
-	ps, err := readLabels("../../internal/analyze/testdata/privacy/labels.jsonl")
+	ps, err := train.ReadPrivacyLabels("../../internal/analyze/testdata/privacy/labels.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,13 +39,17 @@ func TestLabelsAreConsistent(t *testing.T) {
 }
 
 func TestScoreReportsMicroAndMacro(t *testing.T) {
-	ps := []paragraph{
+	ps := []train.PrivacyParagraph{
 		{Text: "We use cookies.", Labels: []string{"tracking"}},
 		{Text: "We sell nothing here.", Labels: []string{"data_sale"}},
 		{Text: "Contact us.", Labels: nil},
 	}
+	var preds [][]string
+	for _, p := range ps {
+		preds = append(preds, keywordLabels(p.Text))
+	}
 	var b bytes.Buffer
-	score(&b, "keywords", ps, keywordLabels)
+	score(&b, "keywords", ps, preds)
 	out := b.String()
 	for _, want := range []string{"tracking                  1.00  1.00  1.00     1", "micro", "macro (mean F1)"} {
 		if !strings.Contains(out, want) {

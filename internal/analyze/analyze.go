@@ -46,8 +46,10 @@ type Result struct {
 // Options tune an analysis.
 type Options struct {
 	DocumentType string // "terms" | "privacy" | "other"; the caller detects it
-	// Cases replaces the embedded case detector (evaluation only).
-	Cases *CaseDetector
+	// Cases and Privacy replace the embedded case and privacy detectors
+	// (evaluation only).
+	Cases   *CaseDetector
+	Privacy *PrivacyDetector
 }
 
 // maxChecklist bounds the review checklist.
@@ -88,8 +90,13 @@ func Analyze(text string, opts Options) Result {
 	if opts.Cases != nil {
 		cd = opts.Cases.d
 	}
+	pd, _ := loadPrivacy()
+	if opts.Privacy != nil {
+		pd = opts.Privacy.d
+	}
+	m := models{clf, cd, pd}
 
-	hits := sentenceHits(rs, spans, clf, cd, docType == "privacy")
+	hits := sentenceHits(rs, spans, m, docType == "privacy")
 	hits = dropLoneHeadings(rs, spans, hits)
 	findings := capMinor(merge(rs, spans, hits, cd))
 	cases := casesOf(findings)
@@ -110,24 +117,27 @@ func Analyze(text string, opts Options) Result {
 // per-sentence work over the available cores (results stay in order).
 const parallelMin = 64
 
-// sentenceHits classifies every sentence (clause classifier and privacy
-// lexicons). Long documents are split into contiguous chunks worked on
-// concurrently; the hits are concatenated in sentence order, so the result
-// is the same as a sequential run.
-func sentenceHits(rs []rune, spans []Span, clf *classifier, cd *caseDetector, privacyDoc bool) []hit {
+// sentenceHits classifies every sentence (clause classifier, case detector
+// and privacy patterns) and every paragraph (privacy detector). Long
+// documents are split into contiguous runs of paragraphs worked on
+// concurrently; the hits are concatenated in order, so the result is the
+// same as a sequential run.
+func sentenceHits(rs []rune, spans []Span, m models, privacyDoc bool) []hit {
+	paras := paragraphs(rs, spans)
 	workers := runtime.GOMAXPROCS(0)
 	if len(spans) < parallelMin || workers < 2 {
-		return hitsFor(rs, spans, 0, len(spans), clf, cd, privacyDoc)
+		return hitsFor(rs, spans, paras, m, privacyDoc)
 	}
 	workers = min(workers, 8, len(spans)/(parallelMin/2))
 	parts := make([][]hit, workers)
 	var wg sync.WaitGroup
+	np := len(paras) - 1
 	for w := range workers {
-		lo, hi := w*len(spans)/workers, (w+1)*len(spans)/workers
+		lo, hi := w*np/workers, (w+1)*np/workers
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			parts[w] = hitsFor(rs, spans, lo, hi, clf, cd, privacyDoc)
+			parts[w] = hitsFor(rs, spans, paras[lo:hi+1], m, privacyDoc)
 		}()
 	}
 	wg.Wait()
@@ -138,37 +148,56 @@ func sentenceHits(rs []rune, spans []Span, clf *classifier, cd *caseDetector, pr
 	return out
 }
 
-func hitsFor(rs []rune, spans []Span, lo, hi int, clf *classifier, cd *caseDetector, privacyDoc bool) []hit {
+// models are the detectors an analysis runs; any may be nil when its
+// embedded model cannot be loaded (Load reports why).
+type models struct {
+	clf *classifier
+	cd  *caseDetector
+	pd  *privacyDetector
+}
+
+// hitsFor classifies the sentences of the paragraphs starting at paras[0],
+// paras[1], ... (the last entry ends the run).
+func hitsFor(rs []rune, spans []Span, paras []int, m models, privacyDoc bool) []hit {
 	var hits []hit
 	var ph []privacyHit
 	var ch []caseHit
-	for i := lo; i < hi; i++ {
-		sp := spans[i]
-		s := string(rs[sp.Start:sp.End])
-		ph = privacyHits(s, ph[:0])
-		ch = ch[:0]
-		n := len(hits)
-		changeClause := false
-		if clf != nil {
-			var ms [nLabels]float32
-			ms, ch = clf.scores(s, cd, ch)
-			// "We may update this privacy policy" is reported as a
-			// policy_change_notice, which the patterns grade more finely.
-			changeClause = ms[idxChange] >= clf.m.Thr[idxChange] && !privacyPolicyChange(ph, s, privacyDoc)
-			for j, m := range ms {
-				if m >= clf.m.Thr[j] && (j != idxChange || changeClause) {
-					cat := ClauseLabels[j]
-					hits = append(hits, hit{i, cat, clauseSeverity[cat], clf.confidence(j, m), -1, 0})
+	var pt paraTokens
+	for k := 0; k+1 < len(paras); k++ {
+		first := len(hits)
+		pt.reset()
+		for i := paras[k]; i < paras[k+1]; i++ {
+			sp := spans[i]
+			s := string(rs[sp.Start:sp.End])
+			toks := pt.add(s)
+			ph = privacyHits(s, ph[:0])
+			ch = ch[:0]
+			n := len(hits)
+			changeClause := false
+			if m.clf != nil {
+				var ms [nLabels]float32
+				ms, ch = m.clf.scores(s, toks, m.cd, ch)
+				// "We may update this privacy policy" is reported as a
+				// policy_change_notice, which the patterns grade more finely.
+				changeClause = ms[idxChange] >= m.clf.m.Thr[idxChange] && !privacyPolicyChange(ph, s, privacyDoc)
+				for j, v := range ms {
+					if v >= m.clf.m.Thr[j] && (j != idxChange || changeClause) {
+						cat := ClauseLabels[j]
+						hits = append(hits, hit{i, cat, clauseSeverity[cat], m.clf.confidence(j, v), -1, 0})
+					}
 				}
 			}
-		}
-		for _, p := range ph {
-			if changeClause && p.cat == "policy_change_notice" && p.sev != SeverityGood {
-				continue // already reported as unilateral_change
+			for _, p := range ph {
+				if changeClause && p.cat == "policy_change_notice" && p.sev != SeverityGood {
+					continue // already reported as unilateral_change
+				}
+				hits = append(hits, hit{i, p.cat, p.sev, p.conf, -1, 0})
 			}
-			hits = append(hits, hit{i, p.cat, p.sev, p.conf, -1, 0})
+			hits = withCases(hits, n, i, ch, m.cd)
 		}
-		hits = withCases(hits, n, i, ch, cd)
+		if m.pd != nil {
+			hits = m.pd.paragraph(rs, spans, paras[k], &pt, hits, first)
+		}
 	}
 	return hits
 }

@@ -44,18 +44,15 @@ func DecodeCaseModel(r io.Reader) (*CaseModel, error) {
 	if err := decodeGzipGob(r, &m); err != nil {
 		return nil, err
 	}
-	n := len(m.Cases)
-	if n == 0 || n > 256 || len(m.Bias) != n || len(m.Thr) != n || len(m.IDF) != len(m.Buckets) ||
-		len(m.Ptr) != len(m.Buckets)+1 || len(m.Case) != len(m.W) || int(m.Ptr[len(m.Buckets)]) != len(m.W) ||
-		m.Features.CharMin != 0 || m.Features.Bits < 8 || m.Features.Bits > 26 {
-		return nil, fmt.Errorf("analyze: inconsistent case model file")
-	}
-	for _, c := range m.Case {
-		if int(c) >= n {
-			return nil, fmt.Errorf("analyze: inconsistent case model file")
-		}
+	sw := m.weights()
+	if err := sw.check(len(m.Cases)); err != nil {
+		return nil, fmt.Errorf("analyze: case model: %w", err)
 	}
 	return &m, nil
+}
+
+func (m *CaseModel) weights() SparseWeights {
+	return SparseWeights{Features: m.Features, Buckets: m.Buckets, IDF: m.IDF, Ptr: m.Ptr, Out: m.Case, W: m.W, Bias: m.Bias, Thr: m.Thr}
 }
 
 // CaseDetector is a case model ready to detect, for Options.Cases.
@@ -70,28 +67,23 @@ func NewCaseDetector(m *CaseModel) *CaseDetector {
 // Margins returns the decision value of every case on one raw sentence
 // (training calibrates the thresholds with them).
 func (c *CaseDetector) Margins(sentence string) []float32 {
-	s := c.d.pool.Get().(*caseScratch)
+	s := c.d.pool.Get().(*linearScratch)
 	defer c.d.pool.Put(s)
-	c.d.score(Normalize(sentence), s)
+	c.d.lin.margins(Normalize(sentence), s)
 	return slices.Clone(s.margin)
 }
 
 // caseDetector is the loaded form of a case model.
 type caseDetector struct {
-	m     *CaseModel
-	index []int32 // hash bucket -> compact row, -1 if unseen
-	pool  sync.Pool
-}
-
-type caseScratch struct {
-	feats  []feat
-	margin []float32
-	sc     scratch
+	m    *CaseModel
+	lin  linear
+	pool sync.Pool
 }
 
 func newCaseDetector(m *CaseModel) *caseDetector {
-	d := &caseDetector{m: m, index: bucketIndex(m.Features, m.Buckets)}
-	d.pool.New = func() any { return &caseScratch{} }
+	sw := m.weights()
+	d := &caseDetector{m: m, lin: sw.linear()}
+	d.pool.New = func() any { return &linearScratch{} }
 	return d
 }
 
@@ -105,28 +97,15 @@ type caseHit struct {
 // detect appends the cases whose margin reaches their threshold on the
 // sentence's normalised tokens.
 func (d *caseDetector) detect(toks []string, dst []caseHit) []caseHit {
-	s := d.pool.Get().(*caseScratch)
+	s := d.pool.Get().(*linearScratch)
 	defer d.pool.Put(s)
-	d.score(toks, s)
+	d.lin.margins(toks, s)
 	for j, m := range s.margin {
 		if m >= d.m.Thr[j] {
 			dst = append(dst, caseHit{j, sigmoidConf(4 * (m - d.m.Thr[j])), m - d.m.Thr[j]})
 		}
 	}
 	return dst
-}
-
-// score leaves the margins of the tokens in s.margin.
-func (d *caseDetector) score(toks []string, s *caseScratch) {
-	s.feats, _ = d.m.Features.extractRaw(s.feats[:0], toks, nil)
-	s.feats = d.m.Features.compact(s.feats, d.index, d.m.IDF, int32(len(d.m.Buckets)), &s.sc)
-	s.margin = append(s.margin[:0], d.m.Bias...)
-	for _, f := range s.feats {
-		lo, hi := d.m.Ptr[f.idx], d.m.Ptr[f.idx+1]
-		for k, c := range d.m.Case[lo:hi] {
-			s.margin[c] += d.m.W[lo+uint32(k)] * f.val
-		}
-	}
 }
 
 //go:embed model/cases.gob.gz

@@ -8,7 +8,7 @@ const (
 	SeverityGood    = "good"
 )
 
-// Privacy categories found by patterns and lexicons.
+// Privacy categories, found by the learned privacy detector and patterns.
 var PrivacyCategories = []string{
 	"data_collection",
 	"third_party_sharing",
@@ -48,11 +48,13 @@ type text struct{ title, explanation, guidance, check string }
 //	contract_by_using         neutral  (common, but you are bound without signing)
 //	choice_of_law             neutral  (a foreign law may apply)
 //
-// Privacy categories (found by patterns) are blocker for selling personal
-// data, bad for risky practices (sharing with advertisers, indefinite
-// retention, cross-site tracking, changes without notice, sensitive data),
-// neutral for plain disclosures and good for protective commitments
-// (no sale, deletion on request, opt-out, encryption, notice before changes).
+// Privacy categories (found by the privacy detector and patterns) are
+// blocker for selling personal data, bad for risky practices (sharing with
+// advertisers, indefinite retention, cross-site tracking, changes without
+// notice, sensitive data), neutral for plain disclosures and for practices
+// the detector finds without a pattern deciding how good they are, and good
+// for protective commitments (no sale, deletion on request, opt-out,
+// encryption, notice before changes).
 var catalog = map[string]map[string]text{
 	"arbitration": {
 		SeverityBlocker: {"Disputes go to private arbitration",
@@ -135,6 +137,10 @@ var catalog = map[string]map[string]text{
 			"The company may sell or rent your personal information to others, who can use it for their own purposes.",
 			"Use the \"Do not sell or share my personal information\" option if offered (a legal right in several US states) and limit what you provide.",
 			"Opt out of the sale of your personal data."},
+		SeverityNeutral: {"The sale of personal data is addressed",
+			"The policy speaks about selling or \"sharing\" personal data for value, or about your right to refuse it.",
+			"Check whether your data is sold or shared for advertising, and how to opt out.",
+			"Check whether your data is sold and how to opt out."},
 		SeverityGood: {"Your personal data is not sold",
 			"The company states that it does not sell or rent your personal information.",
 			"Check whether \"sharing\" for advertising is treated differently from \"selling\".",
@@ -201,6 +207,10 @@ var catalog = map[string]map[string]text{
 			"The policy restricts deleting, accessing or correcting your data.",
 			"Ask the company directly; in the EU, UK and several US states these rights are legal rights.",
 			"Ask how to access, correct or delete your data."},
+		SeverityNeutral: {"Your rights over your data are described",
+			"The policy describes what you can ask or choose about your data, or how to make a request.",
+			"Note how to make a request (settings page, form, email) and which rights apply where you live.",
+			""},
 		SeverityGood: {"You can access, delete or control your data",
 			"You can ask for a copy of your data, correct or delete it, opt out or withdraw consent.",
 			"Note how to make a request (settings page, form, email) and the response time.",
@@ -211,8 +221,8 @@ var catalog = map[string]map[string]text{
 			"The company warns it cannot protect your data or disclaims liability for breaches.",
 			"Use a unique password and two-factor authentication; avoid storing sensitive data there.",
 			"Use a unique password and two-factor authentication."},
-		SeverityNeutral: {"Security is not guaranteed",
-			"The company notes that no system is perfectly secure.",
+		SeverityNeutral: {"How your data is secured is described",
+			"The policy speaks about protecting your data; no system is perfectly secure, and the company may say so.",
 			"Use a unique password and enable two-factor authentication if offered.",
 			""},
 		SeverityGood: {"Security measures are described",

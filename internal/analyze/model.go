@@ -99,7 +99,6 @@ type classifier struct {
 }
 
 type scratch struct {
-	toks  []string
 	feats []feat
 	buf   []byte
 	stamp []uint32
@@ -122,20 +121,20 @@ func newClassifier(m *ModelFile) *classifier {
 
 // margins returns the eight decision values of one raw sentence.
 func (c *classifier) margins(sentence string) [nLabels]float32 {
-	ms, _ := c.scores(sentence, nil, nil)
+	ms, _ := c.scores(sentence, Normalize(sentence), nil, nil)
 	return ms
 }
 
-// scores returns the eight decision values of one raw sentence and, when cd
-// is not nil, appends the cases it detects on the same tokens to dst.
-func (c *classifier) scores(sentence string, cd *caseDetector, dst []caseHit) ([nLabels]float32, []caseHit) {
+// scores returns the eight decision values of one raw sentence, toks its
+// normalised tokens, and, when cd is not nil, appends the cases it detects
+// on the same tokens to dst.
+func (c *classifier) scores(sentence string, toks []string, cd *caseDetector, dst []caseHit) ([nLabels]float32, []caseHit) {
 	s := c.pool.Get().(*scratch)
 	defer c.pool.Put(s)
-	s.toks = appendTokens(s.toks[:0], sentence)
 	if cd != nil {
-		dst = cd.detect(s.toks, dst)
+		dst = cd.detect(toks, dst)
 	}
-	s.feats, s.buf = c.m.Features.extractRaw(s.feats[:0], s.toks, s.buf)
+	s.feats, s.buf = c.m.Features.extractRaw(s.feats[:0], toks, s.buf)
 	s.feats = c.m.Features.compact(s.feats, c.index, c.m.IDF, c.firstChar, s)
 	out := c.m.Bias
 	for _, f := range s.feats {
@@ -144,7 +143,7 @@ func (c *classifier) scores(sentence string, cd *caseDetector, dst []caseHit) ([
 			out[j] += row[j] * f.val
 		}
 	}
-	c.applyRules(sentence, s.toks, &out)
+	c.applyRules(sentence, toks, &out)
 	return out, dst
 }
 
@@ -191,7 +190,7 @@ func decodeEmbedded(b []byte) (*classifier, error) {
 	return newClassifier(m), nil
 }
 
-// Load decodes the embedded clause and case models, once, and reports why
+// Load decodes the embedded clause, case and privacy models, once, and reports why
 // it cannot. Analyze and Classify cannot fail, and without the models they
 // would find no unfair clause nor case in any text, so whatever serves them
 // calls Load first.
@@ -199,7 +198,10 @@ func Load() error {
 	if _, err := loadDefault(); err != nil {
 		return err
 	}
-	_, err := loadCases()
+	if _, err := loadCases(); err != nil {
+		return err
+	}
+	_, err := loadPrivacy()
 	return err
 }
 

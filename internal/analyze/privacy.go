@@ -108,6 +108,17 @@ var privacyCats = []privacyCat{
 	}},
 }
 
+// mentions reports whether lower-cased text says what a sentence must say
+// for the patterns of category cat to be tried (the category's need).
+func mentions(cat, text string) bool {
+	for _, pc := range privacyCats {
+		if pc.name == cat {
+			return pc.need == nil || pc.need.MatchString(text)
+		}
+	}
+	return true
+}
+
 // privacyHit is one category decided for one sentence.
 type privacyHit struct {
 	cat, sev string

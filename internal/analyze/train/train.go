@@ -223,7 +223,8 @@ func dot(X *csr, i int, w []float64) float64 {
 
 // trainSVM fits an L2-regularised L2-loss linear SVM by dual coordinate
 // descent (Hsieh et al. 2008, as in liblinear -s 1) with a bias feature of 1.
-func trainSVM(X *csr, y []float64, rows []int, nf int, cfg TrainConfig, seed uint64) ([]float64, float64) {
+// weight, when not nil, multiplies C row by row.
+func trainSVM(X *csr, y []float64, rows []int, nf int, cfg TrainConfig, seed uint64, weight []float64) ([]float64, float64) {
 	w := make([]float64, nf)
 	b := 0.0
 	alpha := make([]float64, len(rows))
@@ -233,6 +234,9 @@ func trainSVM(X *csr, y []float64, rows []int, nf int, cfg TrainConfig, seed uin
 		c := cfg.C
 		if y[i] > 0 {
 			c *= cfg.PosWeight
+		}
+		if weight != nil {
+			c *= weight[i]
 		}
 		D[r] = 1 / (2 * c)
 		_, val := X.row(i)
@@ -349,14 +353,10 @@ func vectorize(fc *analyze.FeatureConfig, texts []string, minDF int) (X *csr, bu
 		}
 	}
 	slices.Sort(buckets)
-	index := make([]int32, 1<<fc.Bits)
-	for i := range index {
-		index[i] = -1
-	}
+	index := bucketRows(fc, buckets)
 	idf = make([]float32, len(buckets))
 	N := float64(len(texts))
 	for k, b := range buckets {
-		index[b] = int32(k)
 		idf[k] = float32(math.Log((1+N)/(1+float64(df[b]))) + 1)
 	}
 	X = &csr{ptr: []int{0}}
@@ -368,6 +368,18 @@ func vectorize(fc *analyze.FeatureConfig, texts []string, minDF int) (X *csr, bu
 		X.ptr = append(X.ptr, len(X.idx))
 	}
 	return X, buckets, idf
+}
+
+// bucketRows maps each hash bucket to its row among buckets, -1 for none.
+func bucketRows(fc *analyze.FeatureConfig, buckets []uint32) []int32 {
+	index := make([]int32, 1<<fc.Bits)
+	for i := range index {
+		index[i] = -1
+	}
+	for k, b := range buckets {
+		index[b] = int32(k)
+	}
+	return index
 }
 
 // fitted is one label's linear SVM and its out-of-fold margins.
@@ -398,14 +410,14 @@ func fitLabels(X *csr, Y [][]float64, use [][]int, fold []int, nf int, cfg Train
 						rows = append(rows, i)
 					}
 				}
-				w, b := trainSVM(X, Y[j], rows, nf, cfg, uint64(j*100+k))
+				w, b := trainSVM(X, Y[j], rows, nf, cfg, uint64(j*100+k), nil)
 				for _, i := range use[j] {
 					if fold[i] == k {
 						oof[i] = dot(X, i, w) + b
 					}
 				}
 			}
-			w, b := trainSVM(X, Y[j], use[j], nf, cfg, uint64(j*100+99))
+			w, b := trainSVM(X, Y[j], use[j], nf, cfg, uint64(j*100+99), nil)
 			res[j] = fitted{w, b, oof}
 		}()
 	}
