@@ -7,7 +7,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
-		"strings"
+	"strings"
 	"sync"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
