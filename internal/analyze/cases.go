@@ -76,9 +76,11 @@ func (c *CaseDetector) Margins(sentence string) []float32 {
 	return slices.Clone(s.margin)
 }
 
-// caseDetector is the loaded form of a case model.
+// caseDetector is the loaded form of a case model, with the cases found by
+// rules (ruleCases) listed after the learned ones in m.Cases.
 type caseDetector struct {
 	m     *CaseModel
+	rule  []int   // index in m.Cases of each of ruleCases
 	index []int32 // hash bucket -> compact row, -1 if unseen
 	pool  sync.Pool
 }
@@ -90,7 +92,8 @@ type caseScratch struct {
 }
 
 func newCaseDetector(m *CaseModel) *caseDetector {
-	d := &caseDetector{m: m, index: bucketIndex(m.Features, m.Buckets)}
+	d := &caseDetector{index: bucketIndex(m.Features, m.Buckets)}
+	d.m, d.rule = withRuleCases(m)
 	d.pool.New = func() any { return &caseScratch{} }
 	return d
 }
@@ -103,17 +106,18 @@ type caseHit struct {
 }
 
 // detect appends the cases whose margin reaches their threshold on the
-// sentence's normalised tokens.
+// sentence's normalised tokens, then those its rules find (ruleHits).
 func (d *caseDetector) detect(toks []string, dst []caseHit) []caseHit {
 	s := d.pool.Get().(*caseScratch)
 	defer d.pool.Put(s)
 	d.score(toks, s)
+	from := len(dst)
 	for j, m := range s.margin {
 		if m >= d.m.Thr[j] {
 			dst = append(dst, caseHit{j, sigmoidConf(4 * (m - d.m.Thr[j])), m - d.m.Thr[j]})
 		}
 	}
-	return dst
+	return d.ruleHits(toks, dst, from)
 }
 
 // score leaves the margins of the tokens in s.margin.
