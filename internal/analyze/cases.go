@@ -73,16 +73,19 @@ func (c *CaseDetector) Margins(sentence string) []float32 {
 	return slices.Clone(s.margin)
 }
 
-// caseDetector is the loaded form of a case model.
+// caseDetector is the loaded form of a case model, with the cases found by
+// rules (ruleCases) listed after the learned ones in m.Cases.
 type caseDetector struct {
 	m    *CaseModel
+	rule []int // index in m.Cases of each of ruleCases
 	lin  linear
 	pool sync.Pool
 }
 
 func newCaseDetector(m *CaseModel) *caseDetector {
 	sw := m.weights()
-	d := &caseDetector{m: m, lin: sw.linear()}
+	d := &caseDetector{lin: sw.linear()}
+	d.m, d.rule = withRuleCases(m)
 	d.pool.New = func() any { return &linearScratch{} }
 	return d
 }
@@ -95,17 +98,18 @@ type caseHit struct {
 }
 
 // detect appends the cases whose margin reaches their threshold on the
-// sentence's normalised tokens.
+// sentence's normalised tokens, then those its rules find (ruleHits).
 func (d *caseDetector) detect(toks []string, dst []caseHit) []caseHit {
 	s := d.pool.Get().(*linearScratch)
 	defer d.pool.Put(s)
 	d.lin.margins(toks, s)
+	from := len(dst)
 	for j, m := range s.margin {
 		if m >= d.m.Thr[j] {
 			dst = append(dst, caseHit{j, sigmoidConf(4 * (m - d.m.Thr[j])), m - d.m.Thr[j]})
 		}
 	}
-	return dst
+	return d.ruleHits(toks, dst, from)
 }
 
 //go:embed model/cases.gob.gz

@@ -61,6 +61,11 @@ var catalog = map[string]map[string]text{
 			"You agree to settle disputes before a private arbitrator instead of a court. Arbitration is usually confidential, hard to appeal, and often comes with a waiver of class actions, so small claims may not be worth pursuing.",
 			"Look for an opt-out window (often 30 days after you accept) and use it if you want to keep your right to go to court; check whether small-claims court and class actions are excluded.",
 			"Decide whether to opt out of arbitration (check the deadline and how to send the notice)."},
+		// An opt-out (ruleCases) is good only if it is used in time.
+		SeverityGood: {"You can opt out of arbitration",
+			"You can keep your right to go to court by opting out of the arbitration agreement, usually only within a short window after you first accept the terms.",
+			"If you want to keep your right to sue in court or join a class action, send the opt-out notice the clause describes before its deadline.",
+			""},
 	},
 	"limitation_of_liability": {
 		SeverityBad: {"The company limits or excludes its liability",
