@@ -75,12 +75,13 @@ eval-clauses: ## clause classifier: validation split (LexGLUE protocol), then ne
 eval-grades: ## grades against ToS;DR's on the dev services, their quotes left out of training
 	$(GO) run ./cmd/eval-grades -data $(DATA)
 
-eval-privacy: ## privacy findings paragraph by paragraph against the labelled policies (internal/analyze/testdata/privacy), beside a keyword list
-	$(GO) run ./cmd/eval-privacy
+eval-privacy: ## privacy findings paragraph by paragraph against the labelled policies (internal/analyze/testdata/privacy), the learned detector cross-validated by policy, beside the patterns alone and a keyword list
+	$(GO) run ./cmd/eval-privacy -data $(DATA)
 
-train: ## rebuild the embedded clause and case models from shared/data (deterministic)
+train: ## rebuild the embedded clause, case and privacy models from shared/data and the privacy labels (deterministic)
 	$(GO) run ./cmd/train-clauses -data $(DATA)/clauses
 	$(GO) run ./cmd/train-cases -data $(DATA)
+	$(GO) run ./cmd/train-privacy -data $(DATA)
 
 tidy:
 	$(GO) mod tidy

@@ -10,8 +10,9 @@
 // paragraph is its only context), and counts as found for a category when
 // any finding carries it, whatever its severity (patterns, the learned
 // detector and ToS;DR cases mapped to the category alike). Beside it, in the
-// same run: the analyzer without the learned detector (its thresholds out of
-// reach), and a plain keyword list, neither of which learns from the labels.
+// same run: the analyzer without the learned detector (the privacy patterns
+// and ToS;DR cases, as before it), and a plain keyword list, neither of
+// which learns from the labels.
 //
 //	go run ./cmd/eval-privacy -data ../shared/data
 package main
@@ -20,7 +21,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -71,7 +71,7 @@ func run(w io.Writer, path, data string) error {
 			}
 		}
 		m, _ := train.TrainPrivacy(tosdr, rest, train.PrivacyConfig, func(s string) bool { return held[strings.ToLower(s)] })
-		on, off := analyze.NewPrivacyDetector(m), analyze.NewPrivacyDetector(unreachable(m))
+		on, off := analyze.NewPrivacyDetector(m), &analyze.PrivacyDetector{}
 		for i, p := range ps {
 			if fold[i] == k {
 				withModel[i], without[i] = analyzerLabels(p.Text, on), analyzerLabels(p.Text, off)
@@ -117,14 +117,6 @@ func policyFolds(ps []train.PrivacyParagraph, folds int) []int {
 		out[i] = k
 	}
 	return out
-}
-
-// unreachable is m with thresholds no margin reaches: the analyzer as if it
-// had no learned privacy detector.
-func unreachable(m *analyze.PrivacyModel) *analyze.PrivacyModel {
-	c := *m
-	c.Weights.Thr = slices.Repeat([]float32{float32(math.Inf(1))}, len(m.Weights.Thr))
-	return &c
 }
 
 // analyzerLabels is the set of privacy categories the analyzer finds in text.

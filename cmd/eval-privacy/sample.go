@@ -29,18 +29,8 @@ const (
 // disjoint.
 var batchStarts = []int{0, 3}
 
-// paragraph is one sampled paragraph, as written to labels.jsonl before labelling.
-type paragraph struct {
-	Service   string   `json:"service"`
-	Source    string   `json:"source"`
-	Paragraph int      `json:"paragraph"` // index among the document's paragraphs (paragraphs() below)
-	SHA256    string   `json:"sha256"`    // of Text, to notice a changed split
-	Text      string   `json:"text"`
-	Labels    []string `json:"labels"`
-}
-
 // samplePolicies reads the corpus and returns the sampled paragraphs, unlabelled.
-func samplePolicies(corpus string) ([]paragraph, error) {
+func samplePolicies(corpus string) ([]train.PrivacyParagraph, error) {
 	all, err := train.ReadCorpus(corpus)
 	if err != nil {
 		return nil, err
@@ -58,7 +48,7 @@ func samplePolicies(corpus string) ([]paragraph, error) {
 		}
 		return docs[i].Source < docs[j].Source
 	})
-	var out []paragraph
+	var out []train.PrivacyParagraph
 	for _, start := range batchStarts {
 		for i := start; i < len(docs); i += policyStride {
 			d := docs[i]
@@ -66,7 +56,7 @@ func samplePolicies(corpus string) ([]paragraph, error) {
 			n := min(len(ps), perPolicy)
 			for k := 0; k < n; k++ {
 				idx := k * len(ps) / n
-				out = append(out, paragraph{Service: d.Service, Source: d.Source, Paragraph: idx, SHA256: hashText(ps[idx]), Text: ps[idx]})
+				out = append(out, train.PrivacyParagraph{Service: d.Service, Source: d.Source, Paragraph: idx, SHA256: hashText(ps[idx]), Text: ps[idx]})
 			}
 		}
 	}

@@ -47,7 +47,8 @@ type Result struct {
 type Options struct {
 	DocumentType string // "terms" | "privacy" | "other"; the caller detects it
 	// Cases and Privacy replace the embedded case and privacy detectors
-	// (evaluation only).
+	// (evaluation only); a zero PrivacyDetector analyzes without one, the
+	// privacy patterns alone.
 	Cases   *CaseDetector
 	Privacy *PrivacyDetector
 }

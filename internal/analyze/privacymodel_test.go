@@ -1,0 +1,151 @@
+package analyze
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParagraphsAsTheLabelsAreCut(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		want       []string // each paragraph's first sentence
+	}{
+		{"a heading joins the paragraph it introduces",
+			"Information we collect\nWe collect your name. We collect your email.\n\nCookies\nWe use cookies.",
+			[]string{"Information we collect", "Cookies"}},
+		{"list items join their introduction, marked or not",
+			"We collect the following data:\n\n- Name\n- Email address\n\nWe use cookies to remember you.\n\nWe share:\nYour name\nYour email",
+			[]string{"We collect the following data:", "We use cookies to remember you.", "We share:"}},
+		{"a numbered heading is a heading, not an item",
+			"1.3 How we use anonymous data\nAnonymous data helps us improve the product.\n\n1.4 Sharing\nWe do not share it.",
+			[]string{"1.3 How we use anonymous data", "1.4 Sharing"}},
+		{"a list ends at a paragraph after a blank line",
+			"You have the right to:\n- access your data;\n- delete it.\n\nWe keep your data for 30 days.",
+			[]string{"You have the right to:", "We keep your data for 30 days."}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rs := []rune(c.text)
+			spans := segment(rs)
+			starts := paragraphs(rs, spans)
+			if starts[len(starts)-1] != len(spans) {
+				t.Fatalf("paragraphs end at %d, want len(spans) = %d", starts[len(starts)-1], len(spans))
+			}
+			var got []string
+			for _, i := range starts[:len(starts)-1] {
+				got = append(got, string(rs[spans[i].Start:spans[i].End]))
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("paragraphs start at %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// privacyFindings is the privacy category -> severities found in text.
+func privacyFindings(text string) map[string][]string {
+	out := map[string][]string{}
+	for _, f := range Analyze(text, Options{DocumentType: "privacy"}).Findings {
+		if slices.Contains(PrivacyCategories, f.Category) {
+			out[f.Category] = append(out[f.Category], f.Severity)
+		}
+	}
+	return out
+}
+
+func TestPrivacyDetectorReadsTheParagraph(t *testing.T) {
+	// A bare list item says nothing alone; under its heading it is data
+	// collection, and the finding quotes a sentence of the list, not the
+	// heading.
+	text := "Information we collect about you\nWhen you create an account:\n- your name and email address\n- your phone number and postal address"
+	r := Analyze(text, Options{DocumentType: "privacy"})
+	var quotes []string
+	for _, f := range r.Findings {
+		if f.Category == "data_collection" {
+			quotes = append(quotes, f.Quote)
+		}
+	}
+	if len(quotes) == 0 {
+		t.Fatalf("no data_collection finding in %q: %+v", text, r.Findings)
+	}
+	for _, q := range quotes {
+		if strings.HasPrefix(q, "Information we collect about you") && !strings.Contains(q, "\n") {
+			t.Errorf("the finding quotes the heading alone: %q", q)
+		}
+	}
+}
+
+func TestPrivacyDetectorFindsWhatPatternsMiss(t *testing.T) {
+	// Subjects other than "we", passives and purposes: the patterns'
+	// blind spots the labels showed.
+	for text, want := range map[string]string{
+		"Acme processes your contact details and order history to deliver your purchases and to prevent fraud.":                                 "data_collection",
+		"Your personal information may be disclosed to our payment processors, hosting providers and professional advisers.":                    "third_party_sharing",
+		"You may request access to, correction of, or deletion of the personal information we hold about you by emailing privacy@acme.example.": "user_rights",
+	} {
+		if got := privacyFindings(text); len(got[want]) == 0 {
+			t.Errorf("%q: findings %v, want %s", text, got, want)
+		}
+	}
+}
+
+func TestDetectorFindingsAreNeutralPatternsDecideSeverity(t *testing.T) {
+	// The detector says a practice is stated; a pattern that reads the
+	// negation keeps deciding that "we do not sell" is good.
+	got := privacyFindings("We do not sell your personal information to anyone, and we never rent it.")
+	if !slices.Contains(got["data_sale"], SeverityGood) || slices.Contains(got["data_sale"], SeverityBlocker) {
+		t.Errorf("data_sale findings %v, want good and no blocker", got["data_sale"])
+	}
+	for cat, sevs := range privacyFindings("Acme processes your contact details and order history to deliver your purchases and to prevent fraud.") {
+		for _, s := range sevs {
+			if s != SeverityNeutral {
+				t.Errorf("%s found %s, want the detector's neutral", cat, s)
+			}
+		}
+	}
+}
+
+func TestShortParagraphsAreNotScored(t *testing.T) {
+	if !hasWords(Normalize("one two three four five six"), minParagraphWords) || hasWords(Normalize("10. Contact: write to us."), minParagraphWords) {
+		t.Fatal("hasWords miscounts")
+	}
+	got := privacyFindings("10. Contact\n\nWrite to us.")
+	if len(got) != 0 {
+		t.Errorf("a contact line has privacy findings %v", got)
+	}
+}
+
+func TestChildrenMustBeNamed(t *testing.T) {
+	if mentions("children", "questions? write to support.") || !mentions("children", "users under 13 may not register.") || !mentions("tracking", "anything") {
+		t.Error("mentions does not apply the category's need")
+	}
+}
+
+func TestPrivacyModelRoundTripAndBrokenFiles(t *testing.T) {
+	pd, err := loadPrivacy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := pd.m.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), embeddedPrivacy) {
+		t.Error("re-encoding the embedded privacy model changes it: encoding is not deterministic")
+	}
+	broken := *pd.m
+	broken.Categories = PrivacyCategories[:9]
+	buf.Reset()
+	broken.Encode(&buf)
+	if _, err := DecodePrivacyModel(&buf); err == nil {
+		t.Error("a model of nine categories decoded")
+	}
+	broken = *pd.m
+	broken.Weights.Thr = broken.Weights.Thr[:3]
+	buf.Reset()
+	broken.Encode(&buf)
+	if _, err := DecodePrivacyModel(&buf); err == nil || !strings.Contains(err.Error(), "privacy model") {
+		t.Errorf("inconsistent weights: %v, want an error naming the privacy model", err)
+	}
+}
