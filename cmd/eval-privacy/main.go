@@ -57,7 +57,7 @@ func run(w io.Writer, path, data string) error {
 	if err != nil {
 		return err
 	}
-	fold := policyFolds(ps, train.PrivacyConfig.Folds)
+	fold := train.GroupFolds(ps, func(p train.PrivacyParagraph) string { return p.Source }, train.PrivacyConfig.Folds)
 	withModel := make([][]string, len(ps))
 	without := make([][]string, len(ps))
 	for k := range train.PrivacyConfig.Folds {
@@ -101,22 +101,6 @@ func run(w io.Writer, path, data string) error {
 	fmt.Fprintln(w)
 	score(w, "keyword baseline", ps, keyword)
 	return nil
-}
-
-// policyFolds deals the policies into folds, round robin in order of first
-// appearance, as train.TrainPrivacy deals its groups.
-func policyFolds(ps []train.PrivacyParagraph, folds int) []int {
-	f := map[string]int{}
-	out := make([]int, len(ps))
-	for i, p := range ps {
-		k, ok := f[p.Source]
-		if !ok {
-			k = len(f) % folds
-			f[p.Source] = k
-		}
-		out[i] = k
-	}
-	return out
 }
 
 // analyzerLabels is the set of privacy categories the analyzer finds in text.

@@ -47,7 +47,7 @@ func (s *SparseWeights) check(n int) error {
 }
 
 func (s *SparseWeights) linear() linear {
-	return linear{f: s.Features, index: bucketIndex(s.Features, s.Buckets), idf: s.IDF, ptr: s.Ptr, out: s.Out, w: s.W, bias: s.Bias}
+	return linear{f: s.Features, index: BucketIndex(s.Features, s.Buckets), idf: s.IDF, ptr: s.Ptr, out: s.Out, w: s.W, bias: s.Bias}
 }
 
 type linearScratch struct {

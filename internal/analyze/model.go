@@ -77,9 +77,9 @@ func DecodeModel(r io.Reader) (*ModelFile, error) {
 	return &m, nil
 }
 
-// bucketIndex maps each hash bucket of the feature space to its compact
+// BucketIndex maps each hash bucket of the feature space to its compact
 // row among a model's active buckets, -1 where the model has none.
-func bucketIndex(f FeatureConfig, buckets []uint32) []int32 {
+func BucketIndex(f FeatureConfig, buckets []uint32) []int32 {
 	index := make([]int32, 1<<f.Bits)
 	for i := range index {
 		index[i] = -1
@@ -107,7 +107,7 @@ type scratch struct {
 }
 
 func newClassifier(m *ModelFile) *classifier {
-	c := &classifier{m: m, index: bucketIndex(m.Features, m.Buckets)}
+	c := &classifier{m: m, index: BucketIndex(m.Features, m.Buckets)}
 	half := uint32(1) << (m.Features.Bits - 1)
 	c.firstChar = int32(len(m.Buckets))
 	for k, b := range m.Buckets {

@@ -224,7 +224,7 @@ func TrainCases(d ToSDR, clauses []Example, corpus map[string][]string, cfg Trai
 			}
 		}
 	}
-	fold := groupFolds(rows, cfg.Folds)
+	fold := GroupFolds(rows, func(r caseRow) string { return r.group }, cfg.Folds)
 	res := fitLabels(X, Y, use, fold, len(buckets), cfg)
 	m := &analyze.CaseModel{Version: 1, Cases: cases, Features: fc, Buckets: buckets, IDF: idf}
 	var ev CaseEval
@@ -234,31 +234,9 @@ func TrainCases(d ToSDR, clauses []Example, corpus map[string][]string, cfg Trai
 		// The threshold of case j is the F1-optimal one on its out-of-fold
 		// margins; its quality is measured honestly, each fold with the
 		// threshold chosen on the other folds.
-		col := PRF{Label: c.Title}
-		for k := range cfg.Folds {
-			var other, this []int
-			for _, i := range use[j] {
-				if fold[i] == k {
-					this = append(this, i)
-				} else {
-					other = append(other, i)
-				}
-			}
-			t := grid[argmax(f1Grid(res[j].oof, Y[j], other, grid))]
-			for _, i := range this {
-				p, g := res[j].oof[i] >= t, Y[j][i] > 0
-				switch {
-				case p && g:
-					col.TP++
-				case p:
-					col.FP++
-				case g:
-					col.FN++
-				}
-			}
-		}
-		col.Support = col.TP + col.FN
-		col.P, col.R, col.F1 = prf(col.TP, col.FP, col.FN)
+		col := heldOutPRF(c.Title, res[j].oof, Y[j], use[j], fold, cfg.Folds, func(other []int) float64 {
+			return grid[argmax(f1Grid(res[j].oof, Y[j], other, grid))]
+		})
 		stp, sfp, sfn = stp+col.TP, sfp+col.FP, sfn+col.FN
 		ev.Columns = append(ev.Columns, col)
 		ev.MacroF1 += col.F1 / float64(nc)
@@ -400,20 +378,54 @@ func thresholdGrid() []float64 {
 	return grid
 }
 
-// groupFolds assigns whole groups to folds, round robin in order of first
-// appearance.
-func groupFolds(rows []caseRow, folds int) []int {
+// GroupFolds deals items into folds by their group, whole groups round
+// robin in order of first appearance.
+func GroupFolds[T any](items []T, group func(T) string, folds int) []int {
 	f := map[string]int{}
-	out := make([]int, len(rows))
-	for i, r := range rows {
-		k, ok := f[r.group]
+	out := make([]int, len(items))
+	for i, it := range items {
+		g := group(it)
+		k, ok := f[g]
 		if !ok {
 			k = len(f) % folds
-			f[r.group] = k
+			f[g] = k
 		}
 		out[i] = k
 	}
 	return out
+}
+
+// heldOutPRF scores out-of-fold margins against y (>0 positive) over rows,
+// each fold with the threshold choose picks on the other folds' rows, so
+// the threshold's choice is held out too.
+func heldOutPRF(label string, score, y []float64, rows, fold []int, folds int, choose func(other []int) float64) PRF {
+	col := PRF{Label: label}
+	for k := range folds {
+		var other []int
+		for _, i := range rows {
+			if fold[i] != k {
+				other = append(other, i)
+			}
+		}
+		t := choose(other)
+		for _, i := range rows {
+			if fold[i] != k {
+				continue
+			}
+			p, g := score[i] >= t, y[i] > 0
+			switch {
+			case p && g:
+				col.TP++
+			case p:
+				col.FP++
+			case g:
+				col.FN++
+			}
+		}
+	}
+	col.Support = col.TP + col.FN
+	col.P, col.R, col.F1 = prf(col.TP, col.FP, col.FN)
+	return col
 }
 
 // CorpusDocument is one document of shared/data/corpus.

@@ -155,16 +155,7 @@ func TrainPrivacy(d ToSDR, labelled []PrivacyParagraph, cfg TrainConfig, skip fu
 			}
 		}
 	}
-	fold := make([]int, len(rows))
-	groupFold := map[string]int{}
-	for i, r := range rows {
-		k, ok := groupFold[r.group]
-		if !ok {
-			k = len(groupFold) % cfg.Folds
-			groupFold[r.group] = k
-		}
-		fold[i] = k
-	}
+	fold := GroupFolds(rows, func(r privacyRow) string { return r.group }, cfg.Folds)
 	paraFold := make([]int, len(labelled))
 	for i, r := range rows {
 		if r.para >= 0 {
@@ -234,32 +225,9 @@ func TrainPrivacy(d ToSDR, labelled []PrivacyParagraph, cfg TrainConfig, skip fu
 	var stp, sfp, sfn int
 	sw := analyze.SparseWeights{Features: fc, Buckets: buckets, IDF: idf}
 	for j, cat := range analyze.PrivacyCategories {
-		col := PRF{Label: cat}
-		for k := range cfg.Folds {
-			var other []int
-			for i, f := range paraFold {
-				if f != k {
-					other = append(other, i)
-				}
-			}
-			t := privacyThreshold(res[j].oof, gold[j], other)
-			for i, f := range paraFold {
-				if f != k {
-					continue
-				}
-				p, g := res[j].oof[i] >= t, gold[j][i] > 0
-				switch {
-				case p && g:
-					col.TP++
-				case p:
-					col.FP++
-				case g:
-					col.FN++
-				}
-			}
-		}
-		col.Support = col.TP + col.FN
-		col.P, col.R, col.F1 = prf(col.TP, col.FP, col.FN)
+		col := heldOutPRF(cat, res[j].oof, gold[j], paras, paraFold, cfg.Folds, func(other []int) float64 {
+			return privacyThreshold(res[j].oof, gold[j], other)
+		})
 		stp, sfp, sfn = stp+col.TP, sfp+col.FP, sfn+col.FN
 		ev.Columns = append(ev.Columns, col)
 		ev.MacroF1 += col.F1 / float64(nc)

@@ -353,7 +353,7 @@ func vectorize(fc *analyze.FeatureConfig, texts []string, minDF int) (X *csr, bu
 		}
 	}
 	slices.Sort(buckets)
-	index := bucketRows(fc, buckets)
+	index := analyze.BucketIndex(*fc, buckets)
 	idf = make([]float32, len(buckets))
 	N := float64(len(texts))
 	for k, b := range buckets {
@@ -368,18 +368,6 @@ func vectorize(fc *analyze.FeatureConfig, texts []string, minDF int) (X *csr, bu
 		X.ptr = append(X.ptr, len(X.idx))
 	}
 	return X, buckets, idf
-}
-
-// bucketRows maps each hash bucket to its row among buckets, -1 for none.
-func bucketRows(fc *analyze.FeatureConfig, buckets []uint32) []int32 {
-	index := make([]int32, 1<<fc.Bits)
-	for i := range index {
-		index[i] = -1
-	}
-	for k, b := range buckets {
-		index[b] = int32(k)
-	}
-	return index
 }
 
 // fitted is one label's linear SVM and its out-of-fold margins.
