@@ -49,15 +49,6 @@ func NewPrivacyDetector(m *PrivacyModel) *PrivacyDetector {
 	return &PrivacyDetector{newPrivacyDetector(m)}
 }
 
-// Margins returns the decision value of every privacy category on one raw
-// sentence (training calibrates the thresholds with them).
-func (p *PrivacyDetector) Margins(sentence string) []float32 {
-	s := p.d.pool.Get().(*linearScratch)
-	defer p.d.pool.Put(s)
-	p.d.lin.margins(Normalize(sentence), s)
-	return slices.Clone(s.margin)
-}
-
 type privacyDetector struct {
 	m    *PrivacyModel
 	lin  linear

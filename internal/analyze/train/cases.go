@@ -225,7 +225,7 @@ func TrainCases(d ToSDR, clauses []Example, corpus map[string][]string, cfg Trai
 		}
 	}
 	fold := GroupFolds(rows, func(r caseRow) string { return r.group }, cfg.Folds)
-	res := fitLabels(X, Y, use, fold, len(buckets), cfg)
+	res := fitLabels(X, Y, use, fold, len(buckets), cfg, nil)
 	m := &analyze.CaseModel{Version: 1, Cases: cases, Features: fc, Buckets: buckets, IDF: idf}
 	var ev CaseEval
 	var stp, sfp, sfn int

@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
 )
@@ -75,11 +73,10 @@ type privacyRow struct {
 	group  string // fold group: the policy or the ToS;DR service
 	text   string
 	labels []int // privacy category indices
-	para   int   // index into the labelled paragraphs, -1 for a quote
 }
 
-// privacyRows builds the training rows: the labelled paragraphs, fully
-// labelled, and every usable ToS;DR quote of a case that cases.tsv maps to
+// privacyRows builds the training rows: the labelled paragraphs first, in
+// order and fully labelled, and every usable ToS;DR quote of a case that cases.tsv maps to
 // one of our categories, positive for the privacy categories of its cases
 // and negative for the others (a quote of "the service tracks you on other
 // websites" is evidence of tracking and, quoted for it, of nothing else the
@@ -94,8 +91,8 @@ func privacyRows(d ToSDR, labelled []PrivacyParagraph, skip func(service string)
 		catOf[c.Title] = c.Category
 	}
 	var rows []privacyRow
-	for i, p := range labelled {
-		row := privacyRow{group: "policy:" + p.Source, text: p.Text, para: i}
+	for _, p := range labelled {
+		row := privacyRow{group: "policy:" + p.Source, text: p.Text}
 		for _, l := range p.Labels {
 			row.labels = append(row.labels, slices.Index(analyze.PrivacyCategories, l))
 		}
@@ -112,7 +109,7 @@ func privacyRows(d ToSDR, labelled []PrivacyParagraph, skip func(service string)
 		if !ok {
 			r = len(rows)
 			byText[key] = r
-			rows = append(rows, privacyRow{group: "tosdr:" + strings.ToLower(p.Service), text: p.Quote, para: -1})
+			rows = append(rows, privacyRow{group: "tosdr:" + strings.ToLower(p.Service), text: p.Quote})
 		}
 		if j := slices.Index(analyze.PrivacyCategories, cat); j >= 0 && !slices.Contains(rows[r].labels, j) {
 			rows[r].labels = append(rows[r].labels, j)
@@ -156,90 +153,36 @@ func TrainPrivacy(d ToSDR, labelled []PrivacyParagraph, cfg TrainConfig, skip fu
 		}
 	}
 	fold := GroupFolds(rows, func(r privacyRow) string { return r.group }, cfg.Folds)
-	paraFold := make([]int, len(labelled))
-	for i, r := range rows {
-		if r.para >= 0 {
-			paraFold[r.para] = fold[i]
-		}
-	}
+	// The labelled paragraphs are the first rows: their out-of-fold
+	// margins, gold labels and folds are the first n of each.
+	n := len(labelled)
 	weight := make([]float64, len(rows))
-	for i, r := range rows {
-		weight[i] = 1
-		if r.para >= 0 {
+	all := make([]int, len(rows))
+	for i := range rows {
+		weight[i], all[i] = 1, i
+		if i < n {
 			weight[i] = labelledWeight
 		}
 	}
-	all := make([]int, len(rows))
-	for i := range all {
-		all[i] = i
-	}
-	type result struct {
-		w   []float64
-		b   float64
-		oof []float64 // per labelled paragraph
-	}
-	res := make([]result, nc)
-	sem := make(chan struct{}, 2*runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for j := range nc {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			oof := make([]float64, len(labelled))
-			for k := range cfg.Folds {
-				var train []int
-				for i := range rows {
-					if fold[i] != k {
-						train = append(train, i)
-					}
-				}
-				w, b := trainSVM(X, Y[j], train, len(buckets), cfg, uint64(j*100+k), weight)
-				for i, r := range rows {
-					if r.para >= 0 && fold[i] == k {
-						oof[r.para] = dot(X, i, w) + b
-					}
-				}
-			}
-			w, b := trainSVM(X, Y[j], all, len(buckets), cfg, uint64(j*100+99), weight)
-			res[j] = result{w, b, oof}
-		}()
-	}
-	wg.Wait()
-
-	gold := make([][]float64, nc) // per category, per labelled paragraph
-	for j := range nc {
-		gold[j] = make([]float64, len(labelled))
-		for i, p := range labelled {
-			gold[j][i] = -1
-			if slices.Contains(p.Labels, analyze.PrivacyCategories[j]) {
-				gold[j][i] = 1
-			}
-		}
-	}
-	paras := make([]int, len(labelled))
-	for i := range paras {
-		paras[i] = i
-	}
+	use := slices.Repeat([][]int{all}, nc)
+	res := fitLabels(X, Y, use, fold, len(buckets), cfg, weight)
+	paras, paraFold := all[:n], fold[:n]
 	var ev PrivacyEval
 	var stp, sfp, sfn int
 	sw := analyze.SparseWeights{Features: fc, Buckets: buckets, IDF: idf}
 	for j, cat := range analyze.PrivacyCategories {
-		col := heldOutPRF(cat, res[j].oof, gold[j], paras, paraFold, cfg.Folds, func(other []int) float64 {
-			return privacyThreshold(res[j].oof, gold[j], other)
+		oof, gold := res[j].oof[:n], Y[j][:n]
+		col := heldOutPRF(cat, oof, gold, paras, paraFold, cfg.Folds, func(other []int) float64 {
+			return privacyThreshold(oof, gold, other)
 		})
 		stp, sfp, sfn = stp+col.TP, sfp+col.FP, sfn+col.FN
 		ev.Columns = append(ev.Columns, col)
 		ev.MacroF1 += col.F1 / float64(nc)
 		sw.Bias = append(sw.Bias, float32(res[j].b))
-		sw.Thr = append(sw.Thr, float32(privacyThreshold(res[j].oof, gold[j], paras)))
+		sw.Thr = append(sw.Thr, float32(privacyThreshold(oof, gold, paras)))
 	}
 	_, _, ev.Micro = prf(stp, sfp, sfn)
-	fits := make([]fitted, nc)
-	for j := range nc {
-		fits[j] = fitted{w: res[j].w}
-	}
-	sw.Ptr, sw.Out, sw.W = sparseRows(fits, len(buckets))
+	sw.Ptr, sw.Out, sw.W = sparseRows(res, len(buckets))
 	m := &analyze.PrivacyModel{Version: 1, Categories: slices.Clone(analyze.PrivacyCategories), Weights: sw}
 	return m, ev
 }

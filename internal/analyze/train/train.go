@@ -122,7 +122,7 @@ func TrainCV(exs []Example, cfg TrainConfig) (m *analyze.ModelFile, honest [][]s
 		fold[i] = f
 	}
 	nf := len(buckets)
-	res := fitLabels(X, Y, use, fold, nf, cfg)
+	res := fitLabels(X, Y, use, fold, nf, cfg, nil)
 	// Honest CV: each fold is predicted with thresholds chosen on the
 	// out-of-fold scores of the other folds only.
 	honest = make([][]string, len(exs))
@@ -377,11 +377,12 @@ type fitted struct {
 	oof []float64
 }
 
-// fitLabels trains one SVM per label on the rows use[j] of X, by fold for
-// the out-of-fold margins (of those rows) and then on all of them. Labels
+// fitLabels trains one SVM per label on the rows use[j] of X (weight, when
+// not nil, multiplying C row by row), by fold for the out-of-fold margins
+// (of those rows) and then on all of them. Labels
 // are fitted concurrently, at most two at a time per core; each fit is
 // seeded by its label and fold, so the result does not depend on timing.
-func fitLabels(X *csr, Y [][]float64, use [][]int, fold []int, nf int, cfg TrainConfig) []fitted {
+func fitLabels(X *csr, Y [][]float64, use [][]int, fold []int, nf int, cfg TrainConfig, weight []float64) []fitted {
 	res := make([]fitted, len(Y))
 	sem := make(chan struct{}, 2*runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
@@ -398,14 +399,14 @@ func fitLabels(X *csr, Y [][]float64, use [][]int, fold []int, nf int, cfg Train
 						rows = append(rows, i)
 					}
 				}
-				w, b := trainSVM(X, Y[j], rows, nf, cfg, uint64(j*100+k), nil)
+				w, b := trainSVM(X, Y[j], rows, nf, cfg, uint64(j*100+k), weight)
 				for _, i := range use[j] {
 					if fold[i] == k {
 						oof[i] = dot(X, i, w) + b
 					}
 				}
 			}
-			w, b := trainSVM(X, Y[j], use[j], nf, cfg, uint64(j*100+99), nil)
+			w, b := trainSVM(X, Y[j], use[j], nf, cfg, uint64(j*100+99), weight)
 			res[j] = fitted{w, b, oof}
 		}()
 	}
