@@ -58,8 +58,8 @@ func TestTextLimitEverySource(t *testing.T) {
 			}, app.CodeInvalid},
 			{"create monitor", func() error { _, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: big}); return err }, app.CodeUnreadable},
 		} {
-			if got := app.ErrorCode(c.call()); got != c.want {
-				t.Errorf("%s: %s, want %s", c.name, got, c.want)
+			if err := c.call(); err == nil || app.ErrorCode(err) != c.want {
+				t.Errorf("%s: %v, want %s", c.name, err, c.want)
 			}
 		}
 
