@@ -12,12 +12,10 @@ type historyRetention struct {
 	alertAge   time.Duration // older alerts go
 }
 
-const day = 24 * time.Hour
-
 var retentions = map[Tier]historyRetention{
-	TierFree:     {versions: 10, versionAge: 90 * day, alertAge: 90 * day},
-	TierBase:     {versions: 50, versionAge: 365 * day, alertAge: 365 * day},
-	TierAdvanced: {versions: 200, versionAge: 730 * day, alertAge: 730 * day},
+	TierFree:     {versions: 10, versionAge: 90 * 24 * time.Hour, alertAge: 90 * 24 * time.Hour},
+	TierBase:     {versions: 50, versionAge: 365 * 24 * time.Hour, alertAge: 365 * 24 * time.Hour},
+	TierAdvanced: {versions: 200, versionAge: 730 * 24 * time.Hour, alertAge: 730 * 24 * time.Hour},
 }
 
 // PruneMonitorHistory deletes the versions and alerts past each plan's
