@@ -48,14 +48,19 @@ func WithSessionCookie(o Options, next http.Handler) http.Handler {
 	})
 }
 
-// cookieSession is the session token in the cookie, unless the request
-// carries its own credential or the cookie holds an API key.
+// cookieSession is the session cookie's token as the request's credential:
+// none when the request carries its own.
 func cookieSession(r *http.Request) string {
 	if r.Header.Get("Authorization") != "" {
 		return ""
 	}
+	return sessionCookie(r)
+}
+
+// sessionCookie is the token in the session cookie; an API key is not one.
+func sessionCookie(r *http.Request) string {
 	c, err := r.Cookie(CookieName)
-	if err != nil || c.Value == "" || strings.HasPrefix(c.Value, app.KeyPrefix) {
+	if err != nil || strings.HasPrefix(c.Value, app.KeyPrefix) {
 		return ""
 	}
 	return c.Value
@@ -98,7 +103,7 @@ func (s *server) signIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !in.SwitchAccount {
-		current, err := s.session(r.Context(), cookieSession(r))
+		current, err := s.session(r.Context(), sessionCookie(r))
 		if err != nil && app.ErrorCode(err) != app.CodeUnauthenticated {
 			s.internal(w, r, "portal: sign in", err)
 			return
@@ -136,7 +141,7 @@ func (s *server) session(ctx context.Context, tok string) (*app.Principal, error
 // nothing to end. When the revocation cannot be stored the cookie stays, so
 // the person can try again rather than believe they are signed out.
 func (s *server) signOut(w http.ResponseWriter, r *http.Request) {
-	if tok := cookieSession(r); tok != "" {
+	if tok := sessionCookie(r); tok != "" {
 		if err := s.svc.SignOut(r.Context(), tok); err != nil {
 			s.internal(w, r, "portal: sign out", err)
 			return
