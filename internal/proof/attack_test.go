@@ -270,7 +270,7 @@ func TestAttacks(t *testing.T) {
 			t.Error(err)
 		}
 		if !checked {
-			t.Errorf("the monitor was fetched %d times in 40s, and no check recorded", a.site.count("/churn"))
+			t.Errorf("the monitor was fetched %d times, and no check recorded", a.site.count("/churn"))
 		}
 		a.survived(t)
 	})
@@ -310,13 +310,20 @@ func TestAttacks(t *testing.T) {
 	// five of them peaked at 1.7 GB. Now fetched text meets the one text
 	// limit: 422 for analyze and monitor, a failed item in a batch.
 	t.Run("huge fetched pages", func(t *testing.T) {
-		keys, _ := a.freeKeys(t, "huge@proof.example", 2, "analyze", "monitor")
+		keys, acct := a.freeKeys(t, "huge@proof.example", 2, "analyze", "monitor")
 		url := a.site.URL + "/huge"
 		if r := a.do(-1, "POST", "/api/analyze", keys[0], []byte(fmt.Sprintf(`{"url":%q}`, url))); r.status != http.StatusUnprocessableEntity {
 			t.Errorf("analyze a 9 MiB page: %d %.300s %v, want 422", r.status, r.body, r.err)
 		}
 		if r := a.do(-1, "POST", "/api/monitor", keys[0], []byte(fmt.Sprintf(`{"url":%q,"intervalSeconds":1}`, url))); r.status != http.StatusUnprocessableEntity {
 			t.Errorf("monitor a 9 MiB page: %d %.300s %v, want 422", r.status, r.body, r.err)
+			var m struct{ ID string }
+			if json.Unmarshal(r.body, &m) == nil && m.ID != "" {
+				// Not left to load the replicas through the attacks after this one.
+				if err := a.store.DeleteMonitor(ctx, acct.ID, m.ID, time.Now()); err != nil {
+					t.Error(err)
+				}
+			}
 		}
 		item := fmt.Sprintf(`{"url":%q}`, url)
 		batch := []byte(`{"items":[` + strings.Repeat(item+",", 4) + item + `]}`)
@@ -371,8 +378,8 @@ func TestAttacks(t *testing.T) {
 		a.survived(t)
 	})
 
-	// Ten aliases of alerts { diff } over a few alerts of 2 MB diffs each
-	// made a response of hundreds of MB. Now it is refused clearly.
+	// Ten aliases of alerts { diff } over alerts of 2 MB diffs each made a
+	// response of hundreds of MB. Now it is refused clearly.
 	t.Run("GraphQL aliases of alert diffs", func(t *testing.T) {
 		keys, acct := a.freeKeys(t, "diffs@proof.example", 1, "monitor")
 		id := a.monitor(t, keys[0], a.site.URL+"/diffs")
@@ -383,8 +390,9 @@ func TestAttacks(t *testing.T) {
 			}
 			return len(as)
 		}
-		if !a.waitFor(40*time.Second, func() bool { return alerts() >= 3 }) {
-			t.Errorf("%d alerts after %d fetches in 40s, want 3 to attack with", alerts(), a.site.count("/diffs"))
+		// One alert's diff is enough: ten aliases of it pass the bound.
+		if !a.waitFor(40*time.Second, func() bool { return alerts() >= 2 }) && alerts() == 0 {
+			t.Fatalf("no alert after %d fetches, none to attack with", a.site.count("/diffs"))
 		}
 		var q strings.Builder
 		q.WriteString("query($id: ID!) {")
