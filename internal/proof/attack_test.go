@@ -276,29 +276,40 @@ func TestAttacks(t *testing.T) {
 	})
 
 	// A page that changes on every fetch stored a version (and an alert)
-	// on every check, without end. Now the free plan keeps at most
-	// freeVersionsKept versions however often it changes.
+	// on every check, without end. Now each process prunes history to its
+	// plan's retention, at its start and hourly: once a replica has started
+	// after the attack, the free monitor keeps at most freeVersionsKept.
 	t.Run("page that changes on every fetch", func(t *testing.T) {
 		keys, acct := a.freeKeys(t, "tick@proof.example", 1, "monitor")
 		id := a.monitor(t, keys[0], a.site.URL+"/tick")
-		fetched := a.waitFor(40*time.Second, func() bool { return a.site.count("/tick") > freeVersionsKept+5 })
-		q := `query($id: ID!) { monitor(id: $id) { versions(limit: 100) { versions { contentHash } } } }`
-		r, g := a.graphql(-1, keys[0], q, map[string]any{"id": id}, 30*time.Second)
-		var data struct {
-			Monitor struct {
-				Versions struct {
-					Versions []struct{ ContentHash string }
+		if !a.waitFor(40*time.Second, func() bool { return a.site.count("/tick") > freeVersionsKept+5 }) {
+			t.Errorf("the page was fetched only %d times", a.site.count("/tick"))
+		}
+		versions := func() int {
+			q := `query($id: ID!) { monitor(id: $id) { versions(limit: 100) { versions { contentHash } } } }`
+			r, g := a.graphql(-1, keys[0], q, map[string]any{"id": id}, 30*time.Second)
+			var data struct {
+				Monitor struct {
+					Versions struct {
+						Versions []struct{ ContentHash string }
+					}
 				}
 			}
+			if r.status != http.StatusOK || len(g.Errors) > 0 || json.Unmarshal(g.Data, &data) != nil {
+				t.Errorf("versions: %d %.500s %v", r.status, r.body, r.err)
+			}
+			return len(data.Monitor.Versions.Versions)
 		}
-		if r.status != http.StatusOK || len(g.Errors) > 0 || json.Unmarshal(g.Data, &data) != nil {
-			t.Errorf("versions: %d %.500s %v", r.status, r.body, r.err)
+		stored := versions()
+		extra := a.start(t, "")
+		kept := a.waitFor(20*time.Second, func() bool { return versions() <= freeVersionsKept })
+		if err := a.procs[extra].Stop(); err != nil {
+			t.Errorf("the replica started to prune, on SIGTERM: %v", err)
 		}
-		if !fetched {
-			t.Errorf("the page was fetched only %d times in 40s", a.site.count("/tick"))
-		}
-		if n := len(data.Monitor.Versions.Versions); n > freeVersionsKept {
-			t.Errorf("%d versions kept after %d fetches of a page that changes every time, want at most %d", n, a.site.count("/tick"), freeVersionsKept)
+		a.procs = a.procs[:extra]
+		if !kept {
+			t.Errorf("%d versions kept (%d before a new replica started) after %d fetches of a page that changes every time, want at most %d",
+				versions(), stored, a.site.count("/tick"), freeVersionsKept)
 		}
 		if err := a.store.DeleteMonitor(ctx, acct.ID, id, time.Now()); err != nil {
 			t.Error(err)
