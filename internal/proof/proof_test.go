@@ -1,11 +1,12 @@
 //go:build proof
 
-// Package proof drives real `clausewatch serve` processes on loopback, three
+// Package proof drives real `clausewatch serve` processes on loopback, five
 // replicas on one PostgreSQL behind a round-robin client, through what a
 // deployment meets: concurrency on one budget, duplicate webhooks,
-// revocation, a replica killed mid-load and PostgreSQL restarted mid-load.
-// Each test is bounded in requests and time. Run by make proof (build tag
-// proof), never by plain go test.
+// revocation, a replica killed mid-load, PostgreSQL restarted mid-load, and
+// the attacks free accounts can make (attack_test.go). Each test is bounded
+// in requests and time. Run by make proof (build tag proof), never by plain
+// go test.
 package proof
 
 import (
@@ -34,6 +35,9 @@ import (
 )
 
 const webhookSecret = "whsec_proof_secret"
+
+// replicas is how many processes share the database in every test.
+const replicas = 5
 
 var bin string
 
@@ -76,14 +80,15 @@ func newCluster(t *testing.T, dbURL string, n int, env ...string) *cluster {
 	}
 	c := &cluster{t: t, dbURL: dbURL, store: store, env: env}
 	for range n {
-		c.start("")
+		c.start(t, "")
 	}
 	return c
 }
 
-// start runs one more replica (on addr, when given) and returns its index.
-func (c *cluster) start(addr string) int {
-	c.t.Helper()
+// start runs one more replica (on addr, when given) and returns its index;
+// t is the test (or subtest) it fails.
+func (c *cluster) start(t testing.TB, addr string) int {
+	t.Helper()
 	env := []string{
 		"DATABASE_URL=" + c.dbURL,
 		"CLAUSEWATCH_AUTH_HS256_SECRET=proof-session-secret-0123456789abcdef",
@@ -100,7 +105,7 @@ func (c *cluster) start(addr string) int {
 		p, err = replica.StartOn(bin, c.t.TempDir(), addr, env...)
 	}
 	if err != nil {
-		c.t.Fatal(err)
+		t.Fatal(err)
 	}
 	c.t.Cleanup(func() {
 		if !p.Exited() {
@@ -120,6 +125,11 @@ type result struct {
 
 // do sends one request to replica i (-1: the next in turn).
 func (c *cluster) do(i int, method, path, key string, body []byte, header ...string) result {
+	return c.doWithin(30*time.Second, i, method, path, key, body, header...)
+}
+
+// doWithin is do, waiting at most within for the whole answer.
+func (c *cluster) doWithin(within time.Duration, i int, method, path, key string, body []byte, header ...string) result {
 	if i < 0 {
 		i = int(c.next.Add(1)-1) % len(c.procs)
 	}
@@ -136,7 +146,7 @@ func (c *cluster) do(i int, method, path, key string, body []byte, header ...str
 	for j := 0; j+1 < len(header); j += 2 {
 		req.Header.Set(header[j], header[j+1])
 	}
-	client := &http.Client{Timeout: 30 * time.Second}
+	client := &http.Client{Timeout: within}
 	res, err := client.Do(req)
 	if err != nil {
 		return result{replica: i, err: err}
@@ -157,10 +167,10 @@ func (c *cluster) keys(email string, tier app.Tier, n int, scopes ...string) ([]
 
 var analyzeBody = []byte(`{"text":"We may terminate your account at any time. Any dispute shall be resolved by binding arbitration."}`)
 
-// Twelve concurrent scans on a free key (5 a day), spread over three
+// Twelve concurrent scans on a free key (5 a day), spread over five
 // replicas: exactly five are admitted, in each of five trials.
 func TestExactBudgetsAcrossReplicas(t *testing.T) {
-	c := newCluster(t, dbtest.PostgresURL(t), 3)
+	c := newCluster(t, dbtest.PostgresURL(t), replicas)
 	for trial := range 5 {
 		keys, _ := c.keys(fmt.Sprintf("budget-%d@proof.example", trial), app.TierFree, 1)
 		var wg sync.WaitGroup
@@ -209,14 +219,14 @@ func (c *cluster) credits(accountID string) int {
 	return a.Credits
 }
 
-// One event delivered four times at once, to three replicas, is applied once.
+// One event delivered to every replica at once, and once more, is applied once.
 func TestWebhookOnceAcrossReplicas(t *testing.T) {
-	c := newCluster(t, dbtest.PostgresURL(t), 3)
+	c := newCluster(t, dbtest.PostgresURL(t), replicas)
 	for trial := range 3 {
 		_, acct := c.keys(fmt.Sprintf("webhook-%d@proof.example", trial), app.TierFree, 0)
 		payload := creditsEvent(fmt.Sprintf("evt_proof_%d_%d", trial, time.Now().UnixNano()), acct.ID, 10)
 		var wg sync.WaitGroup
-		for range 4 {
+		for range replicas + 1 {
 			wg.Go(func() {
 				if r := c.do(-1, "POST", "/api/webhooks/payment", "", payload, "payment-signature", signed(payload, time.Now())); r.err != nil || r.status != 200 {
 					t.Errorf("delivery to replica %d: %d %s %v", r.replica, r.status, r.body, r.err)
@@ -225,7 +235,7 @@ func TestWebhookOnceAcrossReplicas(t *testing.T) {
 		}
 		wg.Wait()
 		if got := c.credits(acct.ID); got != 10 {
-			t.Errorf("trial %d: credits %d after 4 concurrent deliveries, want 10", trial, got)
+			t.Errorf("trial %d: credits %d after %d concurrent deliveries, want 10", trial, got, replicas+1)
 		}
 	}
 }
@@ -233,7 +243,7 @@ func TestWebhookOnceAcrossReplicas(t *testing.T) {
 // A key revoked on one replica is refused by every replica on the very
 // next request.
 func TestRevocationOnEveryReplica(t *testing.T) {
-	c := newCluster(t, dbtest.PostgresURL(t), 3)
+	c := newCluster(t, dbtest.PostgresURL(t), replicas)
 	for trial := range 3 {
 		keys, acct := c.keys(fmt.Sprintf("revoke-%d@proof.example", trial), app.TierFree, 1)
 		for i := range c.procs {
@@ -331,14 +341,14 @@ func (c *cluster) scansUsed(i int, key string) map[string]int {
 	return used
 }
 
-// Under load on three replicas one is killed with SIGKILL. Every analysis
+// Under load on five replicas one is killed with SIGKILL. Every analysis
 // answered 200 is stored. Each key's used scans are its answered analyses
 // plus at most its requests in flight on the killed replica: those were
 // admitted and never answered, and a dead process gives nothing back.
 // requestCount, written every second, misses at most what the killed
 // replica answered in its last flush interval.
 func TestKillMidLoad(t *testing.T) {
-	c := newCluster(t, dbtest.PostgresURL(t), 3)
+	c := newCluster(t, dbtest.PostgresURL(t), replicas)
 	keys, acct := c.keys("kill@proof.example", app.TierAdvanced, 40)
 	stop := make(chan struct{})
 	var killedAt time.Time
@@ -351,8 +361,11 @@ func TestKillMidLoad(t *testing.T) {
 	}()
 	outs := c.load(keys, 8, int64(len(keys)*100), stop)
 	<-stop
-	for _, i := range []int{0, 2} {
-		if err := c.procs[i].Stop(); err != nil {
+	for i, p := range c.procs {
+		if i == 1 {
+			continue
+		}
+		if err := p.Stop(); err != nil {
 			t.Errorf("replica %d on SIGTERM: %v", i, err)
 		}
 	}
@@ -397,7 +410,7 @@ func TestKillMidLoad(t *testing.T) {
 		t.Errorf("requestCount %d; answered %d, %d of them by the killed replica in its last 2s; sent %d", counted, total, lastInterval, len(outs))
 	}
 
-	c.start("")
+	c.start(t, "")
 	used := c.scansUsed(len(c.procs)-1, keys[0])
 	for i, k := range keys {
 		u := used[k[:12]]
@@ -512,7 +525,7 @@ func (c *cluster) waitReady(want int, within time.Duration) {
 // by the provider's retry.
 func TestPostgresRestartMidLoad(t *testing.T) {
 	pg := newPGServer(t)
-	c := newCluster(t, pg.url, 3)
+	c := newCluster(t, pg.url, replicas)
 	keys, acct := c.keys("restart@proof.example", app.TierAdvanced, 40)
 	stop := make(chan struct{})
 	loaded := make(chan []outcome)
@@ -567,7 +580,7 @@ func TestPostgresRestartMidLoad(t *testing.T) {
 	t.Logf("%d requests: %d answered before the outage, %d after, %d failed during it", len(outs), before, after, failed)
 }
 
-// Thirty monitors at a 1s interval on three replicas, each running a
+// Thirty monitors at a 1s interval on five replicas, each running a
 // scheduler: over eight seconds no monitor is fetched twice within one
 // interval and none waits more than two.
 func TestMonitorsOncePerInterval(t *testing.T) {

@@ -1,7 +1,7 @@
 // Package replica runs `clausewatch serve` processes on loopback, for the
 // load driver (cmd/bench-load) and the proof tests (internal/proof): build
 // the binary once, start any number of processes on one database, stop them
-// with SIGTERM or kill -9, and read their resident memory.
+// with SIGTERM or kill -9, and read their resident memory and processor time.
 package replica
 
 import (
@@ -138,16 +138,46 @@ func (p *Process) Exited() bool {
 }
 
 // RSS is the process's resident memory in bytes, from /proc (Linux).
-func (p *Process) RSS() (int64, error) {
+func (p *Process) RSS() (int64, error) { return p.statusKB("VmRSS:") }
+
+// PeakRSS is the most resident memory the process has held since it
+// started (VmHWM), in bytes: a spike between two samples still counts.
+func (p *Process) PeakRSS() (int64, error) { return p.statusKB("VmHWM:") }
+
+func (p *Process) statusKB(field string) (int64, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.PID()))
 	if err != nil {
 		return 0, err
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(line, field); ok {
 			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
 			return kb << 10, err
 		}
 	}
-	return 0, errors.New("no VmRSS in /proc status")
+	return 0, fmt.Errorf("no %s in /proc status", field)
+}
+
+// CPUTime is the processor time the process has used so far, user and
+// system, from /proc (Linux; /proc counts in USER_HZ, 100 a second).
+func (p *Process) CPUTime() (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.PID()))
+	if err != nil {
+		return 0, err
+	}
+	// The command name in parentheses may hold spaces: count fields after it.
+	_, rest, ok := strings.Cut(string(b), ") ")
+	f := strings.Fields(rest)
+	if !ok || len(f) < 13 {
+		return 0, errors.New("unexpected /proc stat")
+	}
+	var ticks int64
+	for _, v := range f[11:13] { // utime, stime: fields 14 and 15 of stat
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return 0, err
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * time.Second / 100, nil
 }
