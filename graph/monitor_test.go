@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -104,6 +105,31 @@ func TestMonitorOperations(t *testing.T) {
 				t.Errorf("%s: %s, want %s", c.name, r.body, c.code)
 			}
 		}
+		// An interval past the range, however it is written, is INVALID
+		// naming intervalSeconds: never wrapped into a short one, never
+		// taken past GraphQL's 32-bit Int.
+		const withInterval = `mutation($i: Int) { createMonitor(input: {url: "https://example.com/terms", intervalSeconds: $i}) { id } }`
+		for _, c := range []struct {
+			name, query string
+			vars        map[string]any
+		}{
+			{"variable wrapping to 5s", withInterval, map[string]any{"i": 18446744079}},
+			{"variable 2^31", withInterval, map[string]any{"i": 1 << 31}},
+			{"variable -2^31-1", withInterval, map[string]any{"i": -(1 << 31) - 1}},
+			{"literal wrapping to 5s", `mutation { createMonitor(input: {url: "https://example.com/terms", intervalSeconds: 18446744079}) { id } }`, nil},
+			{"literal 2^31", `mutation { createMonitor(input: {url: "https://example.com/terms", intervalSeconds: 2147483648}) { id } }`, nil},
+		} {
+			r := e.do(t, raw, c.query, c.vars)
+			if r.code() != "INVALID" || !strings.Contains(r.body, `"field":"intervalSeconds"`) {
+				t.Errorf("%s: %s, want INVALID naming intervalSeconds", c.name, r.body)
+			}
+		}
+		// Past what a Go int holds, gqlparser refuses the variable itself
+		// before any resolver runs.
+		if r := e.do(t, raw, withInterval, map[string]any{"i": json.Number("99999999999999999999")}); r.code() != "GRAPHQL_VALIDATION_FAILED" {
+			t.Errorf("variable past int64: %s, want GRAPHQL_VALIDATION_FAILED", r.body)
+		}
+
 		var del struct{ DeleteMonitor struct{ Deleted bool } }
 		e.mustData(t, raw, `mutation($id: ID!) { deleteMonitor(id: $id) { deleted } }`, map[string]any{"id": m.ID}, &del)
 		var list struct{ Monitors []struct{ ID string } }

@@ -129,6 +129,8 @@ func TestWebhookEvents(t *testing.T) {
 			{"evt_fail", "invoice.payment_failed", now + 4, map[string]any{"id": "in_2", "object": "invoice", "customer": cus}, app.TierBase, "past_due"},
 			{"evt_paid", "invoice.paid", now + 5, map[string]any{"id": "in_3", "object": "invoice", "customer": cus, "amount_paid": 900, "currency": "usd", "status": "paid", "created": now}, app.TierBase, "past_due"},
 			{"evt_del", "customer.subscription.deleted", now + 6, subscription(cus, "canceled", "base"), app.TierFree, "canceled"},
+			// An update retried from the second of the deletion does not revive it.
+			{"evt_s_retried", "customer.subscription.updated", now + 6, subscription(cus, "active", "advanced"), app.TierFree, "canceled"},
 			{"evt_unknown", "customer.tax_id.created", now + 7, map[string]any{"id": "txi_1"}, app.TierFree, "canceled"},
 		}
 		for _, s := range steps {
@@ -141,18 +143,28 @@ func TestWebhookEvents(t *testing.T) {
 			}
 		}
 
-		// Credit packs: a payment checkout adds credits, once.
-		credits := event("evt_credits_"+string(d), "checkout.session.completed", now, map[string]any{
-			"id": "cs_2", "object": "checkout.session", "mode": "payment", "customer": cus,
-			"metadata": map[string]any{"accountId": acct.ID, "credits": "50"},
-		})
-		for range 3 {
-			if res := e.deliver(credits); res.status != http.StatusOK {
-				t.Fatalf("credits: %d %s", res.status, res.body)
+		// Credit packs: a payment checkout adds credits, once, even re-sent
+		// under new event ids; out of range credits are a recorded, skipped
+		// event: 200, nothing added.
+		pack := func(session, credits string) map[string]any {
+			return map[string]any{"id": session, "object": "checkout.session", "mode": "payment", "customer": cus,
+				"metadata": map[string]any{"accountId": acct.ID, "credits": credits}}
+		}
+		for i := range 3 {
+			credits := event(fmt.Sprintf("evt_credits_%s_%d", d, i), "checkout.session.completed", now, pack("cs_2", "50"))
+			for range 2 {
+				if res := e.deliver(credits); res.status != http.StatusOK {
+					t.Fatalf("credits: %d %s", res.status, res.body)
+				}
+			}
+		}
+		for i, bad := range []string{"99999999999", "-50", "lots"} {
+			if res := e.deliver(event(fmt.Sprintf("evt_bad_credits_%s_%d", d, i), "checkout.session.completed", now, pack(fmt.Sprintf("cs_bad_%d", i), bad))); res.status != http.StatusOK {
+				t.Errorf("credits %q: %d %s, want 200", bad, res.status, res.body)
 			}
 		}
 		if got := e.Account(acct.ID).Credits; got != 50 {
-			t.Errorf("credits after three deliveries: %d, want 50", got)
+			t.Errorf("credits after one checkout under three event ids and three bad ones: %d, want 50", got)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"regexp"
 	"strings"
@@ -108,6 +109,10 @@ func TestMonitorErrors(t *testing.T) {
 			{"unknown field", "POST", "/api/monitor", map[string]any{"url": url, "selector": "main"}, 400, "selector"},
 			{"interval too short", "POST", "/api/monitor", map[string]any{"url": url, "intervalSeconds": 60}, 400, "intervalSeconds"},
 			{"interval too long", "POST", "/api/monitor", map[string]any{"url": url, "intervalSeconds": 2592001}, 400, "intervalSeconds"},
+			{"interval wrapping to 5s", "POST", "/api/monitor", map[string]any{"url": url, "intervalSeconds": 18446744079}, 400, "intervalSeconds"},
+			{"interval past int64", "POST", "/api/monitor", map[string]any{"url": url, "intervalSeconds": json.Number("99999999999999999999")}, 400, "intervalSeconds"},
+			{"interval below int64", "POST", "/api/monitor", map[string]any{"url": url, "intervalSeconds": json.Number("-99999999999999999999")}, 400, "intervalSeconds"},
+			{"interval not whole", "POST", "/api/monitor", map[string]any{"url": url, "intervalSeconds": 3600.5}, 400, "intervalSeconds"},
 			{"private url", "POST", "/api/monitor", map[string]any{"url": "http://192.168.1.1/terms"}, 400, "url"},
 			{"not a url", "POST", "/api/monitor", map[string]any{"url": "terms"}, 400, "url"},
 			{"upstream 500", "POST", "/api/monitor", map[string]any{"url": strings.TrimSuffix(url, "/terms") + "/broken"}, 502, ""},

@@ -204,7 +204,12 @@ func decodeError(err error) error {
 		if field == "" {
 			field = "body"
 		}
-		return &app.Error{Code: app.CodeInvalid, Message: "invalid request", Fields: []app.FieldError{{Field: field, Message: "must be " + jsonKind(typ.Type.Kind().String())}}}
+		msg := "must be " + jsonKind(typ.Type.Kind().String())
+		if strings.HasPrefix(typ.Value, "number") && isInteger(typ.Type.Kind()) {
+			// A number, but a fraction or past what the field holds.
+			msg = "must be a whole number in range"
+		}
+		return &app.Error{Code: app.CodeInvalid, Message: "invalid request", Fields: []app.FieldError{{Field: field, Message: msg}}}
 	case errors.Is(err, io.EOF):
 		return &app.Error{Code: app.CodeInvalid, Message: "request body is empty", Fields: []app.FieldError{{Field: "body", Message: "is required"}}}
 	case errors.Is(err, io.ErrUnexpectedEOF):
@@ -215,6 +220,10 @@ func decodeError(err error) error {
 	default:
 		return &app.Error{Code: app.CodeInvalid, Message: "malformed JSON", Fields: []app.FieldError{{Field: "body", Message: "cannot be read as JSON"}}}
 	}
+}
+
+func isInteger(k reflect.Kind) bool {
+	return k >= reflect.Int && k <= reflect.Uint64
 }
 
 func jsonKind(goKind string) string {

@@ -1936,7 +1936,7 @@ type AlertPage {
 input CreateMonitorInput {
   url: String!
   name: String
-  "Default 86400; from the server's minimum (CLAUSEWATCH_MONITOR_MIN_INTERVAL) to 2592000 (30 days)."
+  "Default 86400; from the server's minimum (CLAUSEWATCH_MONITOR_MIN_INTERVAL) to 2592000 (30 days). Any other value, including one past the 32-bit Int, is INVALID with details naming intervalSeconds."
   intervalSeconds: Int
 }
 

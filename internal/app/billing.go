@@ -31,8 +31,28 @@ type BillingUpdate struct {
 	Tier           *Tier
 	Status         *string
 	SubscriptionID *string
-	EventAt        *int64
+	// Event, when set, orders the update among the subscription events
+	// already applied to the account; it may then change nothing.
+	Event *SubscriptionEvent
 }
+
+// SubscriptionEvent places a billing update in the account's subscription
+// history. Deliveries arrive in any order and retried, so the provider's
+// created time decides, never arrival, and the subscription's own state
+// breaks a tie: an update applies only if it is not older than the last one
+// applied; an ended subscription is never revived, even by an update from
+// the same second as its end; an end of a subscription the account no longer
+// holds changes nothing; an update naming no subscription follows an end
+// only if it is newer.
+type SubscriptionEvent struct {
+	At           int64  // the provider's created time, Unix seconds
+	Subscription string // the subscription it is about; "" when it names none
+	Ends         bool   // deleted, canceled or expired: the subscription is over
+}
+
+// maxCreditPack bounds the credits one checkout may add; a value outside
+// 1..maxCreditPack is a mistake in the price's metadata, not a purchase.
+const maxCreditPack = 1_000_000
 
 // webhookTolerance is how old a signed delivery may be (replay window).
 const webhookTolerance = 5 * time.Minute
@@ -104,7 +124,7 @@ func (s *Service) applyPaymentEvent(ctx context.Context, tx Store, ev stripe.Eve
 		if err := json.Unmarshal(raw, &cs); err != nil {
 			return err
 		}
-		return s.applyCheckout(ctx, tx, ev.Created, &cs)
+		return s.applyCheckout(ctx, tx, ev, &cs)
 	case "customer.subscription.created", "customer.subscription.updated", "customer.subscription.deleted":
 		var sub stripe.Subscription
 		if err := json.Unmarshal(raw, &sub); err != nil {
@@ -135,39 +155,55 @@ func (s *Service) applyPaymentEvent(ctx context.Context, tx Store, ev stripe.Eve
 			return err
 		}
 		acct, err := accountForCustomer(ctx, tx, customerID(inv.Customer), inv.Metadata)
-		if err != nil || acct == nil || ev.Created < acct.SubscriptionEventAt {
+		if err != nil || acct == nil {
 			return err
 		}
-		status := "past_due"
-		return tx.UpdateBilling(ctx, acct.ID, BillingUpdate{Status: &status, EventAt: &ev.Created})
+		status, at := "past_due", &SubscriptionEvent{At: ev.Created}
+		if inv.Subscription != nil {
+			at.Subscription = inv.Subscription.ID
+		}
+		return tx.UpdateBilling(ctx, acct.ID, BillingUpdate{Status: &status, Event: at})
 	default:
 		// Recorded, so the provider stops retrying; nothing to do.
 		return nil
 	}
 }
 
-func (s *Service) applyCheckout(ctx context.Context, tx Store, created int64, cs *stripe.CheckoutSession) error {
+func (s *Service) applyCheckout(ctx context.Context, tx Store, ev stripe.Event, cs *stripe.CheckoutSession) error {
 	id := cs.ClientReferenceID
 	if !validID(id) {
 		id = cs.Metadata["accountId"]
 	}
 	if !validID(id) {
-		s.log.Warn("checkout without an account reference", "session", cs.ID)
+		s.log.Warn("checkout without an account reference", "event", ev.ID, "session", cs.ID)
+		return nil
+	}
+	credits, isPack := cs.Metadata["credits"]
+	isPack = isPack && cs.Mode == stripe.CheckoutSessionModePayment
+	n, err := strconv.Atoi(credits)
+	if isPack && (err != nil || n < 1 || n > maxCreditPack || cs.ID == "") {
+		// Recorded and answered 200, the account unchanged: a retry would
+		// not make it valid, so a 500 would only repeat it for 72 hours.
+		s.log.Warn("payment event skipped: credits out of range or no checkout session", "event", ev.ID,
+			"session", cs.ID, "credits", credits, "range", fmt.Sprintf("1..%d", maxCreditPack))
 		return nil
 	}
 	acct, err := tx.FindAccount(ctx, id)
 	if ErrorCode(err) == CodeNotFound {
-		s.log.Warn("checkout for an unknown account", "session", cs.ID)
+		s.log.Warn("checkout for an unknown account", "event", ev.ID, "session", cs.ID)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	upd := BillingUpdate{}
 	if c := customerID(cs.Customer); c != "" {
-		upd.CustomerID = &c
+		if err := tx.UpdateBilling(ctx, acct.ID, BillingUpdate{CustomerID: &c}); err != nil {
+			return err
+		}
 	}
-	if cs.Mode == stripe.CheckoutSessionModeSubscription && created >= acct.SubscriptionEventAt {
+	switch cs.Mode {
+	case stripe.CheckoutSessionModeSubscription:
+		upd := BillingUpdate{Event: &SubscriptionEvent{At: ev.Created}}
 		var tier Tier
 		if cs.LineItems != nil && len(cs.LineItems.Data) > 0 {
 			tier = s.tierOf(cs.LineItems.Data[0].Price)
@@ -177,19 +213,26 @@ func (s *Service) applyCheckout(ctx context.Context, tx Store, created int64, cs
 		}
 		if tier.Valid() {
 			active := "active"
-			upd.Tier, upd.Status, upd.EventAt = &tier, &active, &created
+			upd.Tier, upd.Status = &tier, &active
 		}
 		if cs.Subscription != nil && cs.Subscription.ID != "" {
-			upd.SubscriptionID = &cs.Subscription.ID
+			upd.SubscriptionID, upd.Event.Subscription = &cs.Subscription.ID, cs.Subscription.ID
 		}
-	}
-	if err := tx.UpdateBilling(ctx, acct.ID, upd); err != nil {
+		if upd.Tier == nil && upd.SubscriptionID == nil {
+			return nil
+		}
+		return tx.UpdateBilling(ctx, acct.ID, upd)
+	case stripe.CheckoutSessionModePayment:
+		if !isPack {
+			return nil
+		}
+		// Keyed by the checkout, not the event: the same checkout re-sent
+		// under new event ids adds its credits once.
+		granted, err := tx.GrantCredits(ctx, cs.ID, acct.ID, n, s.now())
+		if err == nil && !granted {
+			s.log.Info("payment event skipped: checkout's credits already granted", "event", ev.ID, "session", cs.ID)
+		}
 		return err
-	}
-	if cs.Mode == stripe.CheckoutSessionModePayment {
-		if n, err := strconv.Atoi(cs.Metadata["credits"]); err == nil && n > 0 {
-			return tx.AddCredits(ctx, acct.ID, n)
-		}
 	}
 	return nil
 }
@@ -204,24 +247,23 @@ func (s *Service) applySubscription(ctx context.Context, tx Store, ev stripe.Eve
 		// the customer: fail, so the provider retries once it is linked.
 		return fmt.Errorf("subscription %s: customer %q is not linked to an account yet", sub.ID, customerID(sub.Customer))
 	}
-	if ev.Created < acct.SubscriptionEventAt {
-		return nil // an older state delivered late: recorded, not applied
-	}
+	ends := ev.Type == "customer.subscription.deleted" || sub.Status == stripe.SubscriptionStatusCanceled ||
+		sub.Status == stripe.SubscriptionStatusIncompleteExpired
 	status := string(sub.Status)
-	upd := BillingUpdate{Status: &status, SubscriptionID: &sub.ID, EventAt: &ev.Created}
+	if ev.Type == "customer.subscription.deleted" && status == "" {
+		status = "canceled"
+	}
+	upd := BillingUpdate{Status: &status, SubscriptionID: &sub.ID,
+		Event: &SubscriptionEvent{At: ev.Created, Subscription: sub.ID, Ends: ends}}
 	if c := customerID(sub.Customer); c != "" && acct.CustomerID == nil {
 		upd.CustomerID = &c
 	}
 	var tier Tier
 	switch {
-	case ev.Type == "customer.subscription.deleted", sub.Status == stripe.SubscriptionStatusCanceled,
-		sub.Status == stripe.SubscriptionStatusIncompleteExpired:
+	case ends:
 		tier = TierFree
 	case sub.Items != nil && len(sub.Items.Data) > 0:
 		tier = s.tierOf(sub.Items.Data[0].Price)
-	}
-	if ev.Type == "customer.subscription.deleted" && status == "" {
-		status = "canceled"
 	}
 	if tier.Valid() {
 		upd.Tier = &tier

@@ -164,13 +164,14 @@ func (s *Service) interval(secs *int) (time.Duration, error) {
 	if secs == nil {
 		return max(defaultInterval, s.mon.MinInterval), nil
 	}
-	d := time.Duration(*secs) * time.Second
-	if d < s.mon.MinInterval || d > maxInterval {
-		lo, hi := int64(s.mon.MinInterval/time.Second), int64(maxInterval/time.Second)
+	// Compared in seconds: a count of seconds past 9.2e9 wraps around once
+	// multiplied into nanoseconds (18446744079 s would become 5 s).
+	lo, hi := int64(s.mon.MinInterval/time.Second), int64(maxInterval/time.Second)
+	if n := int64(*secs); n < lo || n > hi || time.Duration(n)*time.Second < s.mon.MinInterval {
 		msg := fmt.Sprintf("must be from %d to %d", lo, hi)
 		return 0, &Error{Code: CodeInvalid, Message: "invalid request", Fields: []FieldError{{Field: "intervalSeconds", Message: msg}}}
 	}
-	return d, nil
+	return time.Duration(*secs) * time.Second, nil
 }
 
 func monitorLimitError(limit int) error {

@@ -3,6 +3,7 @@ package app_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"slices"
@@ -352,6 +353,19 @@ func TestMonitorRules(t *testing.T) {
 			}, app.CodeInvalid},
 			{"interval over 30 days", func() error {
 				_, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: url, IntervalSeconds: ptr(30*86400 + 1)})
+				return err
+			}, app.CodeInvalid},
+			// Seconds that wrap to 5s (or below zero) once counted in nanoseconds.
+			{"interval wrapping to 5s", func() error {
+				_, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: url, IntervalSeconds: ptr(18_446_744_079)})
+				return err
+			}, app.CodeInvalid},
+			{"interval of the largest int", func() error {
+				_, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: url, IntervalSeconds: ptr(math.MaxInt)})
+				return err
+			}, app.CodeInvalid},
+			{"interval of the smallest int", func() error {
+				_, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: url, IntervalSeconds: ptr(math.MinInt)})
 				return err
 			}, app.CodeInvalid},
 			{"upstream error", func() error {

@@ -53,9 +53,12 @@ type billingStore interface {
 	// RecordPaymentEvent is CodeConflict when the id was recorded before.
 	RecordPaymentEvent(ctx context.Context, id, typ string, livemode bool, at time.Time) error
 	FindAccountByCustomer(ctx context.Context, customerID string) (*Account, error)
-	// UpdateBilling sets the given fields; with EventAt set it changes
-	// nothing when a newer event was already applied.
+	// UpdateBilling sets the given fields; with an Event it changes nothing
+	// when the event may not follow those already applied (SubscriptionEvent).
 	UpdateBilling(ctx context.Context, accountID string, u BillingUpdate) error
+	// GrantCredits adds n credits for a checkout session, once: false, and
+	// nothing changes, when that session was granted before.
+	GrantCredits(ctx context.Context, sessionID, accountID string, n int, at time.Time) (bool, error)
 	SaveInvoice(ctx context.Context, inv *Invoice) error
 }
 
