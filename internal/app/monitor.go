@@ -247,7 +247,7 @@ func (s *Service) CheckMonitor(ctx context.Context, id string) (*Monitor, error)
 	if err != nil && !errors.Is(err, errNotRecorded) {
 		return nil, err
 	}
-	// Deleted meanwhile, this is not_found.
+	// Nothing recorded: the monitor as it stands, not_found once deleted.
 	return s.store.FindMonitor(ctx, p.Account.ID, id)
 }
 

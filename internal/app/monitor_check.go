@@ -179,7 +179,8 @@ func (s *Service) observe(ctx context.Context, m *Monitor) (*CheckRecord, error)
 func (s *Service) alertFor(ctx context.Context, m *Monitor, old string, doc *extract.Document, at time.Time) (*Alert, error) {
 	d, err := change.CompareContext(ctx, old, doc.Text)
 	if err != nil {
-		return nil, err
+		// The lease's time ran out, not the page's fault or a bug.
+		return nil, &Error{Code: CodeUnavailable, Message: "the check ran out of time; it will be retried", Err: err}
 	}
 	if d.Added+d.Removed == 0 {
 		return nil, nil
