@@ -20,7 +20,7 @@ const contextLines = 3
 
 // Diff is the line difference of two texts, one paragraph a line.
 type Diff struct {
-	Unified string // unified diff, 3 lines of context; "" when nothing changed
+	Unified string // unified diff, 3 lines of context; "" when nothing changed or Summarised
 	Added   int    // lines only in the new text
 	Removed int    // lines only in the old text
 	// Changed counts changed paragraphs: a paragraph rewritten in place
