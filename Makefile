@@ -8,7 +8,7 @@ PKGS    := ./...
 BENCHTIME ?= 2s
 BENCHFLAGS ?= # e.g. -c 64 -duration 10s
 
-.PHONY: run test e2e bench bench-go proof build generate lint migrate tidy clean eval-extract eval-clauses eval-grades eval-privacy train
+.PHONY: run test e2e bench bench-go proof build generate lint migrate tidy clean eval-extract eval-clauses eval-grades eval-privacy eval-cases train
 
 run: ## builds, saying so, then the service on embedded SQLite (./data), printing where to go next
 	@echo "make run: downloading Go modules (the first time only: a minute or two)"
@@ -78,6 +78,9 @@ eval-grades: ## grades against ToS;DR's on the dev services, their quotes left o
 
 eval-privacy: ## privacy findings paragraph by paragraph against the labelled policies (internal/analyze/testdata/privacy), the learned detector cross-validated by policy, beside the patterns alone and a keyword list
 	$(GO) run ./cmd/eval-privacy -data $(DATA)
+
+eval-cases: ## labelled ToS;DR case sentences (internal/analyze/testdata/cases): checks them and reports their counts by kind, actor, modality and case
+	$(GO) run ./cmd/eval-cases -data $(DATA)
 
 train: ## rebuild the embedded clause, case and privacy models from shared/data and the privacy labels (deterministic)
 	$(GO) run ./cmd/train-clauses -data $(DATA)/clauses

@@ -15,3 +15,20 @@ func (s *Store) SetAnalysisBody(ctx context.Context, id string, body []byte) err
 	_, err := s.exec(ctx, `UPDATE analyses SET body = ? WHERE id = ?`, string(body), id)
 	return err
 }
+
+// AlertDiff returns an alert row's stored diff columns as they are.
+func (s *Store) AlertDiff(ctx context.Context, id string) (diff string, gz []byte, err error) {
+	var row struct {
+		Diff string `db:"diff"`
+		Gz   []byte `db:"diff_gz"`
+	}
+	err = s.get(ctx, &row, `SELECT diff, diff_gz FROM alerts WHERE id = ?`, id)
+	return row.Diff, row.Gz, err
+}
+
+// SetAlertDiff stores an alert's diff as rows written before diff_gz were:
+// uncompressed, diff_gz NULL.
+func (s *Store) SetAlertDiff(ctx context.Context, id, diff string) error {
+	_, err := s.exec(ctx, `UPDATE alerts SET diff = ?, diff_gz = NULL WHERE id = ?`, diff, id)
+	return err
+}

@@ -17,7 +17,7 @@ import (
 )
 
 const monitorColumns = `id, account_id, url, name, interval_seconds, created_at, next_check_at, last_checked_at, last_changed_at,
-last_error, consecutive_failures, content_hash, etag, last_modified`
+last_error, consecutive_failures, consecutive_changes, content_hash, etag, last_modified`
 
 const countMonitorsSQL = `SELECT count(*) FROM monitors WHERE account_id = ? AND deleted_at IS NULL`
 
@@ -105,13 +105,15 @@ func (s *Store) FindMonitor(ctx context.Context, accountID, id string) (*app.Mon
 	return utcMonitor(&m), nil
 }
 
-const deleteMonitorSQL = `UPDATE monitors SET deleted_at = ?, lease_owner = NULL, lease_until = NULL
+const deleteMonitorSQL = `UPDATE monitors SET deleted_at = ?, lease_owner = NULL, lease_until = NULL, raw_gz = ?
 WHERE id = ? AND account_id = ? AND deleted_at IS NULL`
 
 // DeleteMonitor implements app.Store. The row stays (its alerts refer to
-// it); deleted_at takes it out of every claim, list and check.
+// it); deleted_at takes it out of every claim, list and check. Its raw
+// page, never re-extracted again, goes at once, and its versions at the
+// next PruneMonitorHistory.
 func (s *Store) DeleteMonitor(ctx context.Context, accountID, id string, at time.Time) error {
-	r, err := s.exec(ctx, deleteMonitorSQL, at.UTC(), id, accountID)
+	r, err := s.exec(ctx, deleteMonitorSQL, at.UTC(), []byte{}, id, accountID)
 	if err != nil {
 		return err
 	}
@@ -255,7 +257,8 @@ func (s *Store) FindRawPage(ctx context.Context, monitorID string) (*app.RawPage
 // Recording a check: only the lease's owner may (see the claim above).
 const (
 	finishCheckedSQL = `UPDATE monitors SET lease_owner = NULL, lease_until = NULL, last_checked_at = ?, next_check_at = ?,
-  last_error = '', consecutive_failures = 0, etag = ?, last_modified = ?, content_seen_at = ?,
+  last_error = '', consecutive_failures = 0, consecutive_changes = ?, etag = ?, last_modified = ?,
+  content_seen_at = COALESCE(?, content_seen_at),
   content_hash = COALESCE(?, content_hash), last_changed_at = COALESCE(?, last_changed_at),
   raw_gz = COALESCE(?, raw_gz), raw_type = COALESCE(?, raw_type), raw_url = COALESCE(?, raw_url)
 WHERE id = ? AND lease_owner = ? AND deleted_at IS NULL`
@@ -269,9 +272,9 @@ WHERE monitor_id = ? AND content_hash = (SELECT content_hash FROM monitors WHERE
 VALUES (?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (monitor_id, content_hash) DO UPDATE SET last_seen_at = excluded.last_seen_at,
   extractor_version = excluded.extractor_version, text_gz = excluded.text_gz, word_count = excluded.word_count`
-	createAlertSQL = `INSERT INTO alerts (id, account_id, monitor_id, url, detected_at, read, summary, diff, added, removed, findings_added, findings_removed,
-  grade_before, grade_after, cases_added, cases_removed)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	createAlertSQL = `INSERT INTO alerts (id, account_id, monitor_id, url, detected_at, read, summary, diff, diff_gz, added, removed,
+  findings_added, findings_removed, grade_before, grade_after, cases_added, cases_removed)
+VALUES (?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 )
 
 // FinishCheck implements app.Store. A failed or unchanged check is one
@@ -282,13 +285,22 @@ func (s *Store) FinishCheck(ctx context.Context, c *app.CheckRecord) (bool, erro
 		return oneRow(s.exec(ctx, finishFailedSQL, at, next, c.Error, c.Failures, c.MonitorID, c.LeaseOwner))
 	}
 	if c.Version == nil {
-		return oneRow(s.exec(ctx, finishCheckedSQL, at, next, c.ETag, c.LastModified, at, nil, nil, nil, nil, nil, c.MonitorID, c.LeaseOwner))
+		var seen any = at
+		if c.Deferred {
+			seen = nil // the current version was not seen
+		}
+		return oneRow(s.exec(ctx, finishCheckedSQL, at, next, c.Changes, c.ETag, c.LastModified, seen, nil, nil, nil, nil, nil, c.MonitorID, c.LeaseOwner))
 	}
 	// nil leaves the column as it is (COALESCE). Compressing happens before
 	// the transaction, so the write locks are held only for the statements.
-	var changedAt, rawGz, rawType, rawURL any
+	var changedAt, rawGz, rawType, rawURL, diffGz any
 	if c.Alert != nil {
 		changedAt = c.Alert.DetectedAt.UTC()
+		gz, err := compress([]byte(c.Alert.Diff))
+		if err != nil {
+			return false, err
+		}
+		diffGz = gz
 	}
 	if c.Raw != nil {
 		gz, err := compress(c.Raw.Body)
@@ -306,7 +318,7 @@ func (s *Store) FinishCheck(ctx context.Context, c *app.CheckRecord) (bool, erro
 		if _, err := tx.exec(ctx, flushSeenSQL, c.MonitorID, c.MonitorID, c.MonitorID); err != nil {
 			return err
 		}
-		ok, err := oneRow(tx.exec(ctx, finishCheckedSQL, at, next, c.ETag, c.LastModified, at, c.Version.ContentHash, changedAt, rawGz, rawType, rawURL, c.MonitorID, c.LeaseOwner))
+		ok, err := oneRow(tx.exec(ctx, finishCheckedSQL, at, next, c.Changes, c.ETag, c.LastModified, at, c.Version.ContentHash, changedAt, rawGz, rawType, rawURL, c.MonitorID, c.LeaseOwner))
 		if err != nil {
 			return err
 		}
@@ -316,7 +328,7 @@ func (s *Store) FinishCheck(ctx context.Context, c *app.CheckRecord) (bool, erro
 		if err := tx.upsertVersion(ctx, c.Version, textGz); err != nil || c.Alert == nil {
 			return err
 		}
-		return tx.createAlert(ctx, c.Alert)
+		return tx.createAlert(ctx, c.Alert, diffGz)
 	})
 	if errors.Is(err, errLeaseLost) {
 		return false, nil
@@ -381,7 +393,8 @@ func alertFindingOf(f storedAlertFinding) app.AlertFinding       { return app.Al
 func storedCaseOf(c app.Case) storedCase                         { return storedCase(c) }
 func caseOf(c storedCase) app.Case                               { return app.Case(c) }
 
-func (s *Store) createAlert(ctx context.Context, a *app.Alert) error {
+// createAlert stores a; its diff is diffGz, compressed.
+func (s *Store) createAlert(ctx context.Context, a *app.Alert, diffGz any) error {
 	added, err := encodeList(a.FindingsAdded, storedAlertFindingOf)
 	if err != nil {
 		return err
@@ -398,7 +411,7 @@ func (s *Store) createAlert(ctx context.Context, a *app.Alert) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.exec(ctx, createAlertSQL, a.ID, a.AccountID, a.MonitorID, a.URL, a.DetectedAt.UTC(), a.Read, a.Summary, a.Diff,
+	_, err = s.exec(ctx, createAlertSQL, a.ID, a.AccountID, a.MonitorID, a.URL, a.DetectedAt.UTC(), a.Read, a.Summary, diffGz,
 		a.Added, a.Removed, added, removed, a.GradeBefore, a.GradeAfter, casesAdded, casesRemoved)
 	return err
 }
@@ -435,7 +448,7 @@ func (s *Store) FindVersions(ctx context.Context, monitorID string, after *app.P
 	return out, nil
 }
 
-const alertColumns = `id, account_id, monitor_id, url, detected_at, read, summary, diff, added, removed, findings_added, findings_removed,
+const alertColumns = `id, account_id, monitor_id, url, detected_at, read, summary, diff, diff_gz, added, removed, findings_added, findings_removed,
   grade_before, grade_after, cases_added, cases_removed`
 
 type alertRow struct {
@@ -446,7 +459,8 @@ type alertRow struct {
 	DetectedAt      time.Time `db:"detected_at"`
 	Read            bool      `db:"read"`
 	Summary         string    `db:"summary"`
-	Diff            string    `db:"diff"`
+	Diff            string    `db:"diff"`    // alerts stored before diff_gz; '' since
+	DiffGz          []byte    `db:"diff_gz"` // NULL on alerts stored before it
 	Added           int       `db:"added"`
 	Removed         int       `db:"removed"`
 	FindingsAdded   string    `db:"findings_added"`
@@ -498,12 +512,56 @@ func (s *Store) FindAlerts(ctx context.Context, f app.AlertQuery) ([]app.Alert, 
 		if err != nil {
 			return nil, err
 		}
+		if r.DiffGz != nil {
+			diff, err := decompress(r.DiffGz)
+			if err != nil {
+				return nil, err
+			}
+			r.Diff = string(diff)
+		}
 		out[i] = app.Alert{ID: r.ID, AccountID: r.AccountID, MonitorID: r.MonitorID, URL: r.URL, DetectedAt: r.DetectedAt.UTC(),
 			Read: r.Read, Summary: r.Summary, Diff: r.Diff, Added: r.Added, Removed: r.Removed,
 			FindingsAdded: added, FindingsRemoved: removed,
 			GradeBefore: r.GradeBefore, GradeAfter: r.GradeAfter, CasesAdded: casesAdded, CasesRemoved: casesRemoved}
 	}
 	return out, nil
+}
+
+// Retention (app.PruneMonitorHistory): versions are ranked per monitor,
+// newest first, leaving out the current one, which a live monitor always
+// keeps; a deleted monitor's versions all go.
+const (
+	pruneVersionsSQL = `DELETE FROM monitor_versions WHERE (monitor_id, content_hash) IN (
+  SELECT monitor_id, content_hash FROM (
+    SELECT v.monitor_id, v.content_hash, v.last_seen_at, m.deleted_at,
+      ROW_NUMBER() OVER (PARTITION BY v.monitor_id ORDER BY v.first_seen_at DESC, v.content_hash DESC) AS n
+    FROM monitor_versions v JOIN monitors m ON m.id = v.monitor_id JOIN accounts a ON a.id = m.account_id
+    WHERE a.tier = ? AND (v.content_hash <> m.content_hash OR m.deleted_at IS NOT NULL)
+  ) ranked WHERE n >= ? OR last_seen_at < ? OR deleted_at IS NOT NULL)`
+	pruneAlertsSQL = `DELETE FROM alerts WHERE detected_at < ? AND account_id IN (SELECT id FROM accounts WHERE tier = ?)`
+)
+
+// PruneMonitorHistory implements app.Store.
+func (s *Store) PruneMonitorHistory(ctx context.Context, tier app.Tier, keepVersions int, versionsBefore, alertsBefore time.Time) (int64, error) {
+	var total int64
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{pruneVersionsSQL, []any{string(tier), keepVersions, versionsBefore.UTC()}},
+		{pruneAlertsSQL, []any{alertsBefore.UTC(), string(tier)}},
+	} {
+		r, err := s.exec(ctx, q.sql, q.args...)
+		if err != nil {
+			return total, err
+		}
+		n, err := r.RowsAffected()
+		if err != nil {
+			return total, translate(err)
+		}
+		total += n
+	}
+	return total, nil
 }
 
 const updateAlertsSQL = `UPDATE alerts SET read = ? WHERE account_id = ? AND read <> ? AND id IN (?)`

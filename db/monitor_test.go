@@ -3,6 +3,7 @@ package db_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -153,6 +154,53 @@ func TestCreateMonitorCap(t *testing.T) {
 			}
 			if c, _ := s.CountMonitors(context.Background(), acct.ID); n != 3 || c != 3 {
 				t.Errorf("%d created, %d counted; want 3", n, c)
+			}
+		})
+	}
+}
+
+// An alert's diff is stored gzip-compressed and read back as it was given;
+// an alert stored before, its diff uncompressed, reads back the same.
+func TestAlertDiffCompressed(t *testing.T) {
+	for _, d := range dbtest.Dialects {
+		t.Run(string(d), func(t *testing.T) {
+			s := dbtest.Open(t, d)
+			ctx := context.Background()
+			acct := mustMonitorAccount(t, s)
+			base := time.Now().UTC().Add(2000 * time.Hour).Truncate(time.Millisecond)
+			m := mustMonitor(t, s, acct, base, "a")
+			owner := uuid.NewString()
+			if got, err := s.ClaimMonitor(ctx, acct.ID, m.ID, base, base.Add(time.Minute), owner); err != nil || got.ID != m.ID {
+				t.Fatalf("claim: %v", err)
+			}
+			diff := strings.Repeat(" We may change these terms at any time.\n", 2000) + "+Any dispute goes to binding arbitration.\n"
+			a := &app.Alert{ID: uuid.NewString(), AccountID: acct.ID, MonitorID: m.ID, URL: m.URL, DetectedAt: base, Summary: "1 paragraph changed",
+				Diff: diff, Added: 1}
+			rec := &app.CheckRecord{MonitorID: m.ID, LeaseOwner: owner, CheckedAt: base, NextCheckAt: base.Add(time.Hour), Alert: a,
+				Version: &app.MonitorVersion{MonitorID: m.ID, ContentHash: "h-a2", ExtractorVersion: "x1", Text: "a2", WordCount: 1, FirstSeenAt: base, LastSeenAt: base}}
+			if ok, err := s.FinishCheck(ctx, rec); !ok || err != nil {
+				t.Fatalf("finish: %v %v", ok, err)
+			}
+			stored, gz, err := s.AlertDiff(ctx, a.ID)
+			if err != nil || stored != "" || len(gz) == 0 || len(gz) > len(diff)/10 {
+				t.Errorf("stored diff %d bytes, compressed %d of %d (%v)", len(stored), len(gz), len(diff), err)
+			}
+			read := func() string {
+				t.Helper()
+				alerts, err := s.FindAlerts(ctx, app.AlertQuery{AccountID: acct.ID, Limit: 10})
+				if err != nil || len(alerts) != 1 {
+					t.Fatalf("alerts: %d %v", len(alerts), err)
+				}
+				return alerts[0].Diff
+			}
+			if got := read(); got != diff {
+				t.Errorf("diff read back differs: %d bytes, want %d", len(got), len(diff))
+			}
+			if err := s.SetAlertDiff(ctx, a.ID, "-a\n+a2\n"); err != nil {
+				t.Fatal(err)
+			}
+			if got := read(); got != "-a\n+a2\n" {
+				t.Errorf("an older alert's diff reads %q", got)
 			}
 		})
 	}

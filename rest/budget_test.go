@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,11 +89,15 @@ func TestFailuresGiveTheScanBack(t *testing.T) {
 		e := newEnv(t, d)
 		tok, _ := e.MustAccount("refund@example.com")
 		k := e.MustKey(tok)
+		para := "We may change these terms at any time.\n\n"
+		e.Docs.Set("/long", apptest.Page{ContentType: "text/plain", Body: strings.Repeat(para, app.MaxTextChars/len(para)+100)})
 		cases := []struct {
 			path string
 			body any
 			want int
 		}{
+			{"/api/extract", map[string]string{"url": e.Docs.URL("/long")}, http.StatusUnprocessableEntity},
+			{"/api/analyze", map[string]string{"url": e.Docs.URL("/long")}, http.StatusUnprocessableEntity},
 			{"/api/extract", map[string]string{"url": e.Docs.URL("/broken")}, http.StatusBadGateway},
 			{"/api/extract", map[string]string{"url": e.Docs.URL("/image")}, http.StatusUnprocessableEntity},
 			{"/api/extract", map[string]string{"url": "http://127.0.0.2:9/x"}, http.StatusBadRequest},

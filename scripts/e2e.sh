@@ -54,7 +54,7 @@ done
 
 rm -rf test-artifacts/portal
 status=0
-(cd web && PORTAL_LINK="$link" FIXTURE_ADDR="$fixture" CHROMIUM="$chromium" ARTIFACTS="$root/test-artifacts/portal" \
+(cd web && PORTAL_LINK="$link" FIXTURE_ADDR="$fixture" SESSION_KEY="$tmp/data/session.key" CHROMIUM="$chromium" ARTIFACTS="$root/test-artifacts/portal" \
 	node --test --test-reporter=spec e2e/) || status=$?
 if [ "$status" != 0 ]; then
 	echo "e2e: server log:" >&2

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"mime"
@@ -20,11 +21,26 @@ const CookieName = "clausewatch_session"
 // cannot declare it, and a cross-site fetch that does needs a CORS preflight
 // nobody grants) and that carries no Authorization header of its own (the
 // header wins). A GET or a form-encoded POST with only the cookie therefore
-// reaches next unauthenticated. The cookie is for account sessions only: an
-// API key found in it is ignored.
-func WithSessionCookie(next http.Handler) http.Handler {
+// reaches next unauthenticated. A request with the cookie from another
+// origin (a sibling host is same-site, so the browser sends the cookie) is
+// refused outright, whatever its method: see fromOwnPage. The cookie is for
+// account sessions only: an API key found in it is ignored. o is the
+// Options the portal is registered with.
+func WithSessionCookie(o Options, next http.Handler) http.Handler {
+	s := newServer(o)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if tok := cookieSession(r); tok != "" {
+		tok := cookieSession(r)
+		if tok == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		acts := r.Method == http.MethodPost && isJSON(r)
+		if !s.fromOwnPage(r, acts) {
+			writeGraphQLError(w, http.StatusForbidden, "FORBIDDEN",
+				"the session cookie is accepted only from the portal's own pages; other clients send Authorization: Bearer")
+			return
+		}
+		if acts {
 			r = r.Clone(r.Context())
 			r.Header.Set("Authorization", "Bearer "+tok)
 		}
@@ -32,10 +48,17 @@ func WithSessionCookie(next http.Handler) http.Handler {
 	})
 }
 
+// cookieSession is the session cookie's token as the request's credential:
+// none when the request carries its own.
 func cookieSession(r *http.Request) string {
-	if r.Method != http.MethodPost || r.Header.Get("Authorization") != "" || !isJSON(r) {
+	if r.Header.Get("Authorization") != "" {
 		return ""
 	}
+	return sessionCookie(r)
+}
+
+// sessionCookie is the token in the session cookie; an API key is not one.
+func sessionCookie(r *http.Request) string {
 	c, err := r.Cookie(CookieName)
 	if err != nil || strings.HasPrefix(c.Value, app.KeyPrefix) {
 		return ""
@@ -52,34 +75,49 @@ func isJSON(r *http.Request) bool {
 // portal link, or an identity provider's) in a JSON body, checks it the way
 // every request is checked (Service.Authenticate), and moves it into an
 // HttpOnly cookie, so the page's script never holds it again. JSON only, so a
-// cross-site form cannot sign a visitor in to someone else's account.
+// cross-site form cannot sign a visitor in to someone else's account. Nor
+// can a link: when the browser is signed in to another account already, the
+// token replaces it only with "switchAccount": true, which the portal sends
+// once the person has seen both addresses and agreed (409 until then).
 func (s *server) signIn(w http.ResponseWriter, r *http.Request) {
 	if !isJSON(r) {
 		writeError(w, http.StatusUnsupportedMediaType, "send the token as JSON: {\"token\": \"...\"}")
 		return
 	}
 	var in struct {
-		Token string `json:"token"`
+		Token         string `json:"token"`
+		SwitchAccount bool   `json:"switchAccount"`
 	}
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10)).Decode(&in); err != nil {
 		writeError(w, http.StatusBadRequest, "the body is not {\"token\": \"...\"}")
 		return
 	}
 	tok := strings.TrimSpace(in.Token)
-	p, err := s.svc.Authenticate(r.Context(), tok)
-	if app.ErrorCode(err) == app.CodeUnauthenticated || err == nil && p.Key != nil {
+	p, err := s.session(r.Context(), tok)
+	if app.ErrorCode(err) == app.CodeUnauthenticated {
 		writeError(w, http.StatusUnauthorized, "this sign-in token is not valid or has expired")
 		return
 	}
 	if err != nil {
-		s.log.ErrorContext(r.Context(), "portal: sign in", "err", err)
-		writeError(w, http.StatusInternalServerError, "internal error")
+		s.internal(w, r, "portal: sign in", err)
 		return
 	}
-	c := &http.Cookie{
-		Name: CookieName, Value: tok, Path: "/",
-		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil,
+	if !in.SwitchAccount {
+		current, err := s.session(r.Context(), sessionCookie(r))
+		if err != nil && app.ErrorCode(err) != app.CodeUnauthenticated {
+			s.internal(w, r, "portal: sign in", err)
+			return
+		}
+		if err == nil && current.Account.ID != p.Account.ID {
+			writeJSON(w, http.StatusConflict, map[string]string{
+				"error":        "this browser is signed in to another account: confirm the switch",
+				"currentEmail": current.Account.Email,
+				"newEmail":     p.Account.Email,
+			})
+			return
+		}
 	}
+	c := s.cookie(r, tok)
 	// The cookie lasts as long as the token: past that the server refuses it
 	// anyway, and the portal shows its sign-in page.
 	if exp, ok := expiry(c.Value); ok {
@@ -89,13 +127,44 @@ func (s *server) signIn(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"email": p.Account.Email})
 }
 
-// signOut clears the cookie. It needs no credential: forgetting one is harmless.
-func signOut(w http.ResponseWriter, r *http.Request) {
-	http.SetCookie(w, &http.Cookie{
-		Name: CookieName, Value: "", Path: "/", MaxAge: -1,
-		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil,
-	})
+// session authenticates an account-session token; API keys are not one.
+func (s *server) session(ctx context.Context, tok string) (*app.Principal, error) {
+	p, err := s.svc.Authenticate(ctx, tok)
+	if err == nil && p.Key != nil {
+		return nil, app.ErrUnauthenticated()
+	}
+	return p, err
+}
+
+// signOut ends the cookie's session on the server, on every replica
+// (Service.SignOut), then clears the cookie. A missing or dead cookie has
+// nothing to end. When the revocation cannot be stored the cookie stays, so
+// the person can try again rather than believe they are signed out.
+func (s *server) signOut(w http.ResponseWriter, r *http.Request) {
+	if tok := sessionCookie(r); tok != "" {
+		if err := s.svc.SignOut(r.Context(), tok); err != nil {
+			s.internal(w, r, "portal: sign out", err)
+			return
+		}
+	}
+	c := s.cookie(r, "")
+	c.MaxAge = -1
+	http.SetCookie(w, c)
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// cookie is the session cookie holding tok: Secure whenever the browser
+// reached the portal over https, here or at a proxy in front (see https).
+func (s *server) cookie(r *http.Request, tok string) *http.Cookie {
+	return &http.Cookie{
+		Name: CookieName, Value: tok, Path: "/",
+		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: s.https(r),
+	}
+}
+
+func (s *server) internal(w http.ResponseWriter, r *http.Request, msg string, err error) {
+	s.log.ErrorContext(r.Context(), msg, "err", err)
+	writeError(w, http.StatusInternalServerError, "internal error")
 }
 
 // expiry reads the exp claim of a JWT that Authenticate has already verified.
@@ -121,6 +190,12 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// writeGraphQLError answers in the GraphQL error shape, which /graphql's
+// clients read.
+func writeGraphQLError(w http.ResponseWriter, status int, code, msg string) {
+	writeJSON(w, status, map[string]any{"errors": []any{map[string]any{"message": msg, "extensions": map[string]string{"code": code}}}})
 }
 
 // writeError answers in the REST error shape, which the portal shows in words.

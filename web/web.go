@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/netip"
 
 	"github.com/clausewatch/clausewatch/internal/app"
 )
@@ -30,23 +31,36 @@ const csp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 's
 type Options struct {
 	Service *app.Service
 	Logger  *slog.Logger
+	// PublicURL is the origin browsers reach the portal at, when a proxy
+	// stands in front (config.Config.PublicURL); empty: the request's own.
+	PublicURL string
+	// TrustedProxies are the peers whose X-Forwarded-Proto is believed.
+	TrustedProxies []netip.Prefix
 }
 
 type server struct {
-	svc *app.Service
-	log *slog.Logger
+	svc            *app.Service
+	log            *slog.Logger
+	publicURL      string
+	trustedProxies []netip.Prefix
+}
+
+func newServer(o Options) *server {
+	s := &server{svc: o.Service, log: o.Logger, publicURL: o.PublicURL, trustedProxies: o.TrustedProxies}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	return s
 }
 
 // Register mounts the portal on mux: the pages at / and the session at
 // /session (POST signs in, DELETE signs out). Mount /graphql through
-// WithSessionCookie so the pages' requests are authenticated.
+// WithSessionCookie, with the same Options, so the pages' requests are
+// authenticated.
 func Register(mux *http.ServeMux, o Options) {
-	s := &server{svc: o.Service, log: o.Logger}
-	if s.log == nil {
-		s.log = slog.Default()
-	}
-	mux.HandleFunc("POST /session", s.signIn)
-	mux.HandleFunc("DELETE /session", signOut)
+	s := newServer(o)
+	mux.HandleFunc("POST /session", s.fromPortal(s.signIn))
+	mux.HandleFunc("DELETE /session", s.fromPortal(s.signOut))
 	mux.Handle("/", pages())
 }
 

@@ -43,14 +43,21 @@ func newEnv(t *testing.T, d dbtest.Dialect) *env {
 }
 
 func newEnvWith(t *testing.T, d dbtest.Dialect, sessions app.SessionVerifier) *env {
+	return newEnvOn(t, dbtest.Open(t, d), sessions, web.Options{})
+}
+
+// newEnvOn is one server process on store, its portal configured by portal
+// (Service and Logger are filled in).
+func newEnvOn(t *testing.T, store app.Store, sessions app.SessionVerifier, portal web.Options) *env {
 	t.Helper()
 	log := slog.New(slog.DiscardHandler)
-	svc := apptest.New(t, dbtest.Open(t, d), apptest.Configure(func(o *app.Options) { o.Sessions = sessions })).Svc
+	svc := apptest.New(t, store, apptest.Configure(func(o *app.Options) { o.Sessions = sessions })).Svc
 	mux := http.NewServeMux()
 	// Introspection on, as in the zero-setup mode: GET /graphql is then a page,
 	// the most that a GET could ever get.
-	mux.Handle("/graphql", web.WithSessionCookie(graph.NewHandler(graph.Options{Service: svc, Logger: log, Introspection: true})))
-	web.Register(mux, web.Options{Service: svc, Logger: log})
+	portal.Service, portal.Logger = svc, log
+	mux.Handle("/graphql", web.WithSessionCookie(portal, graph.NewHandler(graph.Options{Service: svc, Logger: log, Introspection: true})))
+	web.Register(mux, portal)
 	return &env{svc: svc, h: mux}
 }
 

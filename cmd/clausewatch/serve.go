@@ -77,10 +77,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	mux := http.NewServeMux()
 	rest.Register(mux, rest.Options{Service: svc, Logger: log, Ready: store.Ping})
-	gql := web.WithSessionCookie(graph.NewHandler(graph.Options{Service: svc, Logger: log, Introspection: cfg.Introspection}))
+	portal := web.Options{Service: svc, Logger: log, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies}
+	gql := web.WithSessionCookie(portal, graph.NewHandler(graph.Options{Service: svc, Logger: log, Introspection: cfg.Introspection}))
 	mux.Handle("/graphql", gql)
 	mux.Handle("GET /graphql/", gql) // the explorer's assets
-	web.Register(mux, web.Options{Service: svc, Logger: log})
+	web.Register(mux, portal)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 
 	srv := &http.Server{

@@ -1652,7 +1652,7 @@ type Viewer {
 `, BuiltIn: false},
 	{Name: "../schema/analysis.graphqls", Input: `"What to analyze: exactly one of url and text."
 input AnalyzeInput {
-  "A public http(s) URL, fetched and extracted first."
+  "A public http(s) URL, fetched and extracted first (UNREADABLE when its text is over 1,500,000 characters)."
   url: String
   "Document text, analyzed as given: at most 1,500,000 characters (INVALID beyond)."
   text: String
@@ -1813,7 +1813,7 @@ type Extraction {
 }
 
 extend type Mutation {
-  "Fetches a public http(s) URL and returns its readable text. Scope extract; one scan."
+  "Fetches a public http(s) URL and returns its readable text (UNREADABLE when that is over 1,500,000 characters). Scope extract; one scan."
   extract(url: String!): Extraction
 }
 `, BuiltIn: false},
@@ -1905,7 +1905,7 @@ type Alert {
   url: String!
   detectedAt: Time!
   read: Boolean!
-  "One sentence: how many paragraphs changed and which findings appeared or went away."
+  "One sentence: how many paragraphs changed and which findings appeared or went away; it ends with a note when each of the monitor's last 3 or more checks saw the text change."
   summary: String!
   "Unified diff of the extracted text, one paragraph a line, 3 lines of context; empty when the change was too large to diff within the bound (the summary then says so)."
   diff: String!
@@ -1958,7 +1958,7 @@ extend type Query {
 }
 
 extend type Mutation {
-  "Starts monitoring a public URL; the document is fetched at once as the baseline. Scope monitor; one scan."
+  "Starts monitoring a public URL; the document is fetched at once as the baseline (UNREADABLE when its text is over 1,500,000 characters). Scope monitor; one scan."
   createMonitor(input: CreateMonitorInput!): Monitor
   "Stops monitoring; the monitor's alerts stay readable. Scope monitor."
   deleteMonitor(id: ID!): DeleteMonitorResult

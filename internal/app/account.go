@@ -40,6 +40,9 @@ type Account struct {
 type Identity struct {
 	Subject string
 	Email   string
+	// Expires is when the token ends (its exp claim, which every token must
+	// carry); a sign-out's revocation is kept until then.
+	Expires time.Time
 }
 
 // SessionVerifier checks an account-session token (a JWT from the identity

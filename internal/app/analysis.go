@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/fetch"
@@ -17,7 +18,7 @@ import (
 // one of URL and Text.
 type AnalyzeInput struct {
 	URL          string `json:"url,omitempty" validate:"omitempty,max=2048"`
-	Text         string `json:"text,omitempty" validate:"omitempty,max=1500000"`
+	Text         string `json:"text,omitempty"` // at most MaxTextChars, checked by checkAnalyzeInput
 	Title        string `json:"title,omitempty" validate:"omitempty,max=300"`
 	DocumentType string `json:"documentType,omitempty" validate:"omitempty,oneof=terms privacy"`
 	AI           bool   `json:"ai,omitempty"`
@@ -266,6 +267,10 @@ func (s *Service) checkAnalyzeInput(in AnalyzeInput) error {
 	if hasURL == hasText {
 		return &Error{Code: CodeInvalid, Message: "give exactly one of url and text",
 			Fields: []FieldError{{Field: "url", Message: "exactly one of url and text is required"}}}
+	}
+	if utf8.RuneCountInString(in.Text) > MaxTextChars {
+		return &Error{Code: CodeInvalid, Message: "invalid request",
+			Fields: []FieldError{{Field: "text", Message: "must be at most " + maxTextCharsText + " characters"}}}
 	}
 	if in.URL != "" {
 		if err := s.fetcher.Check(in.URL); err != nil {

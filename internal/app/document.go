@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"fmt"
+	"unicode/utf8"
 
 	"github.com/clausewatch/clausewatch/internal/extract"
 	"github.com/clausewatch/clausewatch/internal/fetch"
@@ -36,7 +38,31 @@ func (s *Service) readDocument(ctx context.Context, req fetch.Request, ex extrac
 	if res.NotModified {
 		return &Document{Response: *res}, nil
 	}
-	return extractWith(ex, *res)
+	d, err := extractWith(ex, *res)
+	if err != nil {
+		return nil, err
+	}
+	if n := utf8.RuneCountInString(d.Extracted.Text); n > MaxTextChars {
+		return nil, Errorf(CodeUnreadable, "the document's text is %s characters, over the limit of %s", thousands(n), maxTextCharsText)
+	}
+	return d, nil
+}
+
+// MaxTextChars is the most text, in Unicode code points, the service takes
+// from any source: a text given to analyze, and the extracted text of every
+// page read (extracted, analyzed or monitored). It bounds the analysis's
+// memory and time, the stored versions and the responses.
+const MaxTextChars = 1_500_000
+
+var maxTextCharsText = thousands(MaxTextChars)
+
+// thousands writes n with comma separators, as the README does.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // ExtractDocument extracts a response's body without the network: one just

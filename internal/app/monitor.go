@@ -31,6 +31,9 @@ type Monitor struct {
 	LastChangedAt       *time.Time `db:"last_changed_at"`
 	LastError           string     `db:"last_error"`
 	ConsecutiveFailures int        `db:"consecutive_failures"`
+	// ConsecutiveChanges counts the successful checks in a row that saw
+	// the text change.
+	ConsecutiveChanges int `db:"consecutive_changes"`
 	// The check's state: the current version and the validators of the
 	// next conditional GET.
 	ContentHash  string `db:"content_hash"`

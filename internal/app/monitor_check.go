@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"slices"
 	"sync"
@@ -169,13 +170,35 @@ func (s *Service) observe(ctx context.Context, m *Monitor) (*CheckRecord, error)
 			old = doc.Text
 		}
 	}
+	changes := m.ConsecutiveChanges + 1
+	if m.LastChangedAt != nil && now.Sub(*m.LastChangedAt) < m.Interval() {
+		// At most one alert an interval: the change waits, unrecorded, for
+		// the first check an interval after the last alert, which compares
+		// with the version that alert left. Without validators that check
+		// fetches the page whole, so a 304 cannot hide the change.
+		return &CheckRecord{Changes: changes, Deferred: true}, nil
+	}
 	rec.Alert, err = s.alertFor(ctx, m, old, pg.Extracted, now)
-	return rec, err
+	if err != nil {
+		return nil, err
+	}
+	if rec.Alert != nil {
+		rec.Changes = changes
+		if changes >= constantChanges {
+			rec.Alert.Summary += fmt.Sprintf("; note: the page changed on each of its last %d checks, it seems to change constantly", changes)
+		}
+	}
+	return rec, nil
 }
+
+// constantChanges is how many checks in a row must see a change before an
+// alert says the page changes constantly.
+const constantChanges = 3
 
 // alertFor describes the change from old to doc's text; nil when no
 // paragraph differs once normalized. The diff's work is bounded (past the
-// bound it is summarised) and ends with ctx.
+// bound it is summarised) and ends with ctx. Its two analyses take one of
+// the places API analyses take, so checks and requests share one bound.
 func (s *Service) alertFor(ctx context.Context, m *Monitor, old string, doc *extract.Document, at time.Time) (*Alert, error) {
 	d, err := change.CompareContext(ctx, old, doc.Text)
 	if err != nil {
@@ -185,8 +208,14 @@ func (s *Service) alertFor(ctx context.Context, m *Monitor, old string, doc *ext
 	if d.Added+d.Removed == 0 {
 		return nil, nil
 	}
+	if err := s.acquireAnalysis(ctx); err != nil {
+		return nil, err
+	}
 	opts := analyze.Options{DocumentType: doc.DocumentType}
-	before, after := analyze.Analyze(old, opts), analyze.Analyze(doc.Text, opts)
+	before, after := func() (analyze.Result, analyze.Result) {
+		defer func() { <-s.analyses }()
+		return analyze.Analyze(old, opts), analyze.Analyze(doc.Text, opts)
+	}()
 	added, removed := change.Findings(before.Findings, after.Findings)
 	return &Alert{ID: newID(), AccountID: m.AccountID, MonitorID: m.ID, URL: m.URL, DetectedAt: at,
 		Summary: change.Summary(d, added, removed), Diff: d.Unified, Added: d.Added, Removed: d.Removed,

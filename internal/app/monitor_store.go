@@ -43,6 +43,13 @@ type monitorStore interface {
 	// FindVersions pages through a monitor's versions (no texts), newest first.
 	FindVersions(ctx context.Context, monitorID string, after *PageCursor, limit int) ([]MonitorVersion, error)
 
+	// PruneMonitorHistory applies a plan's retention to the monitors of the
+	// accounts on tier: of each monitor's versions it keeps the current one
+	// and the newest keepVersions-1 others last seen from versionsBefore on
+	// (none of a deleted monitor), and it keeps the alerts detected from
+	// alertsBefore on. It returns how many rows it deleted.
+	PruneMonitorHistory(ctx context.Context, tier Tier, keepVersions int, versionsBefore, alertsBefore time.Time) (int64, error)
+
 	FindAlerts(ctx context.Context, f AlertQuery) ([]Alert, error)
 	// UpdateAlerts sets read on those of ids the account owns; it returns
 	// how many it changed.
@@ -71,6 +78,12 @@ type CheckRecord struct {
 	Version            *MonitorVersion
 	Raw                *RawPage
 	Alert              *Alert
+	// Changes is the monitor's count of successful checks in a row that
+	// saw the text change, after this one. Deferred marks a change seen too
+	// soon after the last alert: the current version and when it was last
+	// seen stay as they are.
+	Changes  int
+	Deferred bool
 }
 
 // AlertQuery selects a page of an account's alerts, newest first.

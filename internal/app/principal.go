@@ -66,12 +66,9 @@ func (s *Service) Authenticate(ctx context.Context, bearer string) (*Principal, 
 		}
 		return &Principal{Account: *a, Key: k}, nil
 	}
-	if s.sessions == nil || strings.Count(bearer, ".") != 2 {
-		return nil, ErrUnauthenticated()
-	}
-	id, err := s.sessions.Verify(ctx, bearer)
-	if err != nil || id.Subject == "" {
-		return nil, ErrUnauthenticated()
+	id, err := s.verifySession(ctx, bearer)
+	if err != nil {
+		return nil, err
 	}
 	a, err := s.EnsureAccount(ctx, id)
 	if err != nil {

@@ -123,6 +123,7 @@ func (s *Service) Run(ctx context.Context) error {
 	loops := []func(context.Context) error{
 		s.flushLoop,
 		s.pruneLoop,
+		s.historyLoop,
 		s.RunMonitors,
 	}
 	errs := make([]error, len(loops)+1)

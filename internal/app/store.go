@@ -38,6 +38,7 @@ type Store interface {
 	budgetStore
 	monitorStore
 	billingStore
+	sessionStore
 
 	CreateAnalysis(ctx context.Context, accountID string, keyID *string, a *Analysis) error
 	FindAnalysis(ctx context.Context, accountID, id string) (*Analysis, error)

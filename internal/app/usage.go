@@ -252,8 +252,8 @@ func (s *Service) PruneUsage(ctx context.Context, retention time.Duration) (int6
 // pruneEvery is how often Run drops usage-log rows past retention.
 const pruneEvery = time.Hour
 
-// pruneLoop prunes the usage log at start and every pruneEvery until ctx
-// ends. Several replicas may all do it: the DELETE is idempotent.
+// pruneLoop prunes the usage log and the revoked sessions at start and
+// every pruneEvery until ctx ends. Several replicas may all do it: the DELETE is idempotent.
 func (s *Service) pruneLoop(ctx context.Context) error {
 	t := time.NewTicker(pruneEvery)
 	defer t.Stop()
@@ -262,6 +262,9 @@ func (s *Service) pruneLoop(ctx context.Context) error {
 			s.log.Warn("prune usage log", "err", err)
 		} else if n > 0 {
 			s.log.Info("pruned usage log", "rows", n)
+		}
+		if _, err := s.PruneSessions(ctx); err != nil && ctx.Err() == nil {
+			s.log.Warn("prune revoked sessions", "err", err)
 		}
 		select {
 		case <-ctx.Done():

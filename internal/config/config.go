@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
 	"net/url"
 	"runtime"
 	"strconv"
@@ -51,6 +52,12 @@ type Config struct {
 
 	LogLevel  slog.Level
 	LogFormat string // text or json
+
+	// PublicURL is the origin browsers reach the portal at (scheme://host[:port]),
+	// when a proxy stands in front; https there makes the session cookie Secure.
+	PublicURL string
+	// TrustedProxies are the peers whose X-Forwarded-Proto is believed.
+	TrustedProxies []netip.Prefix
 
 	// Introspection turns on GraphQL introspection and the explorer page.
 	Introspection bool
@@ -159,6 +166,29 @@ func Load(getenv func(string) string) (Config, error) {
 		c.AnalysisConcurrency = n
 	}
 	c.UsageRetention = duration(getenv, "CLAUSEWATCH_USAGE_RETENTION", 90*24*time.Hour, bad)
+
+	if v := getenv("CLAUSEWATCH_PUBLIC_URL"); v != "" {
+		// Only an origin: the portal is served at the root of it.
+		u, err := url.Parse(v)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil ||
+			(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+			bad("CLAUSEWATCH_PUBLIC_URL", "want the origin browsers use, such as https://clausewatch.example.com, got %q", v)
+		} else {
+			c.PublicURL = u.Scheme + "://" + strings.ToLower(u.Host)
+		}
+	}
+	for _, p := range splitList(getenv("CLAUSEWATCH_TRUSTED_PROXIES")) {
+		prefix, err := netip.ParsePrefix(p)
+		if err != nil {
+			addr, aerr := netip.ParseAddr(p)
+			if aerr != nil {
+				bad("CLAUSEWATCH_TRUSTED_PROXIES", "want IP addresses or CIDRs such as 10.0.0.0/8, got %q", p)
+				continue
+			}
+			prefix = netip.PrefixFrom(addr, addr.BitLen())
+		}
+		c.TrustedProxies = append(c.TrustedProxies, prefix.Masked())
+	}
 
 	if c.LLMBaseURL != "" {
 		if u, err := url.Parse(c.LLMBaseURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") {

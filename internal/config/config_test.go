@@ -1,6 +1,8 @@
 package config
 
 import (
+	"net/netip"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -37,6 +39,8 @@ func TestEveryBadValueIsNamed(t *testing.T) {
 		"CLAUSEWATCH_LOG_LEVEL":             "loud",
 		"CLAUSEWATCH_LOG_FORMAT":            "xml",
 		"CLAUSEWATCH_AUTH_JWKS_URL":         "https://idp.example/jwks.json",
+		"CLAUSEWATCH_PUBLIC_URL":            "https://cw.example.com/portal",
+		"CLAUSEWATCH_TRUSTED_PROXIES":       "10.0.0.0/8, proxy.internal",
 	}
 	_, err := Load(env(bad))
 	if err == nil {
@@ -75,5 +79,26 @@ func TestMonitorSettings(t *testing.T) {
 	c, err := Load(env(map[string]string{"CLAUSEWATCH_MONITOR_WORKERS": "0", "CLAUSEWATCH_MONITOR_HOST_INTERVAL": "0", "CLAUSEWATCH_MONITOR_MIN_INTERVAL": "1s"}))
 	if err != nil || c.MonitorWorkers != 0 || c.MonitorHostInterval != 0 || c.MonitorMinInterval != time.Second {
 		t.Errorf("%+v %v", c, err)
+	}
+}
+
+// Behind a TLS proxy: the public origin (normalized) and the proxies whose
+// X-Forwarded-Proto counts, as CIDRs or single addresses.
+func TestProxySettings(t *testing.T) {
+	c, err := Load(env(map[string]string{
+		"CLAUSEWATCH_PUBLIC_URL":      "https://CW.example.com:8443/",
+		"CLAUSEWATCH_TRUSTED_PROXIES": "10.1.2.3/8, 192.168.0.7, ::1",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.168.0.7/32"), netip.MustParsePrefix("::1/128")}
+	if c.PublicURL != "https://cw.example.com:8443" || !reflect.DeepEqual(c.TrustedProxies, want) {
+		t.Errorf("public URL %q, trusted proxies %v", c.PublicURL, c.TrustedProxies)
+	}
+	for _, bad := range []string{"cw.example.com", "ftp://cw.example.com", "https://", "https://u:p@cw.example.com", "https://cw.example.com/?a=1", "https://cw.example.com/#x"} {
+		if _, err := Load(env(map[string]string{"CLAUSEWATCH_PUBLIC_URL": bad})); err == nil || !strings.Contains(err.Error(), "CLAUSEWATCH_PUBLIC_URL:") {
+			t.Errorf("CLAUSEWATCH_PUBLIC_URL=%q: %v", bad, err)
+		}
 	}
 }

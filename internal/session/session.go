@@ -61,7 +61,8 @@ func (v *Verifier) Verify(_ context.Context, token string) (app.Identity, error)
 	if c.Subject == "" {
 		return app.Identity{}, errors.New("token has no subject")
 	}
-	return app.Identity{Subject: c.Subject, Email: c.Email}, nil
+	// The parser requires exp, so ExpiresAt is set.
+	return app.Identity{Subject: c.Subject, Email: c.Email, Expires: c.ExpiresAt.Time}, nil
 }
 
 // MintHS256 issues a session token, for the zero-setup owner and for tests.

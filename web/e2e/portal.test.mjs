@@ -2,13 +2,16 @@
 // that `clausewatch serve` printed, a key created and seen once, used, then
 // revoked; a pasted policy analyzed with its quotes highlighted; the usage
 // chart with today's count; a page of its own watched, changed and checked
-// now, its alert read; sign-out. Screenshots of every page at 1280 and 390 px
+// now, its alert read; a sign-in link for another account refused unless
+// confirmed; sign-out, after which the old cookie is dead. Screenshots of every page at 1280 and 390 px
 // go to $ARTIFACTS. scripts/e2e.sh starts the server on loopback with a fresh
 // SQLite and passes its sign-in link in $PORTAL_LINK and the address the test
-// serves its page on (which the server may fetch) in $FIXTURE_ADDR.
+// serves its page on (which the server may fetch) in $FIXTURE_ADDR, and the
+// server's session secret file in $SESSION_KEY (to sign in another account).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
+import { createHmac } from "node:crypto";
 import { createServer } from "node:http";
 import { chromium } from "playwright-core";
 
@@ -17,6 +20,17 @@ const artifacts = process.env.ARTIFACTS ?? "test-artifacts/portal";
 if (!link?.startsWith("http://127.0.0.1:")) throw new Error(`PORTAL_LINK must be the loopback sign-in link, got ${link}`);
 const base = new URL(link).origin;
 mkdirSync(artifacts, { recursive: true });
+
+// mint signs an hour's session for a local account, as the server signs the owner's.
+function mint(email) {
+  const secret = readFileSync(process.env.SESSION_KEY, "utf8").trim();
+  const part = (o) => Buffer.from(JSON.stringify(o)).toString("base64url");
+  const now = Math.floor(Date.now() / 1000);
+  const signed = part({ alg: "HS256", typ: "JWT" }) + "." + part({ sub: "local:" + email, email, iat: now, exp: now + 3600 });
+  return signed + "." + createHmac("sha256", secret).update(signed).digest("base64url");
+}
+
+const sessionCookie = async () => (await context.cookies()).find((c) => c.name === "clausewatch_session")?.value;
 
 // A policy with a few risky clauses. The emoji and curly quotes come before
 // the clauses, so highlighting by UTF-16 offsets instead of code points would
@@ -327,12 +341,60 @@ test("a session lost while in use leads to the sign-in page, saying so", async (
   await h1().filter({ hasText: "Usage" }).waitFor();
 });
 
-test("sign out clears the session", async () => {
+test("a sign-in link put into an open page is ignored", async () => {
+  const calls = [];
+  const seen = (r) => { if (new URL(r.url()).pathname === "/session") calls.push(r.method()); };
+  page.on("request", seen);
+  // What any page holding this window can do: change its fragment.
+  await page.evaluate((t) => { location.hash = "#signin=" + t; }, mint("mallory@localhost"));
+  await h1().filter({ hasText: "API keys" }).waitFor();
+  page.off("request", seen);
+  assert.equal(new URL(page.url()).hash, "#keys", "the token is out of the address bar");
+  assert.deepEqual(calls, [], "nothing was sent to /session");
+  assert.match(await page.locator("#who-email").innerText(), /owner@localhost/);
+});
+
+test("a sign-in link for another account asks first, naming both", async () => {
+  const owner = await sessionCookie();
+  const other = mint("other@localhost");
+  // A fresh load in a new tab, as a link from elsewhere opens.
+  const openLink = async () => {
+    await page.close();
+    await openPage();
+    await page.goto(base + "/#signin=" + encodeURIComponent(other));
+    const dialog = page.getByRole("dialog", { name: "Switch account?" });
+    await dialog.waitFor();
+    return dialog;
+  };
+  let dialog = await openLink();
+  const text = await dialog.innerText();
+  assert.match(text, /owner@localhost/);
+  assert.match(text, /other@localhost/);
+  assert.equal(new URL(page.url()).hash, "#keys", "the token is out of the address bar while asking");
+  await page.screenshot({ path: `${artifacts}/switch-account-1280.png` });
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await h1().filter({ hasText: "API keys" }).waitFor();
+  assert.match(await page.locator("#who-email").innerText(), /owner@localhost/);
+  assert.equal(await sessionCookie(), owner, "declined: the session is the owner's still");
+
+  dialog = await openLink();
+  await dialog.getByRole("button", { name: "Switch to other@localhost" }).click();
+  await page.locator("#who-email").filter({ hasText: "other@localhost" }).waitFor();
+  assert.equal(await sessionCookie(), other);
+});
+
+test("sign out ends the session on the server", async () => {
+  const saved = await context.cookies();
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.getByRole("heading", { name: "Sign in to the developer portal" }).waitFor();
-  assert.equal((await context.cookies()).some((c) => c.name === "clausewatch_session"), false);
+  assert.equal(await sessionCookie(), undefined);
   await page.reload();
   await page.getByRole("heading", { name: "Sign in to the developer portal" }).waitFor();
+  // The cookie kept from before is refused: the token itself was revoked.
+  await context.addCookies(saved);
+  await page.reload();
+  await page.getByRole("heading", { name: "Sign in to the developer portal" }).waitFor();
+  assert.doesNotMatch(await page.locator("main").innerText(), /other@localhost/);
 });
 
 test("nothing was requested off the server, and no script failed", () => {

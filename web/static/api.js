@@ -47,16 +47,26 @@ function describe(e) {
   return msg;
 }
 
-export async function signIn(token) {
-  const res = await send("/session", "POST", { token });
+// signIn moves token into the session cookie. Over a session of another
+// account it fails with status 409 and both addresses (currentEmail,
+// newEmail), unless switchAccount says the person agreed.
+export async function signIn(token, switchAccount = false) {
+  const res = await send("/session", "POST", { token, switchAccount });
   if (!res.ok) {
     const body = await res.json().catch(() => null);
-    throw new ApiError(body?.error ?? `Sign-in failed (${res.status}).`, "UNAUTHENTICATED", res.status);
+    const err = new ApiError(body?.error ?? `Sign-in failed (${res.status}).`, "UNAUTHENTICATED", res.status);
+    err.currentEmail = body?.currentEmail;
+    err.newEmail = body?.newEmail;
+    throw err;
   }
 }
 
 export async function signOut() {
-  await send("/session", "DELETE");
+  const res = await send("/session", "DELETE");
+  if (!res.ok) {
+    const body = await res.json().catch(() => null);
+    throw new ApiError(body?.error ?? `Sign-out failed (${res.status}).`, "INTERNAL", res.status);
+  }
 }
 
 async function send(url, method, body) {

@@ -2,7 +2,7 @@
 // (#keys, #usage, #analyze[/id], #monitors). Each page asks /graphql once for
 // what it shows.
 import { gql, signIn, signOut, whenSignedOut } from "./api.js";
-import { h, errorBox } from "./ui.js";
+import { h, errorBox, confirmDialog, toast } from "./ui.js";
 import * as keys from "./keys.js";
 import * as usage from "./usage.js";
 import * as analyze from "./analyze.js";
@@ -22,7 +22,12 @@ whenSignedOut(() => {
 });
 
 document.getElementById("sign-out").addEventListener("click", async () => {
-  await signOut().catch(() => {});
+  // The server ends the session; until it has, the person is not signed out.
+  try {
+    await signOut();
+  } catch (err) {
+    return toast(`Not signed out: ${err.message}`);
+  }
   viewer = null;
   showSignIn("You are signed out.");
 });
@@ -33,26 +38,55 @@ document.querySelector(".skip").addEventListener("click", (ev) => {
   main.focus();
 });
 
-window.addEventListener("hashchange", start);
+window.addEventListener("hashchange", () => {
+  // A sign-in link counts only when the page loads (start): any page holding
+  // this window can change its fragment, and must not sign it in to an
+  // account of its choosing. A #signin= arriving later is dropped unread.
+  if (location.hash.startsWith("#signin=")) dropFragment();
+  route();
+});
 start();
 
-// start runs on every load and hash change: a sign-in link can also be
-// opened on a page that is already showing.
+// start runs once, when the page loads.
 async function start() {
   // The link that `make run` prints carries the session token in the fragment,
   // which is never sent to a server. Move it into the cookie and take it out
   // of the address bar and history at once.
   const m = location.hash.match(/^#signin=(.+)$/);
   if (m) {
-    history.replaceState(null, "", location.pathname + location.search + "#keys");
+    dropFragment();
     try {
-      await signIn(decodeURIComponent(m[1]));
+      await signInAs(decodeURIComponent(m[1]));
     } catch (err) {
       return showSignIn(err.message);
     }
-    viewer = null;
   }
   await route();
+}
+
+function dropFragment() {
+  history.replaceState(null, "", location.pathname + location.search + "#keys");
+}
+
+// signInAs moves token into the cookie. If the browser is signed in to
+// another account, the server says whose (409) and changes nothing: a link
+// from someone else would otherwise put this person's work into the sender's
+// account. The person sees both addresses and chooses.
+async function signInAs(token) {
+  try {
+    await signIn(token);
+  } catch (err) {
+    if (err.status !== 409) throw err;
+    const ok = await confirmDialog({
+      title: "Switch account?",
+      body: `This browser is signed in as ${err.currentEmail}. The sign-in link is for ${err.newEmail}: ` +
+        `what you do next would be kept in that account. Switch only if you expected that account.`,
+      confirm: `Switch to ${err.newEmail}`,
+    });
+    if (!ok) return toast(`Still signed in as ${err.currentEmail}.`);
+    await signIn(token, true);
+  }
+  viewer = null;
 }
 
 async function route() {
@@ -107,7 +141,7 @@ function showSignIn(message) {
     ev.preventDefault();
     form.querySelector(".error-box")?.remove();
     try {
-      await signIn(input.value.trim());
+      await signInAs(input.value.trim());
       history.replaceState(null, "", location.pathname + "#keys");
       route.seen = false;
       await route();

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/clausewatch/clausewatch/internal/analyze"
+	"github.com/clausewatch/clausewatch/internal/analyze/train"
+)
+
+// The sample the labels are made on: of the services that have both a terms
+// of service and a privacy policy in the corpus, and are not among the
+// grade-evaluation services of tosdr/dev-grades.jsonl, every serviceStride-th
+// by name from serviceStart, both documents of each. A document of more than
+// maxSentences sentences is labelled in windows evenly spaced windows of
+// windowLen sentences. Changing any of these changes the labelled set.
+const (
+	serviceStride = 8
+	serviceStart  = 0
+	maxSentences  = 250
+	windows       = 5
+	windowLen     = 50
+)
+
+// sampleTypes are the labelled document types, in labelling order within a
+// service.
+var sampleTypes = []string{"Terms of Service", "Privacy Policy"}
+
+// sampleDocuments returns the chosen documents in labelling order: by
+// service name (case-insensitive), terms before privacy policy.
+func sampleDocuments(data string) ([]train.CorpusDocument, error) {
+	all, err := train.ReadCorpus(filepath.Join(data, "corpus", "documents.jsonl.gz"))
+	if err != nil {
+		return nil, err
+	}
+	dev, err := devServices(filepath.Join(data, "tosdr", "dev-grades.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	byService := map[string]map[string]train.CorpusDocument{}
+	for _, d := range all {
+		if !slices.Contains(sampleTypes, d.Type) || dev[d.Service] {
+			continue
+		}
+		if byService[d.Service] == nil {
+			byService[d.Service] = map[string]train.CorpusDocument{}
+		}
+		byService[d.Service][d.Type] = d
+	}
+	var services []string
+	for s, ds := range byService {
+		if len(ds) == len(sampleTypes) {
+			services = append(services, s)
+		}
+	}
+	sort.Slice(services, func(i, j int) bool {
+		a, b := strings.ToLower(services[i]), strings.ToLower(services[j])
+		if a != b {
+			return a < b
+		}
+		return services[i] < services[j]
+	})
+	var out []train.CorpusDocument
+	for i := serviceStart; i < len(services); i += serviceStride {
+		for _, t := range sampleTypes {
+			out = append(out, byService[services[i]][t])
+		}
+	}
+	return out, nil
+}
+
+// devServices reads the corpus names of the grade-evaluation services.
+func devServices(path string) (map[string]bool, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	for dec.More() {
+		var g struct{ Service string }
+		if err := dec.Decode(&g); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		out[g.Service] = true
+	}
+	return out, nil
+}
+
+// sentences splits a document as the analyzer does (analyze.Sentences, which
+// uses no model) and returns its sentences' texts.
+func sentences(text string) []string {
+	rs := []rune(text)
+	var out []string
+	for _, sp := range analyze.Sentences(text) {
+		out = append(out, string(rs[sp.Start:sp.End]))
+	}
+	return out
+}
+
+// window returns the indexes of the sentences to label among n: all of them
+// up to maxSentences, else windows runs of windowLen starting at k*n/windows,
+// so every part of a long document is sampled with its neighbours as context.
+func window(n int) []int {
+	var out []int
+	if n <= maxSentences {
+		for i := range n {
+			out = append(out, i)
+		}
+		return out
+	}
+	for k := range windows {
+		start := k * n / windows
+		for i := start; i < start+windowLen; i++ {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// sampleSentences returns the unlabelled sentences of the sample, in the
+// order of labels.jsonl.
+func sampleSentences(data string) ([]Label, error) {
+	docs, err := sampleDocuments(data)
+	if err != nil {
+		return nil, err
+	}
+	var out []Label
+	for _, d := range docs {
+		ss := sentences(d.Text)
+		for _, i := range window(len(ss)) {
+			out = append(out, Label{Service: d.Service, Source: d.Source, Type: d.Type, Sentence: i, SHA256: hashText(ss[i]), Text: ss[i]})
+		}
+	}
+	return out, nil
+}
+
+func hashText(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:8])
+}
+
+// writeSample prints the unlabelled sample as JSON lines.
+func writeSample(w io.Writer, data string) error {
+	ls, err := sampleSentences(data)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, l := range ls {
+		if err := enc.Encode(l); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(os.Stderr, "%d sentences\n", len(ls))
+	return nil
+}

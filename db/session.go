@@ -1,0 +1,36 @@
+package db
+
+import (
+	"context"
+	"time"
+)
+
+// Signing out twice keeps the first row: the token's expiry does not change.
+const revokeSessionSQL = `INSERT INTO revoked_sessions (token_hash, expires_at) VALUES (?, ?) ON CONFLICT (token_hash) DO NOTHING`
+
+// RevokeSession implements app.Store.
+func (s *Store) RevokeSession(ctx context.Context, hash []byte, expires time.Time) error {
+	_, err := s.exec(ctx, revokeSessionSQL, hash, expires.UTC())
+	return err
+}
+
+const sessionRevokedSQL = `SELECT EXISTS (SELECT 1 FROM revoked_sessions WHERE token_hash = ?)`
+
+// SessionRevoked implements app.Store.
+func (s *Store) SessionRevoked(ctx context.Context, hash []byte) (bool, error) {
+	var revoked bool
+	err := s.get(ctx, &revoked, sessionRevokedSQL, hash)
+	return revoked, err
+}
+
+const pruneSessionRevocationsSQL = `DELETE FROM revoked_sessions WHERE expires_at < ?`
+
+// PruneSessionRevocations implements app.Store.
+func (s *Store) PruneSessionRevocations(ctx context.Context, before time.Time) (int64, error) {
+	r, err := s.exec(ctx, pruneSessionRevocationsSQL, before.UTC())
+	if err != nil {
+		return 0, err
+	}
+	n, err := r.RowsAffected()
+	return n, translate(err)
+}

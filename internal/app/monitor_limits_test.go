@@ -1,0 +1,237 @@
+package app_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/clausewatch/clausewatch/db/dbtest"
+	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/app/apptest"
+)
+
+// overLimit is a plain-text page whose text is a little over
+// app.MaxTextChars.
+func overLimit() apptest.Page {
+	para := "We may change these terms at any time and will tell you by email.\n\n"
+	return apptest.Page{ContentType: "text/plain; charset=utf-8", Body: strings.Repeat(para, app.MaxTextChars/len(para)+100)}
+}
+
+// One text limit for every source: a fetched page over it cannot be
+// extracted, analyzed (alone or in a batch) or monitored (422, the scan
+// given back, nothing stored), a pasted text over it is invalid, and a
+// monitored page that grows over it fails its check without an alert.
+func TestTextLimitEverySource(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newMonitorEnv(t, dbtest.Open(t, d))
+		tok, acct := e.MustAccount("")
+		e.SetTier(acct.ID, app.TierAdvanced)
+		ctx := e.Ctx(e.MustKey(tok, "extract", "analyze", "monitor").RawKey)
+		e.Docs.Set("/small", html(terms("n1", "3 May 2026", "a=1", false), ""))
+		m := e.mustCreate(t, ctx, e.Docs.URL("/small"))
+		e.Docs.Set("/big", overLimit())
+		e.Docs.Set("/small", overLimit())
+		big := e.Docs.URL("/big")
+		used := scansUsed(t, e.Svc, ctx)
+
+		for _, c := range []struct {
+			name string
+			call func() error
+			want app.Code
+		}{
+			{"extract", func() error { _, err := e.Svc.Extract(ctx, app.ExtractInput{URL: big}); return err }, app.CodeUnreadable},
+			{"analyze url", func() error { _, err := e.Svc.Analyze(ctx, app.AnalyzeInput{URL: big}); return err }, app.CodeUnreadable},
+			{"batch item", func() error {
+				res, err := e.Svc.AnalyzeBatch(ctx, app.BatchInput{Items: []app.AnalyzeInput{{URL: big}}})
+				if err != nil || res.Results[0].OK {
+					return fmt.Errorf("batch: %v", err)
+				}
+				return &app.Error{Code: res.Results[0].Error.Code}
+			}, app.CodeUnreadable},
+			{"analyze text", func() error {
+				_, err := e.Svc.Analyze(ctx, app.AnalyzeInput{Text: strings.Repeat("x", app.MaxTextChars+1)})
+				return err
+			}, app.CodeInvalid},
+			{"create monitor", func() error { _, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: big}); return err }, app.CodeUnreadable},
+		} {
+			if err := c.call(); err == nil || app.ErrorCode(err) != c.want {
+				t.Errorf("%s: %v, want %s", c.name, err, c.want)
+			}
+		}
+
+		got := e.mustCheck(t, ctx, m.ID)
+		if got.ConsecutiveFailures != 1 || !strings.Contains(got.LastError, "1,500,000") || got.LastChangedAt != nil {
+			t.Errorf("check of a page grown over the limit: %+v", got)
+		}
+		if a := e.alerts(t, ctx, app.AlertFilter{}); len(a) != 0 {
+			t.Errorf("%d alerts", len(a))
+		}
+		if n := scansUsed(t, e.Svc, ctx); n != used {
+			t.Errorf("%d scans kept, want every one given back", n-used)
+		}
+		if ms, err := e.Svc.FindMonitors(ctx); err != nil || len(ms) != 1 {
+			t.Errorf("monitors %d (%v), want only the first", len(ms), err)
+		}
+		if page, err := e.Svc.FindAnalyses(ctx, app.AnalysisFilter{}); err != nil || len(page.Analyses) != 0 {
+			t.Errorf("analyses stored: %+v %v", page, err)
+		}
+	})
+}
+
+// An alert's analyses take a place of the analysis bound: with every place
+// taken the check fails as busy (a failure, nothing recorded, the scan
+// given back); once one is free the same change raises its alert.
+func TestAlertAnalysesShareTheAnalysisBound(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newMonitorEnv(t, dbtest.Open(t, d), func(o *app.Options) { o.AnalysisWait = 20 * time.Millisecond })
+		ctx := e.mustCaller(t, app.TierAdvanced)
+		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false), ""))
+		m := e.mustCreate(t, ctx, e.Docs.URL("/terms"))
+		used := scansUsed(t, e.Svc, ctx)
+		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false, arbitration), ""))
+
+		release := e.Svc.FillAnalyses()
+		got := e.mustCheck(t, ctx, m.ID)
+		release()
+		if got.ConsecutiveFailures != 1 || got.LastChangedAt != nil {
+			t.Errorf("check with every analysis place taken: %+v", got)
+		}
+		if a := e.alerts(t, ctx, app.AlertFilter{}); len(a) != 0 {
+			t.Errorf("%d alerts while the analyses were full", len(a))
+		}
+		if n := scansUsed(t, e.Svc, ctx); n != used {
+			t.Errorf("the busy check kept its scan")
+		}
+		if got := e.mustCheck(t, ctx, m.ID); got.ConsecutiveFailures != 0 || got.LastChangedAt == nil {
+			t.Errorf("check with a place free: %+v", got)
+		}
+		if a := e.alerts(t, ctx, app.AlertFilter{}); len(a) != 1 {
+			t.Errorf("%d alerts, want 1", len(a))
+		}
+	})
+}
+
+// changing serves a terms page whose text changes on every request.
+func changing() http.Handler {
+	var n atomic.Int64
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		html(terms("n1", "3 May 2026", "a=1", false, fmt.Sprintf("<p>Revision %d of these terms.</p>", n.Add(1))), "").ServeHTTP(w, r)
+	})
+}
+
+// A page that changes on every fetch raises at most one alert an interval:
+// changes seen sooner record nothing, and the first check an interval after
+// the last alert raises one covering them all, noting that the page changed
+// on each of its last checks.
+func TestConstantChangeAlertsOnceAnInterval(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newMonitorEnv(t, dbtest.Open(t, d))
+		e.Clock.Set(time.Now().Truncate(time.Second))
+		ctx := e.mustCaller(t, app.TierAdvanced)
+		e.Docs.Handle("/terms", changing())
+		m := e.mustCreate(t, ctx, e.Docs.URL("/terms")) // revision 1, interval 1h
+
+		for range 4 { // revisions 2 to 5
+			e.mustCheck(t, ctx, m.ID)
+			e.Clock.Advance(time.Minute)
+		}
+		alerts := e.alerts(t, ctx, app.AlertFilter{})
+		if len(alerts) != 1 || strings.Contains(alerts[0].Summary, "constantly") {
+			t.Fatalf("4 changed checks within the hour: %+v", alerts)
+		}
+		e.Clock.Advance(time.Hour)
+		e.mustCheck(t, ctx, m.ID) // revision 6
+		alerts = e.alerts(t, ctx, app.AlertFilter{})
+		if len(alerts) != 2 {
+			t.Fatalf("%d alerts, want 2", len(alerts))
+		}
+		a := alerts[0]
+		if a.Added != 1 || a.Removed != 1 || !strings.Contains(a.Diff, "-Revision 2 ") || !strings.Contains(a.Diff, "+Revision 6 ") ||
+			!strings.Contains(a.Summary, "changed on each of its last 5 checks") {
+			t.Errorf("the alert an hour later: %q\n%s", a.Summary, a.Diff)
+		}
+		vp, err := e.Svc.FindMonitorVersions(ctx, m.ID, ptr(100), "")
+		if err != nil || len(vp.Versions) != 3 {
+			t.Errorf("versions %+v (%v), want revisions 1, 2 and 6", vp, err)
+		}
+	})
+}
+
+// History is kept per plan: versions by count and age (the current one
+// always), alerts by age; the plan at the time of the prune decides, and a
+// deleted monitor's versions go.
+func TestMonitorHistoryRetention(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newMonitorEnv(t, dbtest.Open(t, d))
+		e.Clock.Set(time.Now().Add(1000 * time.Hour).Truncate(time.Second))
+		callers := map[app.Tier]context.Context{}
+		monitors := map[app.Tier]*app.Monitor{}
+		accounts := map[app.Tier]string{}
+		for _, tier := range []app.Tier{app.TierFree, app.TierAdvanced} {
+			tok, acct := e.MustAccount("")
+			e.SetTier(acct.ID, app.TierAdvanced) // enough scans to check often
+			callers[tier], accounts[tier] = e.Ctx(e.MustKey(tok, "monitor").RawKey), acct.ID
+			e.Docs.Handle("/"+string(tier), changing())
+			monitors[tier] = e.mustCreate(t, callers[tier], e.Docs.URL("/"+string(tier)))
+		}
+		for range 12 {
+			e.Clock.Advance(time.Hour)
+			for tier, m := range monitors {
+				e.mustCheck(t, callers[tier], m.ID)
+			}
+		}
+		e.SetTier(accounts[app.TierFree], app.TierFree)
+		count := func(tier app.Tier) (versions, alerts int) {
+			t.Helper()
+			vp, err := e.Svc.FindMonitorVersions(callers[tier], monitors[tier].ID, ptr(100), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return len(vp.Versions), len(e.alerts(t, callers[tier], app.AlertFilter{Limit: ptr(100)}))
+		}
+		prune := func() {
+			t.Helper()
+			if _, err := e.Svc.PruneMonitorHistory(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+
+		prune()
+		if v, a := count(app.TierFree); v != 10 || a != 12 {
+			t.Errorf("free: %d versions, %d alerts; want the newest 10 versions and every alert", v, a)
+		}
+		if v, a := count(app.TierAdvanced); v != 13 || a != 12 {
+			t.Errorf("advanced: %d versions, %d alerts; want all 13 and 12", v, a)
+		}
+
+		e.Clock.Advance(91 * 24 * time.Hour)
+		prune()
+		if v, a := count(app.TierFree); v != 1 || a != 0 {
+			t.Errorf("free after 91 days: %d versions, %d alerts; want the current version alone", v, a)
+		}
+		if v, a := count(app.TierAdvanced); v != 13 || a != 12 {
+			t.Errorf("advanced after 91 days: %d versions, %d alerts; want all", v, a)
+		}
+		// The current version is what the next check compares with.
+		e.mustCheck(t, callers[app.TierFree], monitors[app.TierFree].ID)
+		if _, a := count(app.TierFree); a != 1 {
+			t.Errorf("free: the check after the prune raised %d alerts, want 1", a)
+		}
+
+		adv := monitors[app.TierAdvanced]
+		if err := e.Svc.DeleteMonitor(callers[app.TierAdvanced], adv.ID); err != nil {
+			t.Fatal(err)
+		}
+		prune()
+		if vs, err := e.Store.FindVersions(context.Background(), adv.ID, nil, 100); err != nil || len(vs) != 0 {
+			t.Errorf("deleted monitor: %d versions (%v), want none", len(vs), err)
+		}
+		if a := e.alerts(t, callers[app.TierAdvanced], app.AlertFilter{Limit: ptr(100)}); len(a) != 12 {
+			t.Errorf("deleted monitor: %d alerts, want its 12 still readable", len(a))
+		}
+	})
+}

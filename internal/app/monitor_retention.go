@@ -1,0 +1,54 @@
+package app
+
+import (
+	"context"
+	"time"
+)
+
+// historyRetention is how much of its monitors' history a plan keeps.
+type historyRetention struct {
+	versions   int           // versions kept per monitor, the current one included
+	versionAge time.Duration // older versions (by last sighting) go, except the current one
+	alertAge   time.Duration // older alerts go
+}
+
+var retentions = map[Tier]historyRetention{
+	TierFree:     {versions: 10, versionAge: 90 * 24 * time.Hour, alertAge: 90 * 24 * time.Hour},
+	TierBase:     {versions: 50, versionAge: 365 * 24 * time.Hour, alertAge: 365 * 24 * time.Hour},
+	TierAdvanced: {versions: 200, versionAge: 730 * 24 * time.Hour, alertAge: 730 * 24 * time.Hour},
+}
+
+// PruneMonitorHistory deletes the versions and alerts past each plan's
+// retention and returns how many rows went. An account's plan at the time
+// of the prune decides, so a downgrade shortens its history at the next.
+func (s *Service) PruneMonitorHistory(ctx context.Context) (int64, error) {
+	now := s.now()
+	var total int64
+	for tier, r := range retentions {
+		n, err := s.store.PruneMonitorHistory(ctx, tier, r.versions, now.Add(-r.versionAge), now.Add(-r.alertAge))
+		total += n
+		if err != nil {
+			return total, err
+		}
+	}
+	return total, nil
+}
+
+// historyLoop prunes monitor history at start and every pruneEvery until
+// ctx ends. Several replicas may all do it: the DELETEs are idempotent.
+func (s *Service) historyLoop(ctx context.Context) error {
+	t := time.NewTicker(pruneEvery)
+	defer t.Stop()
+	for {
+		if n, err := s.PruneMonitorHistory(ctx); err != nil && ctx.Err() == nil {
+			s.log.Warn("prune monitor history", "err", err)
+		} else if n > 0 {
+			s.log.Info("pruned monitor history", "rows", n)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+	}
+}
