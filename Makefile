@@ -46,6 +46,7 @@ proof: ## five real replicas on one PostgreSQL under load, kill -9, a PostgreSQL
 	./scripts/with-postgres.sh $(GO) test -tags proof -count=1 -timeout 10m -v ./internal/proof/
 	@echo "make proof: fuzzing, $(FUZZTIME) a target"
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./internal/extract
+	$(GO) test -run '^$$' -fuzz '^FuzzCompare$$' -fuzztime $(FUZZTIME) ./internal/change
 	$(GO) test -run '^$$' -fuzz '^FuzzWellFormedKey$$' -fuzztime $(FUZZTIME) ./internal/app
 	./scripts/with-postgres.sh $(GO) test -run '^$$' -fuzz '^FuzzPaymentEvent$$' -fuzztime $(FUZZTIME) ./internal/app
 	./scripts/with-postgres.sh $(GO) test -run '^$$' -fuzz '^FuzzDocument$$' -fuzztime $(FUZZTIME) ./graph

@@ -1907,7 +1907,7 @@ type Alert {
   read: Boolean!
   "One sentence: how many paragraphs changed and which findings appeared or went away; it ends with a note when each of the monitor's last 3 or more checks saw the text change."
   summary: String!
-  "Unified diff of the extracted text, one paragraph a line, 3 lines of context."
+  "Unified diff of the extracted text, one paragraph a line, 3 lines of context; empty when the change was too large to diff within the bound (the summary then says so)."
   diff: String!
   "Lines added."
   added: Int!
@@ -1962,7 +1962,7 @@ extend type Mutation {
   createMonitor(input: CreateMonitorInput!): Monitor
   "Stops monitoring; the monitor's alerts stay readable. Scope monitor."
   deleteMonitor(id: ID!): DeleteMonitorResult
-  "Checks one monitor now and returns it. Scope monitor; one scan, given back if the check fails."
+  "Checks one monitor now and returns it. Scope monitor; one scan, given back if the check fails or records nothing."
   checkMonitor(id: ID!): Monitor
   "Marks 1 to 100 of the account's alerts read or unread; returns how many changed. Scope monitor."
   updateAlerts(ids: [ID!]!, read: Boolean!): UpdateAlertsResult

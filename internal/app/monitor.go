@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -221,7 +222,9 @@ func (s *Service) DeleteMonitor(ctx context.Context, id string) error {
 
 // CheckMonitor checks one of the caller's monitors now and returns it. It
 // takes one scan, given back when the check fails (the failure is then the
-// monitor's lastError). A monitor being checked already is a conflict.
+// monitor's lastError) or records nothing (a panic past the check itself,
+// the monitor deleted meanwhile). A monitor being checked already is a
+// conflict.
 func (s *Service) CheckMonitor(ctx context.Context, id string) (*Monitor, error) {
 	p, err := monitorCaller(ctx, id)
 	if err != nil {
@@ -237,13 +240,18 @@ func (s *Service) CheckMonitor(ctx context.Context, id string) (*Monitor, error)
 		s.release(m, owner, m.NextCheckAt)
 		return nil, err
 	}
-	checkErr, err := s.runCheck(ctx, m, owner)
+	var checkErr error
+	err = catch(func() (err error) {
+		checkErr, err = s.runCheck(ctx, m, owner)
+		return err
+	})
 	if checkErr != nil || err != nil {
 		c.refund(ctx)
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, errNotRecorded) {
 		return nil, err
 	}
+	// Nothing recorded: the monitor as it stands, not_found once deleted.
 	return s.store.FindMonitor(ctx, p.Account.ID, id)
 }
 

@@ -83,9 +83,11 @@ func (s *Service) newVersion(monitorID string, doc *extract.Document, at time.Ti
 }
 
 // runCheck checks m under owner's lease and records the outcome. checkErr
-// is why the check failed (recorded as the monitor's lastError); err is a
-// failure to record it. A check cut short by ctx records nothing and gives
-// its lease back, so another process checks the monitor at once.
+// is why the check failed (recorded as the monitor's lastError, a panic as
+// an internal error); err is a failure to record it, errNotRecorded when
+// the lease was lost or the monitor deleted meanwhile. A check cut short by
+// ctx records nothing and gives its lease back, so another process checks
+// the monitor at once.
 func (s *Service) runCheck(ctx context.Context, m *Monitor, owner string) (checkErr, err error) {
 	cctx, cancel := context.WithTimeout(ctx, s.mon.Lease-leaseMargin)
 	defer cancel()
@@ -99,7 +101,11 @@ func (s *Service) runCheck(ctx context.Context, m *Monitor, owner string) (check
 		s.release(m, owner, at)
 		return nil, Errorf(CodeConflict, "the monitor's site was asked too often just now; try again in a few seconds")
 	}
-	rec, checkErr := s.observe(cctx, m)
+	var rec *CheckRecord
+	checkErr = catch(func() (err error) {
+		rec, err = s.observe(cctx, m)
+		return err
+	})
 	if ctx.Err() != nil {
 		s.release(m, owner, m.NextCheckAt)
 		return nil, ctx.Err()
@@ -118,10 +124,14 @@ func (s *Service) runCheck(ctx context.Context, m *Monitor, owner string) (check
 	rec.MonitorID, rec.LeaseOwner, rec.CheckedAt = m.ID, owner, now
 	ok, err := s.store.FinishCheck(context.WithoutCancel(ctx), rec)
 	if err == nil && !ok {
-		s.log.Warn("monitor check outlived its lease; not recorded", "monitor", m.ID)
+		err = errNotRecorded
 	}
 	return checkErr, err
 }
+
+// errNotRecorded: a check's lease was lost, or its monitor deleted, before
+// it could record what it saw.
+var errNotRecorded = errors.New("monitor check outlived its lease or its monitor; not recorded")
 
 // observe fetches m's document and compares it with the current version:
 // the record to write, with an alert when the text really changed.
@@ -186,10 +196,15 @@ func (s *Service) observe(ctx context.Context, m *Monitor) (*CheckRecord, error)
 const constantChanges = 3
 
 // alertFor describes the change from old to doc's text; nil when no
-// paragraph differs once normalized. Its two analyses take one of the
-// places API analyses take, so checks and requests share one bound.
+// paragraph differs once normalized. The diff's work is bounded (past the
+// bound it is summarised) and ends with ctx. Its two analyses take one of
+// the places API analyses take, so checks and requests share one bound.
 func (s *Service) alertFor(ctx context.Context, m *Monitor, old string, doc *extract.Document, at time.Time) (*Alert, error) {
-	d := change.Compare(old, doc.Text)
+	d, err := change.CompareContext(ctx, old, doc.Text)
+	if err != nil {
+		// The lease's time ran out, not the page's fault or a bug.
+		return nil, &Error{Code: CodeUnavailable, Message: "the check ran out of time; it will be retried", Err: err}
+	}
 	if d.Added+d.Removed == 0 {
 		return nil, nil
 	}
@@ -286,7 +301,11 @@ func (s *Service) RunMonitors(ctx context.Context) error {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					if _, err := s.runCheck(ctx, &m, owner); err != nil && ctx.Err() == nil {
+					err := catch(func() error {
+						_, err := s.runCheck(ctx, &m, owner)
+						return err
+					})
+					if err != nil && ctx.Err() == nil {
 						s.log.Warn("record monitor check", "monitor", m.ID, "err", err)
 					}
 					done <- struct{}{}

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"reflect"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -128,7 +129,7 @@ func (s *Service) Run(ctx context.Context) error {
 	errs := make([]error, len(loops)+1)
 	var wg sync.WaitGroup
 	for i, loop := range loops {
-		wg.Go(func() { errs[i] = loop(ctx) })
+		wg.Go(func() { errs[i] = s.keepRunning(ctx, loop) })
 	}
 	wg.Wait()
 	// ctx has ended; the last flush gets a deadline of its own.
@@ -142,6 +143,39 @@ func (s *Service) Run(ctx context.Context) error {
 
 // finalFlushTimeout bounds the flush at the end of Run.
 const finalFlushTimeout = 30 * time.Second
+
+// keepRunning runs loop until ctx ends. A panic in it is logged and the
+// loop started again after restartPause: a bug in one background loop must
+// neither end the process nor stop that work for good.
+func (s *Service) keepRunning(ctx context.Context, loop func(context.Context) error) error {
+	for {
+		var done error
+		err := catch(func() error { done = loop(ctx); return nil })
+		if err == nil {
+			return done
+		}
+		s.log.Error("background loop panicked; restarting it", "err", err)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(restartPause):
+		}
+	}
+}
+
+// restartPause keeps a loop that panics at once from spinning.
+const restartPause = time.Second
+
+// catch runs f and returns its error, or an internal error carrying the
+// panic and its stack when f panics, for the caller to log once.
+func catch(f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = Internal(fmt.Errorf("panic: %v\n%s", r, debug.Stack()))
+		}
+	}()
+	return f()
+}
 
 func (s *Service) now() time.Time { return s.clock().UTC() }
 

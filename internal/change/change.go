@@ -4,11 +4,12 @@
 package change
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"unicode"
-
-	"github.com/sergi/go-diff/diffmatchpatch"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/extract"
@@ -19,12 +20,16 @@ const contextLines = 3
 
 // Diff is the line difference of two texts, one paragraph a line.
 type Diff struct {
-	Unified string // unified diff, 3 lines of context; "" when nothing changed
+	Unified string // unified diff, 3 lines of context; "" when nothing changed or Summarised
 	Added   int    // lines only in the new text
 	Removed int    // lines only in the old text
 	// Changed counts changed paragraphs: a paragraph rewritten in place
 	// counts once, not as one removed and one added.
 	Changed int
+	// Summarised: the texts differ too much to diff line by line within
+	// the bound. Unified is then empty, and Added and Removed count every
+	// line from the first difference to the last.
+	Summarised bool
 }
 
 // Lines splits an extracted text into its paragraphs (blank-line separated),
@@ -40,95 +45,130 @@ func Lines(text string) []string {
 	return out
 }
 
-type op struct {
-	kind diffmatchpatch.Operation
-	line string
-}
-
-// Compare diffs two texts paragraph by paragraph.
+// Compare diffs two texts paragraph by paragraph, without cancellation.
 func Compare(oldText, newText string) Diff {
-	dmp := diffmatchpatch.New()
-	dmp.DiffTimeout = 0 // an exact diff: texts are at most a few thousand lines
-	a, b, lines := dmp.DiffLinesToRunes(join(Lines(oldText)), join(Lines(newText)))
-	var ops []op
-	for _, d := range dmp.DiffMainRunes(a, b, false) {
-		for _, r := range d.Text {
-			ops = append(ops, op{d.Type, strings.TrimSuffix(lines[r], "\n")})
-		}
-	}
-	var d Diff
-	dels, ins := 0, 0
-	for _, o := range append(ops, op{kind: diffmatchpatch.DiffEqual}) {
-		switch o.kind {
-		case diffmatchpatch.DiffDelete:
-			d.Removed++
-			dels++
-		case diffmatchpatch.DiffInsert:
-			d.Added++
-			ins++
-		default:
-			d.Changed += max(dels, ins)
-			dels, ins = 0, 0
-		}
-	}
-	if d.Added+d.Removed > 0 {
-		d.Unified = unified(ops)
-	}
+	d, _ := CompareContext(context.Background(), oldText, newText)
 	return d
 }
 
-func join(lines []string) string {
-	if len(lines) == 0 {
-		return ""
+// CompareContext diffs two texts paragraph by paragraph. Its work is
+// bounded whatever the texts: past the bound (see maxWork) the result is
+// Summarised. The error is ctx's, when it ended first.
+func CompareContext(ctx context.Context, oldText, newText string) (Diff, error) {
+	oldL, newL := Lines(oldText), Lines(newText)
+	a, b := number(oldL, newL)
+	df := &differ{ctx: ctx, work: maxWork}
+	rs := df.diff(a, b)
+	if errors.Is(df.err, errTooLarge) {
+		pre := commonPrefix(a, b)
+		suf := commonSuffix(a[pre:], b[pre:])
+		removed, added := len(a)-pre-suf, len(b)-pre-suf
+		return Diff{Added: added, Removed: removed, Changed: max(added, removed), Summarised: true}, nil
 	}
-	return strings.Join(lines, "\n") + "\n"
+	if df.err != nil {
+		return Diff{}, df.err
+	}
+	var d Diff
+	dels, adds := 0, 0
+	for _, r := range append(rs, run{kind: equal, n: 1}) {
+		switch {
+		case r.kind == del:
+			d.Removed += r.n
+			dels += r.n
+		case r.kind == ins:
+			d.Added += r.n
+			adds += r.n
+		case r.n > 0:
+			d.Changed += max(dels, adds)
+			dels, adds = 0, 0
+		}
+	}
+	if d.Added+d.Removed > 0 {
+		d.Unified = unified(rs, oldL, newL)
+	}
+	return d, nil
 }
 
-// unified writes ops as hunks with context lines around each change;
-// changes closer than twice the context share a hunk.
-// prefix marks a unified diff's line: kept, removed or added.
-var prefix = map[diffmatchpatch.Operation]byte{diffmatchpatch.DiffEqual: ' ', diffmatchpatch.DiffDelete: '-', diffmatchpatch.DiffInsert: '+'}
+// number gives each distinct line a number, the same in both texts.
+func number(oldL, newL []string) (a, b []int) {
+	ids := make(map[string]int, len(oldL))
+	num := func(lines []string) []int {
+		out := make([]int, len(lines))
+		for i, l := range lines {
+			id, ok := ids[l]
+			if !ok {
+				id = len(ids)
+				ids[l] = id
+			}
+			out[i] = id
+		}
+		return out
+	}
+	return num(oldL), num(newL)
+}
 
-func unified(ops []op) string {
+// prefix marks a unified diff's line: kept, removed or added.
+var prefix = [...]byte{equal: ' ', del: '-', ins: '+'}
+
+// unified writes the diff rs of oldL and newL as hunks with context lines
+// around each change; changes closer than twice the context share a hunk.
+func unified(rs []run, oldL, newL []string) string {
+	// The diff's lines are numbered in order; at[i] is where rs[i] starts
+	// among them, old[i] and new[i] where it starts in each text.
+	at, old, nw := make([]int, len(rs)+1), make([]int, len(rs)+1), make([]int, len(rs)+1)
+	for i, r := range rs {
+		da, db := r.advance()
+		at[i+1], old[i+1], nw[i+1] = at[i]+r.n, old[i]+da, nw[i]+db
+	}
+	total := at[len(rs)]
+	// runAt is the run holding the diff's line k (len(rs) past the end).
+	runAt := func(k int) int { return sort.Search(len(rs), func(i int) bool { return at[i+1] > k }) }
+	// before is how many lines of each text come before the diff's line k.
+	before := func(k int) (int, int) {
+		i := runAt(k)
+		if i == len(rs) {
+			return old[i], nw[i]
+		}
+		da, db := rs[i].advance()
+		return old[i] + min(k-at[i], da), nw[i] + min(k-at[i], db)
+	}
+	changes := func(r run) bool { return r.kind != equal && r.n > 0 }
 	var sb strings.Builder
 	sb.WriteString("--- previous\n+++ current\n")
-	// oldAt[i], newAt[i]: lines of each text before ops[i].
-	oldAt, newAt := make([]int, len(ops)+1), make([]int, len(ops)+1)
-	for i, o := range ops {
-		oldAt[i+1], newAt[i+1] = oldAt[i], newAt[i]
-		if o.kind != diffmatchpatch.DiffInsert {
-			oldAt[i+1]++
-		}
-		if o.kind != diffmatchpatch.DiffDelete {
-			newAt[i+1]++
-		}
-	}
-	for i := 0; i < len(ops); {
-		if ops[i].kind == diffmatchpatch.DiffEqual {
-			i++
+	for i := 0; i < len(rs); i++ {
+		if !changes(rs[i]) {
 			continue
 		}
-		start, end := max(i-contextLines, 0), i // end: one past the hunk's last change
-		for j := i; j < len(ops) && j < end+2*contextLines+1; j++ {
-			if ops[j].kind != diffmatchpatch.DiffEqual {
-				end = j + 1
+		start, end := max(at[i]-contextLines, 0), at[i+1] // end: one past the hunk's last change
+		for j := i + 1; j < len(rs) && at[j] < end+2*contextLines+1; j++ {
+			if changes(rs[j]) {
+				end, i = at[j+1], j
 			}
 		}
-		stop := min(end+contextLines, len(ops))
-		fmt.Fprintf(&sb, "@@ -%s +%s @@\n", span(oldAt[start], oldAt[stop]-oldAt[start]), span(newAt[start], newAt[stop]-newAt[start]))
-		for _, o := range ops[start:stop] {
-			sb.WriteByte(prefix[o.kind])
-			sb.WriteString(o.line)
-			sb.WriteByte('\n')
+		stop := min(end+contextLines, total)
+		o1, n1 := before(start)
+		o2, n2 := before(stop)
+		fmt.Fprintf(&sb, "@@ -%s +%s @@\n", hunkSpan(o1, o2-o1), hunkSpan(n1, n2-n1))
+		for j := runAt(start); j < len(rs) && at[j] < stop; j++ {
+			for k := max(at[j], start); k < min(at[j+1], stop); k++ {
+				var line string
+				if rs[j].kind == ins {
+					line = newL[nw[j]+k-at[j]]
+				} else {
+					line = oldL[old[j]+k-at[j]]
+				}
+				sb.WriteByte(prefix[rs[j].kind])
+				sb.WriteString(line)
+				sb.WriteByte('\n')
+			}
 		}
-		i = stop
 	}
 	return sb.String()
 }
 
-// span is a hunk range: 1-based start and length; an empty range names the
+// hunkSpan is a hunk range: 1-based start and length; an empty range names the
 // line before it, as diff(1) writes it.
-func span(before, n int) string {
+func hunkSpan(before, n int) string {
 	if n == 0 {
 		return fmt.Sprintf("%d,0", before)
 	}
@@ -170,11 +210,15 @@ func findingKey(f analyze.Finding) string {
 }
 
 // Summary is one plain sentence: "2 paragraphs changed; added: disputes go
-// to private arbitration (blocker)".
+// to private arbitration (blocker)". A summarised diff says "up to N
+// paragraphs changed (too many differences to show line by line)".
 func Summary(d Diff, added, removed []analyze.Finding) string {
 	s := fmt.Sprintf("%d paragraphs changed", d.Changed)
 	if d.Changed == 1 {
 		s = "1 paragraph changed"
+	}
+	if d.Summarised {
+		s = fmt.Sprintf("up to %d paragraphs changed (too many differences to show line by line)", d.Changed)
 	}
 	if l := titles(added); l != "" {
 		s += "; added: " + l

@@ -1,6 +1,9 @@
 package change_test
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -71,5 +74,66 @@ func TestNoiseDatesNeverDiff(t *testing.T) {
 	b := paragraphs("Terms of Service", "We may terminate your account.", "Printed on 4 May 2026")
 	if d := change.Compare(a, b); d.Added+d.Removed != 0 {
 		t.Errorf("a printed-on date made a diff:\n%s", d.Unified)
+	}
+}
+
+// numbered is n distinct paragraphs named by f.
+func numbered(n int, f func(i int) string) string {
+	ps := make([]string, n)
+	for i := range ps {
+		ps[i] = f(i)
+	}
+	return paragraphs(ps...)
+}
+
+// Past 55,296 distinct lines go-diff's line numbers were no longer numbers
+// and Compare panicked, taking the scheduler's process with it.
+func TestCompareManyDistinctParagraphs(t *testing.T) {
+	para := func(i int) string { return fmt.Sprintf("Section %d applies.", i) }
+	old := numbered(60000, para)
+	t.Run("a few changed: an exact diff", func(t *testing.T) {
+		cur := numbered(60000, func(i int) string {
+			if i == 59990 {
+				return "Section 59990 no longer applies."
+			}
+			return para(i)
+		})
+		d := change.Compare(old, cur)
+		want := "--- previous\n+++ current\n@@ -59988,7 +59988,7 @@\n Section 59987 applies.\n Section 59988 applies.\n Section 59989 applies.\n-Section 59990 applies.\n+Section 59990 no longer applies.\n Section 59991 applies.\n Section 59992 applies.\n Section 59993 applies.\n"
+		if d.Summarised || d.Unified != want || d.Added != 1 || d.Removed != 1 || d.Changed != 1 {
+			t.Errorf("got %+v\n%s", d, d.Unified)
+		}
+	})
+	t.Run("all changed: summarised within the bound", func(t *testing.T) {
+		cur := numbered(60000, func(i int) string { return fmt.Sprintf("Section %d applied.", i) })
+		d := change.Compare(old, cur)
+		if want := (change.Diff{Added: 60000, Removed: 60000, Changed: 60000, Summarised: true}); d != want {
+			t.Errorf("got %+v, want %+v", d, want)
+		}
+		if got := change.Summary(d, nil, nil); got != "up to 60000 paragraphs changed (too many differences to show line by line)" {
+			t.Errorf("summary %q", got)
+		}
+	})
+	t.Run("summarised counts span the first difference to the last", func(t *testing.T) {
+		cur := numbered(60000, func(i int) string {
+			if i >= 100 && i < 59900 && i%2 == 0 {
+				return fmt.Sprintf("Section %d was rewritten.", i)
+			}
+			return para(i)
+		})
+		d := change.Compare(old, cur)
+		if !d.Summarised || d.Added != 59799 || d.Removed != 59799 || d.Unified != "" {
+			t.Errorf("got %+v", d)
+		}
+	})
+}
+
+func TestCompareStopsWithItsContext(t *testing.T) {
+	old := numbered(60000, func(i int) string { return fmt.Sprintf("Section %d applies.", i) })
+	cur := numbered(60000, func(i int) string { return fmt.Sprintf("Section %d applied.", i) })
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := change.CompareContext(ctx, old, cur); !errors.Is(err, context.Canceled) {
+		t.Errorf("err %v, want context.Canceled", err)
 	}
 }
