@@ -34,6 +34,11 @@ const (
 	MaxFields = 500
 	// MaxSpreads bounds fragment spreads, counted expanded the same way.
 	MaxSpreads = 100
+	// MaxRepeats bounds how often one response name (an alias, or a field's
+	// name) appears in one selection set, fragments expanded: validation
+	// compares every two fields of a name, and reports every two that
+	// differ.
+	MaxRepeats = 10
 )
 
 // ResponseTextLimit bounds the strings of one response, in bytes: past it a
@@ -134,22 +139,36 @@ func checkDocument(query string) string {
 			return fmt.Sprintf("an operation spreads fragments more than %d times, expanded", MaxSpreads)
 		case got.depth > MaxDepth:
 			return fmt.Sprintf("an operation's selections nest deeper than %d, fragments followed", MaxDepth)
+		case got.repeats > MaxRepeats:
+			return fmt.Sprintf("a selection set names one field or alias more than %d times, fragments expanded", MaxRepeats)
 		}
 	}
 	return ""
 }
 
-// size is a selection set's size with its fragment spreads expanded. Counts
-// saturate at a bound past every limit, so fragments doubling each other
-// cannot overflow them.
-type size struct{ fields, spreads, depth int }
+// size is a selection set's size with its fragment spreads expanded: keys
+// counts its response names, repeats is the most any selection set within
+// it repeats one. Counts saturate at a bound past every limit, so fragments
+// doubling each other cannot overflow them.
+type size struct {
+	fields, spreads, depth, repeats int
+	keys                            map[string]int
+}
 
 const saturated = 1 << 30
 
-func (z *size) add(o size) {
+// add counts o's selections within z's; merge says they are z's own level
+// (an inline fragment or a spread), not a field's children.
+func (z *size) add(o size, merge bool) {
 	z.fields = min(z.fields+o.fields, saturated)
 	z.spreads = min(z.spreads+o.spreads, saturated)
 	z.depth = max(z.depth, o.depth)
+	z.repeats = max(z.repeats, o.repeats)
+	if merge {
+		for k, n := range o.keys {
+			z.keys[k] = min(z.keys[k]+n, saturated)
+		}
+	}
 }
 
 // sizer measures selection sets, each fragment once: its expanded size is
@@ -162,22 +181,25 @@ type sizer struct {
 }
 
 func (s *sizer) set(set ast.SelectionSet) size {
-	var z size
+	z := size{keys: map[string]int{}}
 	for _, sel := range set {
 		switch sel := sel.(type) {
 		case *ast.Field:
-			z.add(size{fields: 1, depth: 1})
+			z.add(size{fields: 1, depth: 1, keys: map[string]int{sel.Alias: 1}}, true)
 			if len(sel.SelectionSet) > 0 {
 				sub := s.set(sel.SelectionSet)
 				sub.depth++
-				z.add(sub)
+				z.add(sub, false)
 			}
 		case *ast.InlineFragment:
-			z.add(s.set(sel.SelectionSet))
+			z.add(s.set(sel.SelectionSet), true)
 		case *ast.FragmentSpread:
-			z.add(size{spreads: 1})
-			z.add(s.fragment(sel.Name))
+			z.add(size{spreads: 1}, false)
+			z.add(s.fragment(sel.Name), true)
 		}
+	}
+	for _, n := range z.keys {
+		z.repeats = max(z.repeats, n)
 	}
 	return z
 }
