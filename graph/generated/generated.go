@@ -1611,7 +1611,8 @@ needs the scope its REST twin needs (extensions.code FORBIDDEN, extensions.requi
 and draws on that key's budgets; an account session is not scope-limited.
 Timestamps are the Time scalar: ISO 8601 UTC strings with milliseconds (2026-01-02T03:04:05.000Z).
 Limits, checked before anything runs (HTTP 422): at most 5,000 tokens, nesting 20, and per
-operation 500 fields and 100 fragment spreads with fragments expanded (QUERY_LIMIT_EXCEEDED);
+operation 500 fields and 100 fragment spreads, and one alias or field name at most 10 times in
+a selection set, with fragments expanded (QUERY_LIMIT_EXCEEDED);
 complexity 200, each field 1 plus its children and a whole document text 40
 (COMPLEXITY_LIMIT_EXCEEDED). A response holds at most 16 MiB of strings: past it a field
 fails with RESPONSE_TOO_LARGE.
