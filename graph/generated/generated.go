@@ -1991,8 +1991,10 @@ type RecentError {
   at: Time!
   keyPrefix: String!
   method: String!
+  "Cut to 200 characters, then …"
   path: String!
   status: Int!
+  "Cut to 200 characters, then …"
   error: String!
 }
 
