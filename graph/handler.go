@@ -28,8 +28,8 @@ import (
 )
 
 // ComplexityLimit bounds one operation's cost (each field 1 plus its
-// children), so a query of hundreds of aliased fields is refused before any
-// resolver runs.
+// children, a whole document text largeFieldCost), so a query of hundreds of
+// aliased fields is refused before any resolver runs.
 const ComplexityLimit = 200
 
 // Options configures the GraphQL handler.
@@ -52,9 +52,10 @@ func NewHandler(o Options) http.Handler {
 	}
 	p := &presenter{log: log}
 
-	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: &Resolver{Service: o.Service}}))
+	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: &Resolver{Service: o.Service}, Complexity: complexity()}))
 	srv.AddTransport(transport.POST{})
-	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	srv.SetQueryCache(queryCache{lru.New[*ast.QueryDocument](1000)})
+	srv.Use(documentLimits{})
 	if o.Introspection {
 		srv.Use(extension.Introspection{})
 	} else {
@@ -64,6 +65,8 @@ func NewHandler(o Options) http.Handler {
 	srv.SetErrorPresenter(p.present)
 	srv.SetRecoverFunc(recoverPanic)
 	srv.AroundResponses(noteError)
+	srv.AroundOperations(withResponseBudget)
+	srv.AroundFields(limitResponse)
 
 	// Budgeted fields set the RateLimit-* headers REST sends, for the last
 	// budgeted field of the operation.
@@ -174,8 +177,9 @@ func (p *presenter) present(ctx context.Context, err error) *gqlerror.Error {
 	}
 	var ge *gqlerror.Error
 	if ae == nil && errors.As(err, &ge) && ge.Err == nil {
-		// gqlgen's own: syntax, validation, complexity. Safe to show.
-		return ge
+		// gqlgen's own: syntax, validation, complexity. Safe to show, once
+		// the input it quotes is cut short.
+		return quoteShort(ge)
 	}
 	cause := err
 	if ae != nil && ae.Err != nil {
@@ -189,6 +193,36 @@ func (p *presenter) present(ctx context.Context, err error) *gqlerror.Error {
 	out.Message = "internal error"
 	out.Extensions = map[string]any{"code": errorCode(app.CodeInternal)}
 	return out
+}
+
+// maxQuoted is the most of one quoted input (a name, a value, a variable's
+// key) a gqlgen error echoes, in characters; maxMessage bounds the whole.
+const (
+	maxQuoted  = 64
+	maxMessage = 300
+)
+
+// quoteShort returns ge with the input its message and path quote cut to an
+// excerpt: gqlgen names a field, fragment or value as it was sent, and a
+// name or a value may be megabytes long.
+func quoteShort(ge *gqlerror.Error) *gqlerror.Error {
+	out := *ge
+	parts := strings.Split(ge.Message, `"`)
+	for i := 1; i < len(parts); i += 2 {
+		parts[i] = app.Excerpt(parts[i], maxQuoted)
+	}
+	out.Message = app.Excerpt(strings.Join(parts, `"`), maxMessage)
+	out.Path = make(ast.Path, len(ge.Path))
+	for i, el := range ge.Path {
+		if name, ok := el.(ast.PathName); ok {
+			el = ast.PathName(app.Excerpt(string(name), maxQuoted))
+		}
+		out.Path[i] = el
+	}
+	if len(ge.Path) == 0 {
+		out.Path = nil
+	}
+	return &out
 }
 
 // located returns a fresh error carrying err's path and locations, never its text.
@@ -228,10 +262,12 @@ func (p *presenter) unauthenticated(w http.ResponseWriter, r *http.Request, err 
 	writeErrors(w, http.StatusUnauthorized, app.ErrUnauthenticated().Message, errorCode(app.CodeUnauthenticated))
 }
 
-// strictBody refuses bodies over middleware.MaxBody (413) and JSON that
+// strictBody refuses bodies over middleware.MaxBody (413), JSON that
 // encoding/json would read loosely (a key twice, a name in another case,
-// two values; see middleware.CheckJSON) before gqlgen decodes it. Its own
-// error for malformed JSON quotes the whole body back; this one says where.
+// two values; see middleware.CheckJSON) and JSON of the wrong shape (an
+// array, a string, a query that is not a string) before gqlgen decodes it.
+// gqlgen's own error for a body it cannot decode quotes the whole body back;
+// this one says where, in a line.
 func strictBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > middleware.MaxBody {
@@ -250,7 +286,7 @@ func strictBody(next http.Handler) http.Handler {
 			return
 		}
 		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" {
-			if err := middleware.CheckJSON(body, reflect.TypeFor[request]()); err != nil {
+			if err := checkRequest(body); err != nil {
 				writeErrors(w, http.StatusBadRequest, jsonError(err), errorCode(app.CodeInvalid))
 				return
 			}
@@ -268,11 +304,25 @@ type request struct {
 	Extensions    map[string]any `json:"extensions"`
 }
 
-// jsonError words a CheckJSON error in one short line.
+// checkRequest returns CheckJSON's error for body, or the decoder's for a
+// body of the wrong shape.
+func checkRequest(body []byte) error {
+	if err := middleware.CheckJSON(body, reflect.TypeFor[request]()); err != nil {
+		return err
+	}
+	return json.Unmarshal(body, new(request))
+}
+
+// jsonError words a checkRequest error in one short line.
 func jsonError(err error) string {
 	var ae *app.Error
 	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
 	switch {
+	case errors.As(err, &typ) && typ.Field == "":
+		return "request body must be a JSON object"
+	case errors.As(err, &typ):
+		return "invalid request: " + app.Excerpt(typ.Field, maxQuoted) + " must be a JSON " + jsonKind(typ.Type)
 	case errors.As(err, &ae) && len(ae.Fields) > 0:
 		return ae.Message + ": " + ae.Fields[0].Field + " " + ae.Fields[0].Message
 	case errors.As(err, &syn):
@@ -282,6 +332,14 @@ func jsonError(err error) string {
 	default:
 		return "malformed JSON: the body ends early"
 	}
+}
+
+// jsonKind names the JSON value a request field takes.
+func jsonKind(t reflect.Type) string {
+	if t.Kind() == reflect.String {
+		return "string"
+	}
+	return "object"
 }
 
 func notFound(w http.ResponseWriter, _ *http.Request) {

@@ -1610,6 +1610,12 @@ an API key (cwsk_...) or an account-session token. With an API key an operation
 needs the scope its REST twin needs (extensions.code FORBIDDEN, extensions.requiredScope)
 and draws on that key's budgets; an account session is not scope-limited.
 Timestamps are the Time scalar: ISO 8601 UTC strings with milliseconds (2026-01-02T03:04:05.000Z).
+Limits, checked before anything runs (HTTP 422): at most 5,000 tokens, nesting 20, and per
+operation 500 fields and 100 fragment spreads, and one alias or field name at most 10 times in
+a selection set, with fragments expanded (QUERY_LIMIT_EXCEEDED);
+complexity 200, each field 1 plus its children and a whole document text 40
+(COMPLEXITY_LIMIT_EXCEEDED). A response holds at most 16 MiB of strings: past it a field
+fails with RESPONSE_TOO_LARGE.
 """
 schema {
   query: Query
@@ -1750,7 +1756,7 @@ type Analysis {
   aiError: String
   disclaimer: String!
   createdAt: Time!
-  "The text the findings' start and end offsets count into: the extracted text of a url, or the text as given."
+  "The text the findings' start and end offsets count into: the extracted text of a url, or the text as given. Complexity 40."
   text: String!
 }
 
@@ -1805,7 +1811,9 @@ type Extraction {
   "terms or privacy, as detected."
   documentType: String!
   language: String!
+  "Complexity 40."
   text: String!
+  "Complexity 40."
   markdown: String!
   wordCount: Int!
   contentHash: String!
@@ -1907,7 +1915,7 @@ type Alert {
   read: Boolean!
   "One sentence: how many paragraphs changed and which findings appeared or went away; it ends with a note when each of the monitor's last 3 or more checks saw the text change."
   summary: String!
-  "Unified diff of the extracted text, one paragraph a line, 3 lines of context; empty when the change was too large to diff within the bound (the summary then says so)."
+  "Unified diff of the extracted text, one paragraph a line, 3 lines of context; empty when the change was too large to diff within the bound (the summary then says so). Complexity 40."
   diff: String!
   "Lines added."
   added: Int!
@@ -1983,8 +1991,10 @@ type RecentError {
   at: Time!
   keyPrefix: String!
   method: String!
+  "Cut to 200 characters, then …"
   path: String!
   status: Int!
+  "Cut to 200 characters, then …"
   error: String!
 }
 

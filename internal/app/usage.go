@@ -51,13 +51,38 @@ type UsageBatch struct {
 // when it stops, so counting costs the request path nothing.
 func (s *Service) RecordRequest(r RequestRecord) {
 	// Paths and messages carry caller input; a NUL or invalid UTF-8 would
-	// make PostgreSQL refuse the whole batch, so they are cleaned here.
-	r.Path, r.Error = cleanText(r.Path), cleanText(r.Error)
+	// make PostgreSQL refuse the whole batch, so they are cleaned here, and
+	// cut, so a request cannot store more than a short line for 90 days.
+	r.Path = Excerpt(cleanText(r.Path), MaxStoredPath)
+	r.Error = Excerpt(cleanText(r.Error), MaxStoredError)
 	s.usage.add(r)
 }
 
+// The longest path and error message the usage log keeps, in characters;
+// longer ones are cut and end in "…".
+const (
+	MaxStoredPath  = 200
+	MaxStoredError = 200
+)
+
 func cleanText(v string) string {
 	return strings.ToValidUTF8(strings.ReplaceAll(v, "\x00", ""), "\uFFFD")
+}
+
+// Excerpt returns s cut to its first n characters and "…" when it is
+// longer: the most of a caller's input an error message or a log row echoes.
+func Excerpt(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := 0
+	for at := range s {
+		if i == n {
+			return s[:at] + "…"
+		}
+		i++
+	}
+	return s
 }
 
 // FlushUsage writes pending records now (tests, and processes that record

@@ -3,8 +3,10 @@ package app_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
@@ -106,3 +108,26 @@ func TestPruneKeepsDailyCounts(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// The usage log keeps a short line of each request, however long its path
+// and error message: a client cannot store megabytes for 90 days.
+func TestUsageLogCapsStoredText(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := apptest.New(t, dbtest.Open(t, d))
+		tok, acct := e.MustAccount("")
+		long := strings.Repeat("é", 1<<20)
+		e.Svc.RecordRequest(app.RequestRecord{At: time.Now(), AccountID: acct.ID, Method: "POST", Path: "/api/" + long, Status: 400, Error: "bad " + long})
+		e.Flush()
+		st, err := e.Svc.Usage(e.Ctx(tok), nil)
+		if err != nil || len(st.RecentErrors) != 1 {
+			t.Fatalf("recentErrors: %+v %v", st, err)
+		}
+		got := st.RecentErrors[0]
+		if n := utf8.RuneCountInString(got.Path); n != app.MaxStoredPath+1 || !strings.HasPrefix(got.Path, "/api/é") || !strings.HasSuffix(got.Path, "…") {
+			t.Errorf("stored path of %d characters: %.50s", n, got.Path)
+		}
+		if n := utf8.RuneCountInString(got.Error); n != app.MaxStoredError+1 || !strings.HasPrefix(got.Error, "bad é") || !strings.HasSuffix(got.Error, "…") {
+			t.Errorf("stored error of %d characters: %.50s", n, got.Error)
+		}
+	})
+}

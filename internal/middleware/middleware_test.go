@@ -1,15 +1,19 @@
 package middleware
 
 import (
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/clausewatch/clausewatch/internal/app"
 )
 
 func TestObserveCountsByRoutePattern(t *testing.T) {
@@ -55,6 +59,29 @@ func TestRequestIDKeepsSaneValues(t *testing.T) {
 	for _, bad := range []string{"", "a b", strings.Repeat("x", 65), "<script>"} {
 		if got := requestID(bad); got == bad || len(got) != 16 {
 			t.Errorf("%q -> %q", bad, got)
+		}
+	}
+}
+
+// CheckJSON's errors name the field by its path in the body, which is the
+// body's own keys: a key of a megabyte is named by a short excerpt.
+func TestCheckJSONNamesLongKeysShort(t *testing.T) {
+	long := strings.Repeat("k", 1<<20)
+	type body struct {
+		Query string `json:"query"`
+	}
+	for name, data := range map[string]string{
+		"a long key twice":         `{"` + long + `": 1, "` + long + `": 2}`,
+		"a long key twice, nested": `{"a": [{"` + long + `": 1, "` + long + `": 2}]}`,
+		"under a long key":         `{"` + long + `": {"a": 1, "a": 2}}`,
+	} {
+		err := CheckJSON([]byte(data), reflect.TypeFor[body]())
+		var ae *app.Error
+		if !errors.As(err, &ae) || ae.Code != app.CodeInvalid || len(ae.Fields) != 1 {
+			t.Fatalf("%s: %v, want one invalid field", name, err)
+		}
+		if n := len([]rune(ae.Fields[0].Field)); n > maxField+1 {
+			t.Errorf("%s: field named in %d characters", name, n)
 		}
 	}
 }

@@ -1,0 +1,267 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/lexer"
+	"github.com/vektah/gqlparser/v2/parser"
+
+	"github.com/clausewatch/clausewatch/graph/generated"
+)
+
+// Limits checked on a document before gqlgen validates it. Validation costs
+// grow faster than the document (fields compared pairwise, fragments spread
+// twice at every level doubling the work), so a 1 KB document could keep a
+// core busy for most of a minute; within these limits any document up to the
+// body limit is parsed, checked and validated in milliseconds. GraphiQL's
+// introspection query fits with room to spare.
+const (
+	// MaxTokens bounds the lexical tokens of a document (names, punctuation,
+	// values, comments; a string of any length is one token).
+	MaxTokens = 5000
+	// MaxDepth bounds nesting: of brackets as written, and of selection
+	// sets with fragments followed.
+	MaxDepth = 20
+	// MaxFields bounds field selections, aliases included, counted with
+	// every fragment spread expanded where it is spread.
+	MaxFields = 500
+	// MaxSpreads bounds fragment spreads, counted expanded the same way.
+	MaxSpreads = 100
+	// MaxRepeats bounds how often one response name (an alias, or a field's
+	// name) appears in one selection set, fragments expanded: validation
+	// compares every two fields of a name, and reports every two that
+	// differ.
+	MaxRepeats = 10
+)
+
+// ResponseTextLimit bounds the strings of one response, in bytes: past it a
+// field fails with RESPONSE_TOO_LARGE instead of adding its text, so aliases
+// cannot multiply a stored text into a response of any size.
+const ResponseTextLimit = 16 << 20
+
+// largeFieldCost is the complexity of a field that returns a whole document
+// text (Analysis.text, Extraction.text and markdown, Alert.diff), so an
+// operation selects at most four of them: each may hold 1.5 million
+// characters, and a page selects them for every item.
+const largeFieldCost = 40
+
+const (
+	codeQueryLimit    = "QUERY_LIMIT_EXCEEDED"
+	codeResponseLimit = "RESPONSE_TOO_LARGE"
+)
+
+func init() {
+	// As COMPLEXITY_LIMIT_EXCEEDED: refused before anything runs, HTTP 422.
+	errcode.RegisterErrorType(codeQueryLimit, errcode.KindProtocol)
+}
+
+// complexity weighs the fields that return whole document texts.
+func complexity() generated.ComplexityRoot {
+	var c generated.ComplexityRoot
+	large := func(int) int { return largeFieldCost }
+	c.Analysis.Text = large
+	c.Extraction.Text = large
+	c.Extraction.Markdown = large
+	c.Alert.Diff = large
+	return c
+}
+
+// maxCachedQuery is the longest query text the parsed-document cache keeps:
+// the cache holds its 1000 entries by their text, and 1000 bodies of 2 MiB
+// would be gigabytes.
+const maxCachedQuery = 16 << 10
+
+// queryCache keeps validated documents of short queries only.
+type queryCache struct{ *lru.LRU[*ast.QueryDocument] }
+
+func (c queryCache) Add(ctx context.Context, query string, doc *ast.QueryDocument) {
+	if len(query) <= maxCachedQuery {
+		c.LRU.Add(ctx, query, doc)
+	}
+}
+
+// documentLimits refuses a document over MaxTokens, MaxDepth, MaxFields or
+// MaxSpreads before gqlgen parses and validates it. A document that does not
+// lex or parse is left to gqlgen, whose error says where.
+type documentLimits struct{}
+
+func (documentLimits) ExtensionName() string                   { return "DocumentLimits" }
+func (documentLimits) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (documentLimits) MutateOperationParameters(_ context.Context, p *graphql.RawParams) *gqlerror.Error {
+	if msg := checkDocument(p.Query); msg != "" {
+		err := &gqlerror.Error{Message: msg}
+		errcode.Set(err, codeQueryLimit)
+		return err
+	}
+	return nil
+}
+
+// checkDocument returns why query is over a limit, or "".
+func checkDocument(query string) string {
+	lex := lexer.New(&ast.Source{Input: query})
+	depth := 0
+	for n := 0; ; n++ {
+		tok, err := lex.ReadToken()
+		if err != nil || tok.Kind == lexer.EOF {
+			break
+		}
+		if n == MaxTokens {
+			return fmt.Sprintf("the document has more than %d tokens", MaxTokens)
+		}
+		switch tok.Kind {
+		case lexer.BraceL, lexer.ParenL, lexer.BracketL:
+			if depth++; depth > MaxDepth {
+				return fmt.Sprintf("the document nests deeper than %d", MaxDepth)
+			}
+		case lexer.BraceR, lexer.ParenR, lexer.BracketR:
+			depth--
+		}
+	}
+	doc, err := parser.ParseQuery(&ast.Source{Input: query})
+	if err != nil {
+		return ""
+	}
+	s := sizer{doc: doc, frags: map[string]*size{}}
+	for _, op := range doc.Operations {
+		got := s.set(op.SelectionSet)
+		switch {
+		case got.fields > MaxFields:
+			return fmt.Sprintf("an operation selects more than %d fields, fragments expanded", MaxFields)
+		case got.spreads > MaxSpreads:
+			return fmt.Sprintf("an operation spreads fragments more than %d times, expanded", MaxSpreads)
+		case got.depth > MaxDepth:
+			return fmt.Sprintf("an operation's selections nest deeper than %d, fragments followed", MaxDepth)
+		case got.repeats > MaxRepeats:
+			return fmt.Sprintf("a selection set names one field or alias more than %d times, fragments expanded", MaxRepeats)
+		}
+	}
+	return ""
+}
+
+// size is a selection set's size with its fragment spreads expanded: keys
+// counts its response names, repeats is the most any selection set within
+// it repeats one. Counts saturate at a bound past every limit, so fragments
+// doubling each other cannot overflow them.
+type size struct {
+	fields, spreads, depth, repeats int
+	keys                            map[string]int
+}
+
+const saturated = 1 << 30
+
+// add counts o's selections within z's; merge says they are z's own level
+// (an inline fragment or a spread), not a field's children.
+func (z *size) add(o size, merge bool) {
+	z.fields = min(z.fields+o.fields, saturated)
+	z.spreads = min(z.spreads+o.spreads, saturated)
+	z.depth = max(z.depth, o.depth)
+	z.repeats = max(z.repeats, o.repeats)
+	if merge {
+		for k, n := range o.keys {
+			z.keys[k] = min(z.keys[k]+n, saturated)
+		}
+	}
+}
+
+// sizer measures selection sets, each fragment once: its expanded size is
+// remembered, so the work is linear in the document however often the
+// fragments spread each other. A fragment met again while it is measured (a
+// cycle, which validation refuses) counts nothing.
+type sizer struct {
+	doc   *ast.QueryDocument
+	frags map[string]*size // nil while being measured
+}
+
+func (s *sizer) set(set ast.SelectionSet) size {
+	z := size{keys: map[string]int{}}
+	for _, sel := range set {
+		switch sel := sel.(type) {
+		case *ast.Field:
+			z.add(size{fields: 1, depth: 1, keys: map[string]int{sel.Alias: 1}}, true)
+			if len(sel.SelectionSet) > 0 {
+				sub := s.set(sel.SelectionSet)
+				sub.depth++
+				z.add(sub, false)
+			}
+		case *ast.InlineFragment:
+			z.add(s.set(sel.SelectionSet), true)
+		case *ast.FragmentSpread:
+			z.add(size{spreads: 1}, false)
+			z.add(s.fragment(sel.Name), true)
+		}
+	}
+	for _, n := range z.keys {
+		z.repeats = max(z.repeats, n)
+	}
+	return z
+}
+
+func (s *sizer) fragment(name string) size {
+	if z, seen := s.frags[name]; seen {
+		if z == nil {
+			return size{}
+		}
+		return *z
+	}
+	f := s.doc.Fragments.ForName(name)
+	if f == nil {
+		return size{}
+	}
+	s.frags[name] = nil
+	z := s.set(f.SelectionSet)
+	s.frags[name] = &z
+	return z
+}
+
+type responseBudget struct{}
+
+// withResponseBudget gives each operation its ResponseTextLimit.
+func withResponseBudget(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+	left := new(atomic.Int64)
+	left.Store(ResponseTextLimit)
+	return next(context.WithValue(ctx, responseBudget{}, left))
+}
+
+// limitResponse charges each resolved string to the operation's budget, and
+// fails a field that would overspend it, before its text is marshalled.
+func limitResponse(ctx context.Context, next graphql.Resolver) (any, error) {
+	res, err := next(ctx)
+	left, _ := ctx.Value(responseBudget{}).(*atomic.Int64)
+	if err != nil || left == nil {
+		return res, err
+	}
+	if n := textBytes(res); n > 0 && left.Add(-n) < 0 {
+		left.Add(n) // what is refused is not spent: smaller fields still fit
+		return nil, &gqlerror.Error{
+			Message:    fmt.Sprintf("the response would hold more than %d MiB of text; select fewer large fields", ResponseTextLimit>>20),
+			Extensions: map[string]any{"code": codeResponseLimit},
+		}
+	}
+	return res, nil
+}
+
+func textBytes(v any) int64 {
+	switch v := v.(type) {
+	case string:
+		return int64(len(v))
+	case *string:
+		if v != nil {
+			return int64(len(*v))
+		}
+	case []string:
+		var n int64
+		for _, s := range v {
+			n += int64(len(s))
+		}
+		return n
+	}
+	return 0
+}

@@ -1,0 +1,270 @@
+package graph_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clausewatch/clausewatch/db/dbtest"
+	"github.com/clausewatch/clausewatch/graph"
+	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/app/apptest"
+)
+
+// attackDocuments are documents whose validation, unchecked, cost a core
+// for seconds to minutes; each is over one of the documented limits.
+func attackDocuments() map[string]string {
+	docs := map[string]string{}
+	// Fragments spreading the next one twice: 2^30 fields once expanded, in 1 KB.
+	var b strings.Builder
+	b.WriteString("{ ...F0 }")
+	for i := range 30 {
+		fmt.Fprintf(&b, " fragment F%d on Query { ...F%d ...F%d }", i, i+1, i+1)
+	}
+	b.WriteString(" fragment F30 on Query { viewer { id } }")
+	docs["fragments doubled"] = b.String()
+	docs["a field 10,000 times"] = "{ viewer { " + strings.Repeat("id ", 10000) + "} }"
+	docs["a field 600 times"] = "{ viewer { " + strings.Repeat("id ", 600) + "} }"
+	var aliases strings.Builder
+	aliases.WriteString("{")
+	for i := range 501 {
+		fmt.Fprintf(&aliases, " a%d: __typename", i)
+	}
+	docs["501 aliases"] = aliases.String() + " }"
+	docs["nested brackets"] = strings.Repeat("{ viewer ", 30) + strings.Repeat("}", 30)
+	docs["nested list values"] = `{ usage(days: ` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `) { date } }`
+	docs["comments"] = strings.Repeat("#\n", 100000) + "{ viewer { id } }"
+	var chain strings.Builder
+	chain.WriteString("{ ...C0 }")
+	for i := range 25 {
+		fmt.Fprintf(&chain, " fragment C%d on Query { viewer { ...C%d } }", i, i+1)
+	}
+	docs["selections nested through fragments"] = chain.String() + " fragment C25 on Query { viewer { id } }"
+	var spreads strings.Builder
+	spreads.WriteString("{ ")
+	for i := range 101 {
+		fmt.Fprintf(&spreads, "...S%d ", i)
+	}
+	spreads.WriteString("}")
+	for i := range 101 {
+		fmt.Fprintf(&spreads, " fragment S%d on Query { s%d: __typename }", i, i)
+	}
+	docs["101 spreads"] = spreads.String()
+	// Every two fields of one name and other arguments are a conflict
+	// validation reports: 31,000 errors, 7 MB, from 250 fields.
+	var conflicts strings.Builder
+	conflicts.WriteString("{")
+	for i := range 250 {
+		fmt.Fprintf(&conflicts, " a: usage(days: %d) { date }", i)
+	}
+	docs["one alias, 250 arguments"] = conflicts.String() + " }"
+	docs["one alias through fragments"] = "{ viewer { ...A ...A } } fragment A on Account { ...B ...B } fragment B on Account { ...C ...C } " +
+		"fragment C on Account { ...D ...D } fragment D on Account { id }"
+	return docs
+}
+
+// A document over a limit is refused before validation with
+// QUERY_LIMIT_EXCEEDED (HTTP 422, as a complexity refusal), runs nothing,
+// and GraphiQL's own introspection query still passes.
+func TestDocumentLimits(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite, options{introspection: true})
+	tok, _ := e.MustAccount("")
+	for name, doc := range attackDocuments() {
+		r := e.do(t, tok, doc, nil)
+		if r.status != http.StatusUnprocessableEntity || r.code() != "QUERY_LIMIT_EXCEEDED" || (len(r.Data) > 0 && string(r.Data) != "null") {
+			t.Errorf("%s: %d %.300s, want 422 QUERY_LIMIT_EXCEEDED", name, r.status, r.body)
+		}
+	}
+	var got struct {
+		Schema struct {
+			Types []struct{ Name string }
+		} `json:"__schema"`
+	}
+	e.mustData(t, tok, introspectionQuery, nil, &got)
+	if len(got.Schema.Types) == 0 {
+		t.Error("the introspection query answered no types")
+	}
+	// Within the limits, the documents are gqlgen's to judge.
+	for _, doc := range []string{
+		"{ viewer { " + strings.Repeat("id ", 10) + "} }",
+		"{ " + strings.Repeat("...V ", 10) + "} fragment V on Query { viewer { id } }",
+	} {
+		e.mustData(t, tok, doc, nil, &struct{}{})
+	}
+}
+
+// Aliases cannot multiply a stored text into a response of any size: an
+// operation of 100 aliases of one 1.5-million-character analysis is refused
+// before anything runs, the byte budget stops what the complexity limit lets
+// through, and one alias answers the whole text.
+func TestResponseTextLimit(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d, options{})
+		tok, acct := e.MustAccount("")
+		text := strings.Repeat("🚀", 1_500_000) // 6 MB: three of them are over 16 MiB
+		a := &app.Analysis{ID: "6f1c1f8e-0000-4000-8000-0000000b16a1", Grade: "C", Disclaimer: app.Disclaimer,
+			Source:    app.Source{Title: "Big", DocumentType: "terms", Language: "en"},
+			CreatedAt: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC), Text: text}
+		if err := e.Store.CreateAnalysis(t.Context(), acct.ID, nil, a); err != nil {
+			t.Fatal(err)
+		}
+		aliases := func(n int) string {
+			var q strings.Builder
+			q.WriteString("query($id: ID!) {")
+			for i := range n {
+				fmt.Fprintf(&q, " a%d: analysis(id: $id) { text }", i)
+			}
+			return q.String() + " }"
+		}
+		vars := map[string]any{"id": a.ID}
+		if r := e.do(t, tok, aliases(100), vars); r.code() != "COMPLEXITY_LIMIT_EXCEEDED" || len(r.body) > 1000 {
+			t.Errorf("100 aliases: %d %.300s, want COMPLEXITY_LIMIT_EXCEEDED", r.status, r.body)
+		}
+		r := e.do(t, tok, aliases(4), vars)
+		if r.code() != "RESPONSE_TOO_LARGE" || len(r.body) > 2*graph.ResponseTextLimit {
+			t.Errorf("4 aliases: %d, %d bytes, code %q, want RESPONSE_TOO_LARGE", r.status, len(r.body), r.code())
+		}
+		var one struct{ A0 struct{ Text string } }
+		e.mustData(t, tok, aliases(1), vars, &one)
+		if one.A0.Text != text {
+			t.Errorf("one alias: %d bytes of text, want %d", len(one.A0.Text), len(text))
+		}
+	})
+}
+
+// Errors never echo a request's input beyond a short excerpt, whatever the
+// body holds; the usage log keeps at most a short line of each.
+func TestErrorsQuoteShort(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite, options{})
+	tok, _ := e.MustAccount("")
+	long := strings.Repeat("x", 1<<20)
+	query := func(q string, vars map[string]any) string {
+		b, _ := json.Marshal(map[string]any{"query": q, "variables": vars})
+		return string(b)
+	}
+	for name, c := range map[string]struct{ body, code string }{
+		"a JSON array":           {`["` + long + `"]`, "INVALID"},
+		"a JSON string":          {`"` + long + `"`, "INVALID"},
+		"a query that is a list": {`{"query": ["` + long + `"]}`, "INVALID"},
+		"a long field name":      {query("{ "+long+" }", nil), "GRAPHQL_VALIDATION_FAILED"},
+		"a long unexpected name": {query("{ viewer { id } } "+long, nil), "GRAPHQL_PARSE_FAILED"},
+		"a long string value":    {query(`{ usage(days: "`+long+`") { date } }`, nil), "GRAPHQL_VALIDATION_FAILED"},
+		"a variable's long key":  {query(`mutation($in: AnalyzeInput!) { analyze(input: $in) { id } }`, map[string]any{"in": map[string]any{long: 1}}), "GRAPHQL_VALIDATION_FAILED"},
+		"a key twice, long":      {`{"query": "{ viewer { id } }", "variables": {"` + long[:1<<19] + `": 1, "` + long[:1<<19] + `": 2}}`, "INVALID"},
+	} {
+		req := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(c.body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+tok)
+		rec := httptest.NewRecorder()
+		e.h.ServeHTTP(rec, req)
+		var res response
+		_ = json.Unmarshal(rec.Body.Bytes(), &res)
+		if rec.Body.Len() > 600 || res.code() != c.code {
+			t.Errorf("%s: %d, %d bytes %.200s, want a short %s error", name, rec.Code, rec.Body.Len(), rec.Body.String(), c.code)
+		}
+	}
+	e.Flush()
+	st, err := e.Svc.Usage(e.Ctx(tok), nil)
+	if err != nil || len(st.RecentErrors) == 0 {
+		t.Fatalf("recentErrors: %+v %v", st, err)
+	}
+	for _, re := range st.RecentErrors {
+		if len([]rune(re.Error)) > app.MaxStoredError+1 || bytes.Contains([]byte(re.Error), []byte(strings.Repeat("x", 100))) {
+			t.Errorf("stored error of %d characters: %.100s", len(re.Error), re.Error)
+		}
+	}
+}
+
+// introspectionQuery is GraphiQL's (graphql-js getIntrospectionQuery with
+// descriptions, specifiedByURL and deprecated input values).
+const introspectionQuery = `query IntrospectionQuery {
+  __schema {
+    queryType { name }
+    mutationType { name }
+    subscriptionType { name }
+    types { ...FullType }
+    directives {
+      name
+      description
+      isRepeatable
+      locations
+      args(includeDeprecated: true) { ...InputValue }
+    }
+  }
+}
+fragment FullType on __Type {
+  kind
+  name
+  description
+  specifiedByURL
+  fields(includeDeprecated: true) {
+    name
+    description
+    args(includeDeprecated: true) { ...InputValue }
+    type { ...TypeRef }
+    isDeprecated
+    deprecationReason
+  }
+  inputFields(includeDeprecated: true) { ...InputValue }
+  interfaces { ...TypeRef }
+  enumValues(includeDeprecated: true) {
+    name
+    description
+    isDeprecated
+    deprecationReason
+  }
+  possibleTypes { ...TypeRef }
+}
+fragment InputValue on __InputValue {
+  name
+  description
+  type { ...TypeRef }
+  defaultValue
+  isDeprecated
+  deprecationReason
+}
+fragment TypeRef on __Type {
+  kind
+  name
+  ofType {
+    kind
+    name
+    ofType {
+      kind
+      name
+      ofType {
+        kind
+        name
+        ofType {
+          kind
+          name
+          ofType {
+            kind
+            name
+            ofType {
+              kind
+              name
+              ofType {
+                kind
+                name
+                ofType {
+                  kind
+                  name
+                  ofType {
+                    kind
+                    name
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}`
