@@ -153,4 +153,3 @@ func (d *privacyDetector) paragraph(rs []rune, spans []Span, first int, pt *para
 	}
 	return hits
 }
-

@@ -121,4 +121,3 @@ func TestChildrenMustBeNamed(t *testing.T) {
 		t.Error("mentions does not apply the category's need")
 	}
 }
-

@@ -56,6 +56,9 @@ type Config struct {
 	Introspection bool
 	// UsageRetention is how long raw request-log rows are kept.
 	UsageRetention time.Duration
+	// PDFCacheDir keeps the PDF reader's compiled code between processes;
+	// empty: the user cache directory's clausewatch/wazero.
+	PDFCacheDir string
 }
 
 // Load reads every variable through getenv and reports all bad values at once.
@@ -159,6 +162,7 @@ func Load(getenv func(string) string) (Config, error) {
 		c.AnalysisConcurrency = n
 	}
 	c.UsageRetention = duration(getenv, "CLAUSEWATCH_USAGE_RETENTION", 90*24*time.Hour, bad)
+	c.PDFCacheDir = getenv("CLAUSEWATCH_PDF_CACHE_DIR")
 
 	if c.LLMBaseURL != "" {
 		if u, err := url.Parse(c.LLMBaseURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") {
