@@ -91,7 +91,7 @@ func New(t testing.TB, store app.Store, opts ...Option) *Env {
 	return e
 }
 
-// engines are built once per test process: the models take a moment to
+// sharedEngines are built once per test process: the models take a moment to
 // decode and the PDF reader to compile, and both are safe to share.
 var sharedEngines = sync.OnceValues(func() (engineSet, error) {
 	a, err := analyze.Load()
