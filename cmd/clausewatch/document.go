@@ -17,17 +17,24 @@ import (
 	"github.com/clausewatch/clausewatch/rest"
 )
 
-// documentService is what the document commands call: no database, and a
-// URL fetched through the configured SSRF guard, as the server fetches it.
-func documentService(arg string, getenv func(string) string) (*app.Service, error) {
-	if !isURL(arg) {
-		return app.New(app.Options{}), nil
-	}
+// documentService is what the document commands call: no database, a URL
+// fetched through the configured SSRF guard, as the server fetches it, and
+// analyzer when the command analyzes. The caller closes the service's
+// extractor with the function returned.
+func documentService(arg string, getenv func(string) string, analyzer *analyze.Engine) (*app.Service, func() error, error) {
 	cfg, err := loadConfig(getenv)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return app.New(app.Options{Fetcher: newFetcher(cfg), Logger: newLogger(cfg, io.Discard)}), nil
+	extractor, err := newExtractor(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := app.Options{Analyzer: analyzer, Extractor: extractor, Logger: newLogger(cfg, io.Discard)}
+	if isURL(arg) {
+		opts.Fetcher = newFetcher(cfg)
+	}
+	return app.New(opts), extractor.Close, nil
 }
 
 // readDocument reads a FILE (HTML, PDF or text, sniffed; no network), a
@@ -48,7 +55,7 @@ func readDocument(ctx context.Context, svc *app.Service, arg, pageURL string, st
 		if err != nil {
 			return nil, err
 		}
-		d, err = app.ExtractDocument(fetch.Response{URL: pageURL, FinalURL: pageURL, Body: raw, FetchedAt: time.Now()})
+		d, err = svc.ExtractDocument(fetch.Response{URL: pageURL, FinalURL: pageURL, Body: raw, FetchedAt: time.Now()})
 	}
 	if err != nil {
 		return nil, cliError(err)
@@ -78,10 +85,11 @@ func runExtract(ctx context.Context, args []string, getenv func(string) string, 
 		fmt.Fprintln(stderr, "usage: clausewatch extract [--json|--markdown] --file FILE [--url URL] | clausewatch extract [--json|--markdown] URL")
 		return errUsage
 	}
-	svc, err := documentService(src, getenv)
+	svc, closeService, err := documentService(src, getenv, nil)
 	if err != nil {
 		return err
 	}
+	defer closeService()
 	d, err := readDocument(ctx, svc, src, *pageURL, stdin)
 	if err != nil {
 		return err
@@ -109,13 +117,15 @@ func runAnalyze(ctx context.Context, args []string, getenv func(string) string, 
 		fmt.Fprintln(stderr, "usage: clausewatch analyze [--json] [--url URL] FILE|URL|-")
 		return errUsage
 	}
-	if err := loadModel(); err != nil {
-		return err
-	}
-	svc, err := documentService(fs.Arg(0), getenv)
+	analyzer, err := newAnalyzer()
 	if err != nil {
 		return err
 	}
+	svc, closeService, err := documentService(fs.Arg(0), getenv, analyzer)
+	if err != nil {
+		return err
+	}
+	defer closeService()
 	d, err := readDocument(ctx, svc, fs.Arg(0), *pageURL, stdin)
 	if err != nil {
 		return err
@@ -136,7 +146,8 @@ func printJSON(w io.Writer, v any) error {
 // runClassify reads {"text": ...} lines and writes {"labels": [...]} lines
 // in the same order: the benchmarks drive the classifier through it.
 func runClassify(stdin io.Reader, stdout io.Writer) error {
-	if err := loadModel(); err != nil {
+	analyzer, err := newAnalyzer()
+	if err != nil {
 		return err
 	}
 	sc := bufio.NewScanner(stdin)
@@ -153,7 +164,7 @@ func runClassify(stdin io.Reader, stdout io.Writer) error {
 		if err := json.Unmarshal(sc.Bytes(), &in); err != nil {
 			return fmt.Errorf("line %d: not a JSON object with a text field: %w", line, err)
 		}
-		labels := analyze.Classify(in.Text)
+		labels := analyzer.Classify(in.Text)
 		if labels == nil {
 			labels = []string{}
 		}

@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/app"
 )
 
@@ -209,20 +210,39 @@ func TestExtractAndAnalyzeURL(t *testing.T) {
 	}
 }
 
-// Without the clause model every document would be graded with no unfair
+// Without the models every document would be graded with no unfair
 // clause found: the server and the analyzing commands refuse to start.
 func TestRefusesToStartWithoutTheModel(t *testing.T) {
 	broken := errors.New("analyze: embedded clause model: unexpected EOF")
-	defer func(orig func() error) { loadClauseModel = orig }(loadClauseModel)
-	loadClauseModel = func() error { return broken }
+	defer func(orig func() (*analyze.Engine, error)) { loadAnalyzer = orig }(loadAnalyzer)
+	loadAnalyzer = func() (*analyze.Engine, error) { return nil, broken }
 	env := map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "cw.db")}
 	for _, args := range [][]string{{"serve", "--addr", "127.0.0.1:0"}, {"analyze", "-"}, {"classify"}} {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		var out, errb bytes.Buffer
 		err := run(ctx, args, func(k string) string { return env[k] }, strings.NewReader("We may terminate your account."), &out, &errb)
 		cancel()
-		if !errors.Is(err, broken) || !strings.Contains(err.Error(), "clause model cannot be loaded") {
+		if !errors.Is(err, broken) || !strings.Contains(err.Error(), "models cannot be loaded") {
 			t.Errorf("%s: %v, want the model's load error", args[0], err)
+		}
+	}
+}
+
+// A PDF cache directory that cannot be made stops the server and the
+// document commands at start, naming the variable, not on the first PDF.
+func TestRefusesToStartWithAnUnusablePDFCache(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "cw.db"), "CLAUSEWATCH_PDF_CACHE_DIR": filepath.Join(file, "pdf")}
+	for _, args := range [][]string{{"serve", "--addr", "127.0.0.1:0"}, {"analyze", "-"}, {"extract", "-"}} {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		var out, errb bytes.Buffer
+		err := run(ctx, args, func(k string) string { return env[k] }, strings.NewReader("We may terminate your account."), &out, &errb)
+		cancel()
+		if err == nil || !strings.Contains(err.Error(), "CLAUSEWATCH_PDF_CACHE_DIR") {
+			t.Errorf("%s: %v, want an error naming CLAUSEWATCH_PDF_CACHE_DIR", args[0], err)
 		}
 	}
 }

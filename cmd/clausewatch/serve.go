@@ -25,6 +25,7 @@ import (
 	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/config"
+	"github.com/clausewatch/clausewatch/internal/extract"
 	"github.com/clausewatch/clausewatch/internal/fetch"
 	"github.com/clausewatch/clausewatch/internal/llm"
 	"github.com/clausewatch/clausewatch/internal/middleware"
@@ -56,9 +57,15 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if *addr != "" {
 		cfg.Addr = *addr
 	}
-	if err := loadModel(); err != nil {
+	analyzer, err := newAnalyzer()
+	if err != nil {
 		return err
 	}
+	extractor, err := newExtractor(cfg)
+	if err != nil {
+		return err
+	}
+	defer extractor.Close()
 	log := newLogger(cfg, stderr)
 
 	store, err := openStore(ctx, cfg)
@@ -71,7 +78,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	svc := newService(cfg, store, sessions, log)
+	svc := newService(cfg, store, sessions, log, analyzer, extractor)
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -165,13 +172,13 @@ func openStore(ctx context.Context, cfg config.Config) (*db.Store, error) {
 	return store, nil
 }
 
-func newService(cfg config.Config, store *db.Store, sessions app.SessionVerifier, log *slog.Logger) *app.Service {
+func newService(cfg config.Config, store *db.Store, sessions app.SessionVerifier, log *slog.Logger, analyzer *analyze.Engine, extractor *extract.Extractor) *app.Service {
 	var ai *llm.Client
 	if cfg.LLMBaseURL != "" {
 		ai = llm.New(llm.Config{BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel})
 	}
 	return app.New(app.Options{Store: store, Sessions: sessions, Logger: log,
-		Fetcher: newFetcher(cfg), LLM: ai,
+		Fetcher: newFetcher(cfg), LLM: ai, Analyzer: analyzer, Extractor: extractor,
 		WebhookSecret: cfg.WebhookSecret, Prices: cfg.StripePrices, UsageRetention: cfg.UsageRetention,
 		AnalysisConcurrency: cfg.AnalysisConcurrency,
 		Monitor: app.MonitorOptions{Workers: cfg.MonitorWorkers, MinInterval: cfg.MonitorMinInterval,
@@ -290,19 +297,6 @@ func dialectName(cfg config.Config) string {
 	}
 	return "sqlite"
 }
-
-// loadModel loads the clause model every command that analyzes needs:
-// without it every document would be graded with no unfair clause found,
-// so they refuse to start instead.
-func loadModel() error {
-	if err := loadClauseModel(); err != nil {
-		return fmt.Errorf("the clause model cannot be loaded, so nothing can be analyzed: %w", err)
-	}
-	return nil
-}
-
-// loadClauseModel is replaced by tests with a failing load.
-var loadClauseModel = analyze.Load
 
 func newFetcher(cfg config.Config) *fetch.Client {
 	return fetch.New(fetch.Options{AllowHosts: cfg.FetchAllowHosts, Timeout: cfg.FetchTimeout})

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
+	"github.com/clausewatch/clausewatch/internal/analyze/model"
 	"github.com/clausewatch/clausewatch/internal/analyze/train"
 )
 
@@ -22,32 +23,22 @@ func main() {
 	data := flag.String("data", "../shared/data/clauses", "directory with validation.jsonl")
 	file := flag.String("file", "validation.jsonl", "file to score, inside -data")
 	raw := flag.Bool("raw", false, "also score on crudely de-tokenised text (raw-text robustness)")
-	model := flag.String("model", "", "score this model file instead of the embedded model")
+	modelFile := flag.String("model", "", "score this model file instead of the embedded model")
 	newer := flag.Bool("newer", false, "also score newer.jsonl by company: company-grouped cross-validation on train+newer with the shipped configuration")
 	flag.Parse()
-	classify := analyze.Classify
-	if *model != "" {
-		f, err := os.Open(*model)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "eval-clauses:", err)
-			os.Exit(1)
-		}
-		m, err := analyze.DecodeModel(f)
-		f.Close()
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "eval-clauses:", err)
-			os.Exit(1)
-		}
-		fmt.Println("model file:", *model, m.Notes)
-		classify = analyze.ClassifyWith(m)
+	engine, err := newEngine(*modelFile)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "eval-clauses:", err)
+		os.Exit(1)
 	}
+	classify := engine.Classify
 	exs, err := train.ReadExamples(filepath.Join(*data, *file))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "eval-clauses:", err)
 		os.Exit(1)
 	}
-	if info, err := analyze.ModelInfo(); err == nil && *model == "" {
-		fmt.Println("model:", info)
+	if *modelFile == "" {
+		fmt.Println("model:", engine.Notes())
 	}
 	report(*file, exs, classify, func(s string) string { return s })
 	if *raw {
@@ -59,6 +50,25 @@ func main() {
 			os.Exit(1)
 		}
 	}
+}
+
+// newEngine is the embedded models' engine, with the clause model read
+// from file instead when file is not empty.
+func newEngine(file string) (*analyze.Engine, error) {
+	ms, err := analyze.Embedded()
+	if err != nil || file == "" {
+		return analyze.Load()
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if ms.Clauses, err = model.DecodeModel(f); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	fmt.Println("model file:", file, ms.Clauses.Notes)
+	return analyze.New(ms)
 }
 
 // newerByCompany scores newer.jsonl without training on the company scored:

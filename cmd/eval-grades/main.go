@@ -69,9 +69,17 @@ func run(data string, verbose bool) error {
 	m, _ := train.TrainCases(cd.ToSDR, cd.Clauses, cd.Corpus, train.CaseConfig, func(s string) bool { return held[key(s)] })
 	// bases[o][i]: service i's basis with the blocker cases' thresholds
 	// raised by blockerOffsets[o].
+	ms, err := analyze.Embedded()
+	if err != nil {
+		return err
+	}
 	bases := make([][]analyze.Basis, len(blockerOffsets))
 	for o, off := range blockerOffsets {
-		det := analyze.NewCaseDetector(train.RaiseBlockers(m, off))
+		ms.Cases = train.RaiseBlockers(m, off)
+		engine, err := analyze.New(ms)
+		if err != nil {
+			return err
+		}
 		bases[o] = make([]analyze.Basis, len(dev))
 		for i, d := range dev {
 			var results [][]analyze.Case
@@ -83,7 +91,7 @@ func run(data string, verbose bool) error {
 				if doc.Type == "Privacy Policy" {
 					dt = "privacy"
 				}
-				results = append(results, analyze.Analyze(doc.Text, analyze.Options{DocumentType: dt, Cases: det}).Cases)
+				results = append(results, engine.Analyze(doc.Text, analyze.Options{DocumentType: dt}).Cases)
 			}
 			cases := analyze.UnionCases(results...)
 			bases[o][i] = analyze.BasisOf(cases)

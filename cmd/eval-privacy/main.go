@@ -6,7 +6,7 @@
 // each fold is scored with a detector trained (train.TrainPrivacy, the
 // shipped configuration) on the other folds' paragraphs and on the ToS;DR
 // quotes of every service but the fold's. Each paragraph is analyzed alone
-// (analyze.Analyze, document type "privacy"; a heading merged into the
+// (Engine.Analyze, document type "privacy"; a heading merged into the
 // paragraph is its only context), and counts as found for a category when
 // any finding carries it, whatever its severity (patterns, the learned
 // detector and ToS;DR cases mapped to the category alike). Beside it, in the
@@ -57,6 +57,15 @@ func run(w io.Writer, path, data string) error {
 	if err != nil {
 		return err
 	}
+	ms, err := analyze.Embedded()
+	if err != nil {
+		return err
+	}
+	ms.Privacy = nil
+	off, err := analyze.New(ms)
+	if err != nil {
+		return err
+	}
 	fold := train.GroupFolds(ps, func(p train.PrivacyParagraph) string { return p.Source }, train.PrivacyConfig.Folds)
 	withModel := make([][]string, len(ps))
 	without := make([][]string, len(ps))
@@ -71,7 +80,11 @@ func run(w io.Writer, path, data string) error {
 			}
 		}
 		m, _ := train.TrainPrivacy(tosdr, rest, train.PrivacyConfig, func(s string) bool { return held[strings.ToLower(s)] })
-		on, off := analyze.NewPrivacyDetector(m), &analyze.PrivacyDetector{}
+		ms.Privacy = m
+		on, err := analyze.New(ms)
+		if err != nil {
+			return err
+		}
 		for i, p := range ps {
 			if fold[i] == k {
 				withModel[i], without[i] = analyzerLabels(p.Text, on), analyzerLabels(p.Text, off)
@@ -95,7 +108,7 @@ func run(w io.Writer, path, data string) error {
 		policies[p.Source] = true
 	}
 	fmt.Fprintf(w, "%d paragraphs of %d privacy policies (%s)\n\n", len(ps), len(policies), path)
-	score(w, fmt.Sprintf("analyzer (analyze.Analyze per paragraph; learned detector cross-validated by policy, %d folds)", train.PrivacyConfig.Folds), ps, withModel)
+	score(w, fmt.Sprintf("analyzer (Engine.Analyze per paragraph; learned detector cross-validated by policy, %d folds)", train.PrivacyConfig.Folds), ps, withModel)
 	fmt.Fprintln(w)
 	score(w, "analyzer without the learned detector (patterns and ToS;DR cases)", ps, without)
 	fmt.Fprintln(w)
@@ -104,9 +117,9 @@ func run(w io.Writer, path, data string) error {
 }
 
 // analyzerLabels is the set of privacy categories the analyzer finds in text.
-func analyzerLabels(text string, det *analyze.PrivacyDetector) []string {
+func analyzerLabels(text string, engine *analyze.Engine) []string {
 	var out []string
-	for _, f := range analyze.Analyze(text, analyze.Options{DocumentType: "privacy", Privacy: det}).Findings {
+	for _, f := range engine.Analyze(text, analyze.Options{DocumentType: "privacy"}).Findings {
 		if slices.Contains(analyze.PrivacyCategories, f.Category) && !slices.Contains(out, f.Category) {
 			out = append(out, f.Category)
 		}

@@ -1,7 +1,9 @@
 // Package analyze finds potentially unfair clauses and privacy practices in
 // terms of service and privacy policies, quotes them with exact code point
 // offsets, explains them, grades the document and derives a review checklist.
-// It is pure and deterministic: text in, Result out, no I/O.
+// An Engine holds the learned models (Load decodes the embedded ones);
+// analysis is pure and deterministic: text in, Result out, no I/O and no
+// state kept between calls.
 package analyze
 
 import (
@@ -12,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/clausewatch/clausewatch/internal/analyze/model"
 )
 
 // Finding is one clause or practice worth the reader's attention.
@@ -46,11 +50,6 @@ type Result struct {
 // Options tune an analysis.
 type Options struct {
 	DocumentType string // "terms" | "privacy" | "other"; the caller detects it
-	// Cases and Privacy replace the embedded case and privacy detectors
-	// (evaluation only); a zero PrivacyDetector analyzes without one, the
-	// privacy patterns alone.
-	Cases   *CaseDetector
-	Privacy *PrivacyDetector
 }
 
 // maxChecklist bounds the review checklist.
@@ -77,29 +76,17 @@ type hit struct {
 // text. Quote == string([]rune(text)[Start:End]) always holds.
 //
 // With DocumentType "privacy", "we may change this policy" is reported as a
-// policy_change_notice rather than as a unilateral change of terms. The
-// embedded model is decoded on first use; call Load first to know it can be.
-func Analyze(text string, opts Options) Result {
+// policy_change_notice rather than as a unilateral change of terms.
+func (e *Engine) Analyze(text string, opts Options) Result {
 	docType := opts.DocumentType
 	if docType == "" {
 		docType = "other"
 	}
 	rs := []rune(text)
 	spans := segment(rs)
-	clf, _ := loadDefault()
-	cd, _ := loadCases()
-	if opts.Cases != nil {
-		cd = opts.Cases.d
-	}
-	pd, _ := loadPrivacy()
-	if opts.Privacy != nil {
-		pd = opts.Privacy.d
-	}
-	m := models{clf, cd, pd}
-
-	hits := sentenceHits(rs, spans, m, docType == "privacy")
+	hits := e.sentenceHits(rs, spans, docType == "privacy")
 	hits = dropLoneHeadings(rs, spans, hits)
-	findings := capMinor(merge(rs, spans, hits, cd))
+	findings := capMinor(merge(rs, spans, hits, e.cd))
 	cases := casesOf(findings)
 	grade, score, basis := Grade(cases)
 	return Result{
@@ -123,11 +110,11 @@ const parallelMin = 64
 // documents are split into contiguous runs of paragraphs worked on
 // concurrently; the hits are concatenated in order, so the result is the
 // same as a sequential run.
-func sentenceHits(rs []rune, spans []Span, m models, privacyDoc bool) []hit {
+func (e *Engine) sentenceHits(rs []rune, spans []Span, privacyDoc bool) []hit {
 	paras := paragraphs(rs, spans)
 	workers := runtime.GOMAXPROCS(0)
 	if len(spans) < parallelMin || workers < 2 {
-		return hitsFor(rs, spans, paras, m, privacyDoc)
+		return e.hitsFor(rs, spans, paras, privacyDoc)
 	}
 	workers = min(workers, 8, len(spans)/(parallelMin/2))
 	parts := make([][]hit, workers)
@@ -138,7 +125,7 @@ func sentenceHits(rs []rune, spans []Span, m models, privacyDoc bool) []hit {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			parts[w] = hitsFor(rs, spans, paras[lo:hi+1], m, privacyDoc)
+			parts[w] = e.hitsFor(rs, spans, paras[lo:hi+1], privacyDoc)
 		}()
 	}
 	wg.Wait()
@@ -149,17 +136,10 @@ func sentenceHits(rs []rune, spans []Span, m models, privacyDoc bool) []hit {
 	return out
 }
 
-// models are the detectors an analysis runs; any may be nil when its
-// embedded model cannot be loaded (Load reports why).
-type models struct {
-	clf *classifier
-	cd  *caseDetector
-	pd  *privacyDetector
-}
-
 // hitsFor classifies the sentences of the paragraphs starting at paras[0],
-// paras[1], ... (the last entry ends the run).
-func hitsFor(rs []rune, spans []Span, paras []int, m models, privacyDoc bool) []hit {
+// paras[1], ... (the last entry ends the run). The privacy detector is
+// nil in an Engine built without one.
+func (e *Engine) hitsFor(rs []rune, spans []Span, paras []int, privacyDoc bool) []hit {
 	var hits []hit
 	var ph []privacyHit
 	var ch []caseHit
@@ -174,18 +154,15 @@ func hitsFor(rs []rune, spans []Span, paras []int, m models, privacyDoc bool) []
 			ph = privacyHits(s, ph[:0])
 			ch = ch[:0]
 			n := len(hits)
-			changeClause := false
-			if m.clf != nil {
-				var ms [nLabels]float32
-				ms, ch = m.clf.scores(s, toks, m.cd, ch)
-				// "We may update this privacy policy" is reported as a
-				// policy_change_notice, which the patterns grade more finely.
-				changeClause = ms[idxChange] >= m.clf.m.Thr[idxChange] && !privacyPolicyChange(ph, s, privacyDoc)
-				for j, v := range ms {
-					if v >= m.clf.m.Thr[j] && (j != idxChange || changeClause) {
-						cat := ClauseLabels[j]
-						hits = append(hits, hit{i, cat, clauseSeverity[cat], m.clf.confidence(j, v), -1, 0})
-					}
+			var ms [nLabels]float32
+			ms, ch = e.clf.scores(s, toks, e.cd, ch)
+			// "We may update this privacy policy" is reported as a
+			// policy_change_notice, which the patterns grade more finely.
+			changeClause := ms[idxChange] >= e.clf.m.Thr[idxChange] && !privacyPolicyChange(ph, s, privacyDoc)
+			for j, v := range ms {
+				if v >= e.clf.m.Thr[j] && (j != idxChange || changeClause) {
+					cat := ClauseLabels[j]
+					hits = append(hits, hit{i, cat, clauseSeverity[cat], e.clf.confidence(j, v), -1, 0})
 				}
 			}
 			for _, p := range ph {
@@ -194,10 +171,10 @@ func hitsFor(rs []rune, spans []Span, paras []int, m models, privacyDoc bool) []
 				}
 				hits = append(hits, hit{i, p.cat, p.sev, p.conf, -1, 0})
 			}
-			hits = withCases(hits, n, i, ch, m.cd)
+			hits = withCases(hits, n, i, ch, e.cd)
 		}
-		if m.pd != nil {
-			hits = m.pd.paragraph(rs, spans, paras[k], &pt, hits, first)
+		if e.pd != nil {
+			hits = e.pd.paragraph(rs, spans, paras[k], &pt, hits, first)
 		}
 	}
 	return hits
@@ -255,7 +232,7 @@ func withCases(hits []hit, n, sent int, ch []caseHit, cd *caseDetector) []hit {
 
 // caseCategory is the category a case's findings carry: ours where
 // cases.tsv maps the case, else OtherCategory.
-func caseCategory(c CaseInfo) string {
+func caseCategory(c model.CaseInfo) string {
 	if c.Category == "" {
 		return OtherCategory
 	}

@@ -70,7 +70,7 @@ const unfairTerms = `ACME TERMS OF SERVICE
 `
 
 func TestUnfairTermsGradeAndCategories(t *testing.T) {
-	r := Analyze(unfairTerms, Options{DocumentType: "terms"})
+	r := engine(t).Analyze(unfairTerms, Options{DocumentType: "terms"})
 	checkInvariants(t, unfairTerms, r)
 	if r.Grade != "D" && r.Grade != "E" {
 		t.Errorf("grade = %s (score %d, basis %+v), want D or E", r.Grade, r.Score, r.Basis)
@@ -104,7 +104,7 @@ Our service is not directed to children under 13 and we do not knowingly collect
 `
 
 func TestBenignPrivacy(t *testing.T) {
-	r := Analyze(benignPrivacy, Options{DocumentType: "privacy"})
+	r := engine(t).Analyze(benignPrivacy, Options{DocumentType: "privacy"})
 	checkInvariants(t, benignPrivacy, r)
 	if r.Grade > "C" {
 		t.Errorf("grade = %s (score %d), want A..C", r.Grade, r.Score)
@@ -147,7 +147,7 @@ func TestNegation(t *testing.T) {
 		if typ == "" {
 			typ = "privacy"
 		}
-		r := Analyze(c.text, Options{DocumentType: typ})
+		r := engine(t).Analyze(c.text, Options{DocumentType: typ})
 		checkInvariants(t, c.text, r)
 		found := false
 		for _, f := range r.Findings {
@@ -171,7 +171,7 @@ func TestOffsetsMultibyte(t *testing.T) {
 		"\u00a0\u200b  We use cookies and web beacons for targeted advertising.\r\n\r\nWe may remove any content at our sole discretion.",
 	}
 	for _, text := range texts {
-		r := Analyze(text, Options{})
+		r := engine(t).Analyze(text, Options{})
 		checkInvariants(t, text, r)
 		if len(r.Findings) == 0 {
 			t.Errorf("no findings in %q", text)
@@ -208,7 +208,7 @@ func TestSentences(t *testing.T) {
 
 func TestMergeAdjacent(t *testing.T) {
 	text := "We may terminate your account at any time. We may also suspend your access without notice for any reason."
-	r := Analyze(text, Options{DocumentType: "terms"})
+	r := engine(t).Analyze(text, Options{DocumentType: "terms"})
 	checkInvariants(t, text, r)
 	n := 0
 	for _, f := range r.Findings {
@@ -228,7 +228,7 @@ func TestMergeAdjacent(t *testing.T) {
 // worst; a commitment (good) stays a finding of its own.
 func TestMergeAcrossSeverities(t *testing.T) {
 	text := "We may update this Privacy Policy at any time. Changes are effective immediately upon posting, and it is your responsibility to review this policy periodically."
-	r := Analyze(text, Options{DocumentType: "privacy"})
+	r := engine(t).Analyze(text, Options{DocumentType: "privacy"})
 	checkInvariants(t, text, r)
 	var got []Finding
 	for _, f := range r.Findings {
@@ -240,7 +240,7 @@ func TestMergeAcrossSeverities(t *testing.T) {
 		t.Fatalf("policy_change_notice findings = %+v, want one bad finding quoting both sentences", got)
 	}
 	text = "We do not sell your personal information. We may sell your personal information to data brokers."
-	r = Analyze(text, Options{DocumentType: "privacy"})
+	r = engine(t).Analyze(text, Options{DocumentType: "privacy"})
 	sev := map[string]bool{}
 	for _, f := range r.Findings {
 		if f.Category == "data_sale" {
@@ -254,7 +254,7 @@ func TestMergeAcrossSeverities(t *testing.T) {
 
 func TestMergeBounded(t *testing.T) {
 	text := strings.Repeat("We may sell your personal information to data brokers. ", 200)
-	r := Analyze(text, Options{})
+	r := engine(t).Analyze(text, Options{})
 	checkInvariants(t, text, r)
 	if len(r.Findings) < 2 {
 		t.Fatalf("%d findings, want the run split", len(r.Findings))
@@ -268,7 +268,7 @@ func TestMergeBounded(t *testing.T) {
 
 func TestEmptyAndDegenerate(t *testing.T) {
 	for _, text := range []string{"", " ", "\n\n\n", ".", "...", "!!!", "\xff\xfe", strings.Repeat("a", 10000), strings.Repeat("word. ", 3000)} {
-		r := Analyze(text, Options{})
+		r := engine(t).Analyze(text, Options{})
 		checkInvariants(t, text, r)
 		if r.Findings == nil || r.Guidance == nil {
 			t.Errorf("nil slices for %q", text[:min(len(text), 20)])
@@ -276,22 +276,9 @@ func TestEmptyAndDegenerate(t *testing.T) {
 	}
 }
 
-// A missing or damaged model is an error Load reports, not a classifier
-// that silently finds nothing.
-func TestLoadReportsABrokenModel(t *testing.T) {
-	if err := Load(); err != nil {
-		t.Fatalf("the embedded model: %v", err)
-	}
-	for name, b := range map[string][]byte{"missing": nil, "not gzip": []byte("not a model"), "truncated": embeddedModel[:len(embeddedModel)/2]} {
-		if _, err := decodeEmbedded(b); err == nil || !strings.Contains(err.Error(), "clause model") {
-			t.Errorf("%s: %v, want an error naming the clause model", name, err)
-		}
-	}
-}
-
 func TestClassifySanity(t *testing.T) {
-	if _, err := ModelInfo(); err != nil {
-		t.Fatal(err)
+	if engine(t).Notes() == "" {
+		t.Error("the clause model has no training notes")
 	}
 	cases := map[string]string{
 		"We may terminate or suspend your account immediately, without prior notice or liability, for any reason whatsoever.":        "unilateral_termination",
@@ -304,17 +291,17 @@ func TestClassifySanity(t *testing.T) {
 		"All disputes will be resolved by binding individual arbitration, and you waive your right to a jury trial or class action.": "arbitration",
 	}
 	for s, want := range cases {
-		if got := Classify(s); !slices.Contains(got, want) {
-			t.Errorf("Classify(%q) = %v, want %s", s, got, want)
+		if got := engine(t).Classify(s); !slices.Contains(got, want) {
+			t.Errorf("engine(t).Classify(%q) = %v, want %s", s, got, want)
 		}
 	}
 	for _, s := range []string{"You can contact us at support@example.com.", "Our offices are open Monday to Friday.", "Thank you for choosing our app!"} {
-		if got := Classify(s); len(got) != 0 {
-			t.Errorf("Classify(%q) = %v, want fair", s, got)
+		if got := engine(t).Classify(s); len(got) != 0 {
+			t.Errorf("engine(t).Classify(%q) = %v, want fair", s, got)
 		}
 	}
 	// label order follows ClauseLabels
-	got := Classify("These terms are governed by the laws of Ireland and you submit to the exclusive jurisdiction of the Irish courts.")
+	got := engine(t).Classify("These terms are governed by the laws of Ireland and you submit to the exclusive jurisdiction of the Irish courts.")
 	idx := []int{}
 	for _, g := range got {
 		idx = append(idx, slices.Index(ClauseLabels, g))
@@ -343,15 +330,15 @@ func TestSyllables(t *testing.T) {
 			t.Errorf("Syllables(%q) = %d, want %d", w, got, n)
 		}
 	}
-	r := Analyze("The cat sat on the mat. It was a good day.", Options{})
+	r := engine(t).Analyze("The cat sat on the mat. It was a good day.", Options{})
 	if r.Readability.FleschKincaidGrade > 3 || r.Readability.ReadingMinutes <= 0 {
 		t.Errorf("readability = %+v", r.Readability)
 	}
 }
 
 func TestDeterministic(t *testing.T) {
-	a, _ := json.Marshal(Analyze(unfairTerms+benignPrivacy, Options{}))
-	b, _ := json.Marshal(Analyze(unfairTerms+benignPrivacy, Options{}))
+	a, _ := json.Marshal(engine(t).Analyze(unfairTerms+benignPrivacy, Options{}))
+	b, _ := json.Marshal(engine(t).Analyze(unfairTerms+benignPrivacy, Options{}))
 	if string(a) != string(b) {
 		t.Error("Analyze is not deterministic")
 	}
@@ -372,7 +359,7 @@ func TestGolden(t *testing.T) {
 			if strings.Contains(f, "privacy") {
 				typ = "privacy"
 			}
-			r := Analyze(string(b), Options{DocumentType: typ})
+			r := engine(t).Analyze(string(b), Options{DocumentType: typ})
 			checkInvariants(t, string(b), r)
 			got, _ := json.MarshalIndent(r, "", "  ")
 			got = append(got, '\n')
@@ -399,7 +386,7 @@ func FuzzAnalyze(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		r := Analyze(s, Options{})
+		r := engine(t).Analyze(s, Options{})
 		if !utf8.ValidString(s) {
 			// offsets are into the code points Go decodes ([]rune), which is
 			// what a JSON client receives after U+FFFD replacement.
@@ -420,7 +407,7 @@ func mustRead(tb testing.TB, path string) string {
 
 func TestPrivacyPolicyChangeNotClauseChange(t *testing.T) {
 	text := "Norditech may change its privacy policy if necessary."
-	r := Analyze(text, Options{DocumentType: "privacy"})
+	r := engine(t).Analyze(text, Options{DocumentType: "privacy"})
 	cats := categories(r)
 	if !cats["policy_change_notice"] || cats["unilateral_change"] {
 		t.Errorf("categories = %v, want policy_change_notice only", cats)
@@ -429,7 +416,7 @@ func TestPrivacyPolicyChangeNotClauseChange(t *testing.T) {
 
 func TestReservedRightIsNotUserRight(t *testing.T) {
 	text := "Acme reserves the right to access the content of your private files for troubleshooting."
-	if r := Analyze(text, Options{DocumentType: "terms"}); categories(r)["user_rights"] {
+	if r := engine(t).Analyze(text, Options{DocumentType: "terms"}); categories(r)["user_rights"] {
 		t.Errorf("user_rights finding for the provider's reserved right: %+v", r.Findings)
 	}
 }
@@ -440,8 +427,8 @@ func TestShortSentencesAreNotHeadings(t *testing.T) {
 		"We sell your data.":         "data_sale",
 		"We may terminate accounts.": "unilateral_termination",
 	} {
-		if r := Analyze(text, Options{}); !categories(r)[want] {
-			t.Errorf("Analyze(%q) found %v, want %s", text, r.Findings, want)
+		if r := engine(t).Analyze(text, Options{}); !categories(r)[want] {
+			t.Errorf("engine(t).Analyze(%q) found %v, want %s", text, r.Findings, want)
 		}
 	}
 	for _, s := range []string{"Cookies.", "5. Termination", "Governing Law.", "What we collect.", "How we share information", "I. Governing Law", "IT Security Measures", "You and Acme"} {
@@ -461,11 +448,11 @@ func TestCasesTellNoticeApart(t *testing.T) {
 		{"We may terminate your account at any time, for any reason, without notice.", "We may close your account after giving you 30 days' notice by email.", "unilateral_termination"},
 		{"We may change these Terms at any time without notice.", "We will notify you by email at least 30 days before changes to these Terms take effect.", "unilateral_change"},
 	} {
-		bad := Analyze(c.without, Options{DocumentType: "terms"})
+		bad := engine(t).Analyze(c.without, Options{DocumentType: "terms"})
 		if len(bad.Cases) == 0 || bad.Cases[0].Rating != SeverityBad || bad.Cases[0].Category != c.cat {
 			t.Errorf("%q: cases %+v, want a bad %s case", c.without, bad.Cases, c.cat)
 		}
-		ok := Analyze(c.with, Options{DocumentType: "terms"})
+		ok := engine(t).Analyze(c.with, Options{DocumentType: "terms"})
 		if ok.Basis.Bad+ok.Basis.Blocker > 0 || slices.ContainsFunc(ok.Findings, func(f Finding) bool { return f.Severity == SeverityBad }) {
 			t.Errorf("%q: findings %+v, want nothing bad", c.with, ok.Findings)
 		}
@@ -475,7 +462,7 @@ func TestCasesTellNoticeApart(t *testing.T) {
 // A benign privacy policy (access, deletion, no sale, limited retention)
 // grades A or B.
 func TestBenignPrivacyGrade(t *testing.T) {
-	r := Analyze(benignPrivacy, Options{DocumentType: "privacy"})
+	r := engine(t).Analyze(benignPrivacy, Options{DocumentType: "privacy"})
 	if r.Grade != "A" && r.Grade != "B" {
 		t.Errorf("grade %s, basis %+v, cases %+v", r.Grade, r.Basis, r.Cases)
 	}
@@ -484,8 +471,8 @@ func TestBenignPrivacyGrade(t *testing.T) {
 // Grading the union of several documents' cases is the rule applied to the
 // distinct cases of all of them.
 func TestUnionCasesGrade(t *testing.T) {
-	a := Analyze(unfairTerms, Options{DocumentType: "terms"})
-	b := Analyze(benignPrivacy, Options{DocumentType: "privacy"})
+	a := engine(t).Analyze(unfairTerms, Options{DocumentType: "terms"})
+	b := engine(t).Analyze(benignPrivacy, Options{DocumentType: "privacy"})
 	u := UnionCases(a.Cases, b.Cases, a.Cases)
 	if len(u) != len(a.Cases)+len(b.Cases) {
 		t.Fatalf("union of %d and %d distinct cases has %d", len(a.Cases), len(b.Cases), len(u))

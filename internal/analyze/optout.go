@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/clausewatch/clausewatch/internal/analyze/model"
 )
 
 // A ToS;DR case can also be found by a hand-written rule, where its quotes
@@ -18,7 +20,7 @@ import (
 // so its case flows through Cases, Basis, merge and findings as a learned
 // one does, and neither the model file nor training changes.
 type ruleCase struct {
-	info CaseInfo
+	info model.CaseInfo
 	// needs is a token prefix every matching sentence has, so most
 	// sentences are passed over without building their words.
 	needs string
@@ -29,7 +31,7 @@ type ruleCase struct {
 
 // ruleCases are the cases found by rules.
 var ruleCases = []ruleCase{{
-	info:  CaseInfo{Title: "This service does not force users into binding arbitration", Rating: SeverityGood, Category: "arbitration"},
+	info:  model.CaseInfo{Title: "This service does not force users into binding arbitration", Rating: SeverityGood, Category: "arbitration"},
 	needs: "arbitra",
 	match: arbitrationOptOut,
 	// Its precision: the 23 CLAUDETTE sentences (train, validation, newer)
@@ -113,7 +115,7 @@ func anyOf(words, set []string) bool {
 // the learned ones, so that a hit's index names its case however it was
 // found (only the learned cases have margins and thresholds), and the rule
 // cases' indices. m itself is not changed.
-func withRuleCases(m *CaseModel) (*CaseModel, []int) {
+func withRuleCases(m *model.CaseModel) (*model.CaseModel, []int) {
 	c := *m
 	c.Cases = slices.Clip(m.Cases)
 	idx := make([]int, len(ruleCases))

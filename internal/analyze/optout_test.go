@@ -17,8 +17,8 @@ const arbitrationTerms = `12. Disputes. Any dispute arising out of or relating t
 // grade worse.
 func TestArbitrationOptOutIsItsOwnCase(t *testing.T) {
 	const optOut = "You may opt out of this arbitration agreement by sending written notice to legal@example.com within 30 days of first accepting these Terms."
-	forced := Analyze(arbitrationTerms, Options{DocumentType: "terms"})
-	free := Analyze(arbitrationTerms+" "+optOut, Options{DocumentType: "terms"})
+	forced := engine(t).Analyze(arbitrationTerms, Options{DocumentType: "terms"})
+	free := engine(t).Analyze(arbitrationTerms+" "+optOut, Options{DocumentType: "terms"})
 	checkInvariants(t, arbitrationTerms+" "+optOut, free)
 
 	if !hasCase(forced, forcedArbitration, SeverityBad) || hasCase(forced, optOutArbitration, SeverityGood) {
@@ -52,7 +52,7 @@ func TestArbitrationOptOutWordings(t *testing.T) {
 		"To opt out, you must notify us in writing within 30 days of the date that you first became subject to this arbitration provision.",
 		"IF YOU DO NOT WISH TO ARBITRATE DISPUTES YOU MAY DECLINE TO HAVE YOUR DISPUTES WITH COMCAST ARBITRATED BY NOTIFYING COMCAST IN WRITING WITHIN 30 DAYS.",
 	} {
-		got := DetectCases(s)
+		got := engine(t).DetectCases(s)
 		if !slices.Contains(got, optOutArbitration) || slices.Contains(got, forcedArbitration) {
 			t.Errorf("%q: cases %q, want %q and not %q", s, got, optOutArbitration, forcedArbitration)
 		}
@@ -76,7 +76,7 @@ func TestNotAnArbitrationOptOut(t *testing.T) {
 		"If you do not wish to be bound by this arbitration provision, you must not use the Service.",
 		"In the event the AAA declines to administer the arbitration, the parties will agree on another arbitration forum.",
 	} {
-		if got := DetectCases(s); slices.Contains(got, optOutArbitration) {
+		if got := engine(t).DetectCases(s); slices.Contains(got, optOutArbitration) {
 			t.Errorf("%q: cases %q, want no %q", s, got, optOutArbitration)
 		}
 	}
@@ -85,10 +85,7 @@ func TestNotAnArbitrationOptOut(t *testing.T) {
 // A rule finds a case the model does not learn; were the model to learn it
 // (ten quotes or more), the rule would report it a second time.
 func TestRuleCasesAreNotLearned(t *testing.T) {
-	d, err := loadCases()
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := engine(t).cd
 	for _, r := range ruleCases {
 		n := 0
 		for _, c := range d.m.Cases {

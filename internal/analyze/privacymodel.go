@@ -1,63 +1,25 @@
 package analyze
 
 import (
-	"bytes"
-	_ "embed"
-	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/clausewatch/clausewatch/internal/analyze/model"
 )
 
-// PrivacyModel is the learned privacy-practice detector (gzip + gob),
-// written by cmd/train-privacy and embedded from model/privacy.gob.gz: one
-// linear model per privacy category over hashed word n-grams, trained on
-// ToS;DR quotes mapped to the categories and on the labelled paragraphs of
-// testdata/privacy (see train.TrainPrivacy).
-type PrivacyModel struct {
-	Version    int
-	Categories []string // PrivacyCategories, in order
-	Weights    SparseWeights
-	Notes      string
-}
-
-// Encode writes the model deterministically (gob, gzip level 9).
-func (m *PrivacyModel) Encode(w io.Writer) error { return encodeGzipGob(w, m) }
-
-// DecodePrivacyModel reads a model written by Encode.
-func DecodePrivacyModel(r io.Reader) (*PrivacyModel, error) {
-	var m PrivacyModel
-	if err := decodeGzipGob(r, &m); err != nil {
-		return nil, err
-	}
-	if !slices.Equal(m.Categories, PrivacyCategories) {
-		return nil, fmt.Errorf("analyze: privacy model: categories %q, want %q", m.Categories, PrivacyCategories)
-	}
-	if err := m.Weights.check(len(m.Categories)); err != nil {
-		return nil, fmt.Errorf("analyze: privacy model: %w", err)
-	}
-	return &m, nil
-}
-
-// PrivacyDetector is a privacy model ready to detect, for Options.Privacy.
-type PrivacyDetector struct{ d *privacyDetector }
-
-// NewPrivacyDetector prepares a privacy model that is not the embedded one
-// (for evaluation).
-func NewPrivacyDetector(m *PrivacyModel) *PrivacyDetector {
-	return &PrivacyDetector{newPrivacyDetector(m)}
-}
-
+// privacyDetector is the loaded form of the privacy model (written by
+// cmd/train-privacy, see train.TrainPrivacy): one linear model per
+// privacy category over hashed word n-grams.
 type privacyDetector struct {
-	m    *PrivacyModel
-	lin  linear
+	m    *model.PrivacyModel
+	lin  *model.Linear
 	pool sync.Pool
 }
 
-func newPrivacyDetector(m *PrivacyModel) *privacyDetector {
-	d := &privacyDetector{m: m, lin: m.Weights.linear()}
-	d.pool.New = func() any { return &linearScratch{} }
+func newPrivacyDetector(m *model.PrivacyModel) *privacyDetector {
+	d := &privacyDetector{m: m, lin: m.Weights.Linear()}
+	d.pool.New = func() any { return &model.Scratch{} }
 	return d
 }
 
@@ -128,13 +90,13 @@ func (p *paraTokens) sentence(k int) []string {
 // hits are neutral; where a pattern (which reads negation) or a ToS;DR
 // case already found the category in a sentence, that finding stands.
 func (d *privacyDetector) paragraph(rs []rune, spans []Span, first int, pt *paraTokens, hits []hit, from int) []hit {
-	s := d.pool.Get().(*linearScratch)
+	s := d.pool.Get().(*model.Scratch)
 	defer d.pool.Put(s)
-	d.lin.margins(pt.toks, s)
+	margin := d.lin.Margins(pt.toks, s) // until the sentences are scored below
 	thr := d.m.Weights.Thr
 	var fire []int
 	var conf []float64
-	for j, v := range s.margin {
+	for j, v := range margin {
 		if v >= thr[j] {
 			fire = append(fire, j)
 			conf = append(conf, sigmoidConf(4*(v-thr[j])))
@@ -142,7 +104,7 @@ func (d *privacyDetector) paragraph(rs []rune, spans []Span, first int, pt *para
 	}
 	out := hits[:from]
 	for _, h := range hits[from:] {
-		if j := slices.Index(PrivacyCategories, h.cat); j < 0 || h.cas >= 0 || h.sev != SeverityNeutral || !vagueNeutral[h.cat] || s.margin[j] >= thr[j] {
+		if j := slices.Index(PrivacyCategories, h.cat); j < 0 || h.cas >= 0 || h.sev != SeverityNeutral || !vagueNeutral[h.cat] || margin[j] >= thr[j] {
 			out = append(out, h)
 		}
 	}
@@ -155,8 +117,7 @@ func (d *privacyDetector) paragraph(rs []rune, spans []Span, first int, pt *para
 	heading := make([]bool, n)
 	body := false
 	for k := range n {
-		d.lin.margins(pt.sentence(k), s)
-		margins[k] = slices.Clone(s.margin)
+		margins[k] = slices.Clone(d.lin.Margins(pt.sentence(k), s))
 		sp := spans[first+k]
 		heading[k] = n > 1 && isHeading(rs[sp.Start:sp.End])
 		body = body || !heading[k]
@@ -191,25 +152,4 @@ func (d *privacyDetector) paragraph(rs []rune, spans []Span, first int, pt *para
 		}
 	}
 	return hits
-}
-
-//go:embed model/privacy.gob.gz
-var embeddedPrivacy []byte
-
-var (
-	privacyOnce    sync.Once
-	defaultPrivacy *privacyDetector
-	privacyErr     error
-)
-
-func loadPrivacy() (*privacyDetector, error) {
-	privacyOnce.Do(func() {
-		m, err := DecodePrivacyModel(bytes.NewReader(embeddedPrivacy))
-		if err != nil {
-			privacyErr = fmt.Errorf("analyze: embedded privacy model: %w", err)
-			return
-		}
-		defaultPrivacy = newPrivacyDetector(m)
-	})
-	return defaultPrivacy, privacyErr
 }

@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"bytes"
 	"slices"
 	"strings"
 	"testing"
@@ -44,9 +43,10 @@ func TestParagraphsAsTheLabelsAreCut(t *testing.T) {
 }
 
 // privacyFindings is the privacy category -> severities found in text.
-func privacyFindings(text string) map[string][]string {
+func privacyFindings(t *testing.T, text string) map[string][]string {
+	t.Helper()
 	out := map[string][]string{}
-	for _, f := range Analyze(text, Options{DocumentType: "privacy"}).Findings {
+	for _, f := range engine(t).Analyze(text, Options{DocumentType: "privacy"}).Findings {
 		if slices.Contains(PrivacyCategories, f.Category) {
 			out[f.Category] = append(out[f.Category], f.Severity)
 		}
@@ -59,7 +59,7 @@ func TestPrivacyDetectorReadsTheParagraph(t *testing.T) {
 	// collection, and the finding quotes a sentence of the list, not the
 	// heading.
 	text := "Information we collect about you\nWhen you create an account:\n- your name and email address\n- your phone number and postal address"
-	r := Analyze(text, Options{DocumentType: "privacy"})
+	r := engine(t).Analyze(text, Options{DocumentType: "privacy"})
 	var quotes []string
 	for _, f := range r.Findings {
 		if f.Category == "data_collection" {
@@ -84,7 +84,7 @@ func TestPrivacyDetectorFindsWhatPatternsMiss(t *testing.T) {
 		"Your personal information may be disclosed to our payment processors, hosting providers and professional advisers.":                    "third_party_sharing",
 		"You may request access to, correction of, or deletion of the personal information we hold about you by emailing privacy@acme.example.": "user_rights",
 	} {
-		if got := privacyFindings(text); len(got[want]) == 0 {
+		if got := privacyFindings(t, text); len(got[want]) == 0 {
 			t.Errorf("%q: findings %v, want %s", text, got, want)
 		}
 	}
@@ -93,11 +93,11 @@ func TestPrivacyDetectorFindsWhatPatternsMiss(t *testing.T) {
 func TestDetectorFindingsAreNeutralPatternsDecideSeverity(t *testing.T) {
 	// The detector says a practice is stated; a pattern that reads the
 	// negation keeps deciding that "we do not sell" is good.
-	got := privacyFindings("We do not sell your personal information to anyone, and we never rent it.")
+	got := privacyFindings(t, "We do not sell your personal information to anyone, and we never rent it.")
 	if !slices.Contains(got["data_sale"], SeverityGood) || slices.Contains(got["data_sale"], SeverityBlocker) {
 		t.Errorf("data_sale findings %v, want good and no blocker", got["data_sale"])
 	}
-	for cat, sevs := range privacyFindings("Acme processes your contact details and order history to deliver your purchases and to prevent fraud.") {
+	for cat, sevs := range privacyFindings(t, "Acme processes your contact details and order history to deliver your purchases and to prevent fraud.") {
 		for _, s := range sevs {
 			if s != SeverityNeutral {
 				t.Errorf("%s found %s, want the detector's neutral", cat, s)
@@ -110,7 +110,7 @@ func TestShortParagraphsAreNotScored(t *testing.T) {
 	if !hasWords(Normalize("one two three four five six"), minParagraphWords) || hasWords(Normalize("10. Contact: write to us."), minParagraphWords) {
 		t.Fatal("hasWords miscounts")
 	}
-	got := privacyFindings("10. Contact\n\nWrite to us.")
+	got := privacyFindings(t, "10. Contact\n\nWrite to us.")
 	if len(got) != 0 {
 		t.Errorf("a contact line has privacy findings %v", got)
 	}
@@ -119,33 +119,5 @@ func TestShortParagraphsAreNotScored(t *testing.T) {
 func TestChildrenMustBeNamed(t *testing.T) {
 	if mentions("children", "questions? write to support.") || !mentions("children", "users under 13 may not register.") || !mentions("tracking", "anything") {
 		t.Error("mentions does not apply the category's need")
-	}
-}
-
-func TestPrivacyModelRoundTripAndBrokenFiles(t *testing.T) {
-	pd, err := loadPrivacy()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := pd.m.Encode(&buf); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(buf.Bytes(), embeddedPrivacy) {
-		t.Error("re-encoding the embedded privacy model changes it: encoding is not deterministic")
-	}
-	broken := *pd.m
-	broken.Categories = PrivacyCategories[:9]
-	buf.Reset()
-	broken.Encode(&buf)
-	if _, err := DecodePrivacyModel(&buf); err == nil {
-		t.Error("a model of nine categories decoded")
-	}
-	broken = *pd.m
-	broken.Weights.Thr = broken.Weights.Thr[:3]
-	buf.Reset()
-	broken.Encode(&buf)
-	if _, err := DecodePrivacyModel(&buf); err == nil || !strings.Contains(err.Error(), "privacy model") {
-		t.Errorf("inconsistent weights: %v, want an error naming the privacy model", err)
 	}
 }

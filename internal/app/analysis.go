@@ -296,7 +296,7 @@ func fieldsUnder(err error, prefix string) error {
 // returns, before any AI summary and unsaved. It charges nothing; Analyze
 // charges before it calls it, the command line calls it as it is.
 func (s *Service) AnalyzeText(text string, src Source) *Analysis {
-	r := analyze.Analyze(text, analyze.Options{DocumentType: src.DocumentType})
+	r := s.analyzer.Analyze(text, analyze.Options{DocumentType: src.DocumentType})
 	basis := GradeBasis(r.Basis)
 	a := &Analysis{
 		ID: newID(), Source: src, Grade: r.Grade, Score: r.Score, Basis: &basis, Cases: casesOf(r.Cases),

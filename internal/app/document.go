@@ -23,14 +23,6 @@ type Document struct {
 // is. With req.ETag or req.LastModified set the fetch is conditional, and a
 // 304 comes back with NotModified set and nothing extracted.
 func (s *Service) ReadDocument(ctx context.Context, req fetch.Request) (*Document, error) {
-	return s.readDocument(ctx, req, extract.Extract)
-}
-
-// extractFunc is extract.Extract's shape: the monitor may run other rules
-// (MonitorOptions.Extract) on the same path.
-type extractFunc func(body []byte, contentType, pageURL string) (*extract.Document, error)
-
-func (s *Service) readDocument(ctx context.Context, req fetch.Request, ex extractFunc) (*Document, error) {
 	res, err := s.fetcher.Fetch(ctx, req)
 	if err != nil {
 		return nil, fetchError(err)
@@ -38,7 +30,7 @@ func (s *Service) readDocument(ctx context.Context, req fetch.Request, ex extrac
 	if res.NotModified {
 		return &Document{Response: *res}, nil
 	}
-	d, err := extractWith(ex, *res)
+	d, err := s.ExtractDocument(*res)
 	if err != nil {
 		return nil, err
 	}
@@ -65,15 +57,18 @@ func thousands(n int) string {
 	return s
 }
 
+// Extractor reads a document's bytes: an *extract.Extractor, or in tests
+// one with other rules (an extractor upgrade). Version names its rules.
+type Extractor interface {
+	Extract(raw []byte, contentType, pageURL string) (*extract.Document, error)
+	Version() string
+}
+
 // ExtractDocument extracts a response's body without the network: one just
 // fetched, one stored earlier, or a file read as one (its FinalURL resolves
 // the links).
-func ExtractDocument(res fetch.Response) (*Document, error) {
-	return extractWith(extract.Extract, res)
-}
-
-func extractWith(ex extractFunc, res fetch.Response) (*Document, error) {
-	doc, err := ex(res.Body, res.ContentType, res.FinalURL)
+func (s *Service) ExtractDocument(res fetch.Response) (*Document, error) {
+	doc, err := s.extractor.Extract(res.Body, res.ContentType, res.FinalURL)
 	if err != nil {
 		return nil, extractError(err)
 	}

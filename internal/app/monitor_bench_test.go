@@ -67,7 +67,8 @@ func BenchmarkMonitorChecks(b *testing.B) {
 	ctx := context.Background()
 	pg := dbtest.Open(b, dbtest.Postgres)
 	store := &timedStore{Store: pg}
-	doc, err := extractor.Extract(body, "text/html", site.URL)
+	_, x := apptest.Engines(b)
+	doc, err := x.Extract(body, "text/html", site.URL)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -29,10 +29,6 @@ type MonitorOptions struct {
 	// claim the monitor again (default 35s). It must exceed the fetch
 	// timeout: a check gives up well before its lease ends.
 	Lease time.Duration
-	// ExtractorVersion and Extract replace extract.Version and
-	// extract.Extract (tests simulate an extractor upgrade with them).
-	ExtractorVersion string
-	Extract          func(raw []byte, contentType, pageURL string) (*extract.Document, error)
 }
 
 func (o *MonitorOptions) setDefaults() {
@@ -45,9 +41,6 @@ func (o *MonitorOptions) setDefaults() {
 	if o.Lease <= 0 {
 		o.Lease = 35 * time.Second
 	}
-	if o.ExtractorVersion == "" || o.Extract == nil {
-		o.ExtractorVersion, o.Extract = extract.Version, extract.Extract
-	}
 }
 
 // leaseMargin is the time a check keeps, at the end of its lease, to record
@@ -58,14 +51,14 @@ const leaseMargin = 2 * time.Second
 func (s *Service) monitorNow() time.Time { return s.now().Truncate(time.Millisecond) }
 
 // readPage reads a monitored URL (conditionally, given validators) by the
-// service's one document path, with the monitor's extraction rules.
+// service's one document path.
 func (s *Service) readPage(ctx context.Context, req fetch.Request) (*Document, error) {
-	return s.readDocument(ctx, req, s.mon.Extract)
+	return s.ReadDocument(ctx, req)
 }
 
-// extractStored extracts a stored raw page with the monitor's rules.
+// extractStored extracts a stored raw page with the service's rules.
 func (s *Service) extractStored(r *RawPage) (*extract.Document, error) {
-	d, err := extractWith(s.mon.Extract, fetch.Response{Body: r.Body, ContentType: r.ContentType, FinalURL: r.URL})
+	d, err := s.ExtractDocument(fetch.Response{Body: r.Body, ContentType: r.ContentType, FinalURL: r.URL})
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +71,7 @@ func rawPage(d *Document) *RawPage {
 }
 
 func (s *Service) newVersion(monitorID string, doc *extract.Document, at time.Time) *MonitorVersion {
-	return &MonitorVersion{MonitorID: monitorID, ContentHash: doc.ContentHash, ExtractorVersion: s.mon.ExtractorVersion,
+	return &MonitorVersion{MonitorID: monitorID, ContentHash: doc.ContentHash, ExtractorVersion: s.extractor.Version(),
 		Text: doc.Text, WordCount: doc.WordCount, FirstSeenAt: at, LastSeenAt: at}
 }
 
@@ -156,7 +149,7 @@ func (s *Service) observe(ctx context.Context, m *Monitor) (*CheckRecord, error)
 		return nil, err
 	}
 	old := base.Text
-	if base.ExtractorVersion != s.mon.ExtractorVersion {
+	if base.ExtractorVersion != s.extractor.Version() {
 		// A technical upgrade: compare against what the new extractor makes
 		// of the stored page, so new rules alone never raise an alert.
 		raw, err := s.store.FindRawPage(ctx, m.ID)
@@ -214,7 +207,7 @@ func (s *Service) alertFor(ctx context.Context, m *Monitor, old string, doc *ext
 	opts := analyze.Options{DocumentType: doc.DocumentType}
 	before, after := func() (analyze.Result, analyze.Result) {
 		defer func() { <-s.analyses }()
-		return analyze.Analyze(old, opts), analyze.Analyze(doc.Text, opts)
+		return s.analyzer.Analyze(old, opts), s.analyzer.Analyze(doc.Text, opts)
 	}()
 	added, removed := change.Findings(before.Findings, after.Findings)
 	return &Alert{ID: newID(), AccountID: m.AccountID, MonitorID: m.ID, URL: m.URL, DetectedAt: at,

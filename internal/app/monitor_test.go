@@ -233,21 +233,29 @@ func TestMonitorConditionalGet(t *testing.T) {
 	})
 }
 
+// oldRules is the extractor as an earlier version read pages: it kept a
+// cookie notice.
+type oldRules struct{ *extractor.Extractor }
+
+func (oldRules) Version() string { return "0-old" }
+
+func (x oldRules) Extract(raw []byte, ct, u string) (*extractor.Document, error) {
+	doc, err := x.Extractor.Extract(raw, ct, u)
+	if err == nil {
+		doc.Text += "\n\nWe use cookies to improve your experience."
+		doc.ContentHash = extractor.ContentHash(doc.Text)
+	}
+	return doc, err
+}
+
 // An extractor upgrade over an unchanged page raises nothing: the stored
 // raw page is re-extracted with the new rules before comparing.
 func TestMonitorExtractorUpgradeRaisesNothing(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		store := dbtest.Open(t, d)
 		old := newMonitorEnv(t, store, func(o *app.Options) {
-			o.Monitor.ExtractorVersion = "0-old"
-			o.Monitor.Extract = func(raw []byte, ct, u string) (*extractor.Document, error) {
-				doc, err := extractor.Extract(raw, ct, u)
-				if err == nil { // the old rules kept a cookie notice
-					doc.Text += "\n\nWe use cookies to improve your experience."
-					doc.ContentHash = extractor.ContentHash(doc.Text)
-				}
-				return doc, err
-			}
+			_, current := apptest.Engines(t)
+			o.Extractor = oldRules{current}
 		})
 		ctx := old.mustCaller(t, app.TierAdvanced)
 		old.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false), ""))

@@ -39,21 +39,28 @@ func logTo(b *logBuffer) func(*app.Options) {
 	return func(o *app.Options) { o.Logger = slog.New(slog.NewJSONHandler(b, nil)) }
 }
 
-// extractHook is the monitor's extractor with hook called first on every
-// fetched page.
-func extractHook(hook func(raw []byte)) func(*app.Options) {
+// hookedRules is the service's extractor with hook called first on every
+// page it reads.
+type hookedRules struct {
+	*extractor.Extractor
+	hook func(raw []byte)
+}
+
+func (x hookedRules) Extract(raw []byte, ct, u string) (*extractor.Document, error) {
+	x.hook(raw)
+	return x.Extractor.Extract(raw, ct, u)
+}
+
+func extractHook(t *testing.T, hook func(raw []byte)) func(*app.Options) {
 	return func(o *app.Options) {
-		o.Monitor.ExtractorVersion = extractor.Version
-		o.Monitor.Extract = func(raw []byte, ct, u string) (*extractor.Document, error) {
-			hook(raw)
-			return extractor.Extract(raw, ct, u)
-		}
+		_, current := apptest.Engines(t)
+		o.Extractor = hookedRules{current, hook}
 	}
 }
 
 // panicOn makes the monitor's extractor panic on a page holding word.
-func panicOn(word string) func(*app.Options) {
-	return extractHook(func(raw []byte) {
+func panicOn(t *testing.T, word string) func(*app.Options) {
+	return extractHook(t, func(raw []byte) {
 		if bytes.Contains(raw, []byte(word)) {
 			panic("extractor bug on " + word)
 		}
@@ -66,7 +73,7 @@ func panicOn(word string) func(*app.Options) {
 func TestMonitorCheckPanicIsAFailure(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		logs := &logBuffer{}
-		e := newMonitorEnv(t, dbtest.Open(t, d), logTo(logs), panicOn("BOOM"))
+		e := newMonitorEnv(t, dbtest.Open(t, d), logTo(logs), panicOn(t, "BOOM"))
 		ctx := e.mustCaller(t, app.TierAdvanced)
 		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false), ""))
 		m := e.mustCreate(t, ctx, e.Docs.URL("/terms"))
@@ -90,7 +97,7 @@ func TestMonitorCheckPanicIsAFailure(t *testing.T) {
 // failure and the process (this test) survives.
 func TestSchedulerSurvivesAPanickingCheck(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
-		e := newMonitorEnv(t, dbtest.Open(t, d), func(o *app.Options) { o.Monitor.Workers = 4 }, panicOn("BOOM"))
+		e := newMonitorEnv(t, dbtest.Open(t, d), func(o *app.Options) { o.Monitor.Workers = 4 }, panicOn(t, "BOOM"))
 		ctx := e.mustCaller(t, app.TierAdvanced)
 		e.Docs.Set("/s", html(terms("n1", "3 May 2026", "a=1", false), ""))
 		m, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: e.Docs.URL("/s"), IntervalSeconds: ptr(1)})
@@ -118,7 +125,7 @@ func TestSchedulerSurvivesAPanickingCheck(t *testing.T) {
 func TestMonitorCheckDeletedMidCheck(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		var deleteNow func()
-		e := newMonitorEnv(t, dbtest.Open(t, d), extractHook(func(raw []byte) {
+		e := newMonitorEnv(t, dbtest.Open(t, d), extractHook(t, func(raw []byte) {
 			if bytes.Contains(raw, []byte("GONE")) {
 				deleteNow()
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/go-playground/validator/v10"
 	"github.com/google/uuid"
 
+	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/fetch"
 	"github.com/clausewatch/clausewatch/internal/llm"
 )
@@ -34,6 +35,11 @@ type Options struct {
 	Fetcher *fetch.Client
 	// LLM writes optional AI summaries; nil: "ai": true answers 503.
 	LLM *llm.Client
+	// Analyzer (analyze.Load) and Extractor (extract.New) are the engines
+	// every analysis and every document read go through; a service that
+	// reads or analyzes no document (key create) may leave them nil.
+	Analyzer  *analyze.Engine
+	Extractor Extractor
 	// Prices maps provider price ids to tiers, besides a price's own metadata.
 	Prices map[string]string
 	// UsageRetention is how long Run keeps raw usage-log rows; 0: 90 days.
@@ -59,8 +65,10 @@ type Service struct {
 	// retention is how long raw usage-log rows are kept.
 	retention time.Duration
 
-	fetcher *fetch.Client
-	llm     *llm.Client
+	fetcher   *fetch.Client
+	llm       *llm.Client
+	analyzer  *analyze.Engine
+	extractor Extractor
 
 	webhookSecret string
 	prices        map[string]string
@@ -78,6 +86,7 @@ type Service struct {
 func New(o Options) *Service {
 	s := &Service{store: o.Store, sessions: o.Sessions, log: o.Logger, clock: o.Now,
 		webhookSecret: o.WebhookSecret, prices: o.Prices, fetcher: o.Fetcher, llm: o.LLM,
+		analyzer: o.Analyzer, extractor: o.Extractor,
 		retention: o.UsageRetention, usage: &recorder{store: o.Store},
 		mon: o.Monitor, wake: make(chan struct{}, 1)}
 	n := o.AnalysisConcurrency

@@ -63,6 +63,9 @@ type Config struct {
 	Introspection bool
 	// UsageRetention is how long raw request-log rows are kept.
 	UsageRetention time.Duration
+	// PDFCacheDir keeps the PDF reader's compiled code between processes;
+	// empty: the user cache directory's clausewatch/wazero.
+	PDFCacheDir string
 }
 
 // Load reads every variable through getenv and reports all bad values at once.
@@ -166,6 +169,7 @@ func Load(getenv func(string) string) (Config, error) {
 		c.AnalysisConcurrency = n
 	}
 	c.UsageRetention = duration(getenv, "CLAUSEWATCH_USAGE_RETENTION", 90*24*time.Hour, bad)
+	c.PDFCacheDir = getenv("CLAUSEWATCH_PDF_CACHE_DIR")
 
 	if v := getenv("CLAUSEWATCH_PUBLIC_URL"); v != "" {
 		// Only an origin: the portal is served at the root of it.

@@ -52,11 +52,12 @@ func totalBytes(pages []page) int64 {
 // MB/s of HTML.
 func BenchmarkExtract(b *testing.B) {
 	pages := loadHTMLPages(b)
+	x := testExtractor(b)
 	b.SetBytes(totalBytes(pages))
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, p := range pages {
-			if _, err := Extract(p.raw, "text/html", "https://example.com/legal"); err != nil {
+			if _, err := x.Extract(p.raw, "text/html", "https://example.com/legal"); err != nil {
 				b.Fatal(p.id, err)
 			}
 		}
@@ -88,13 +89,14 @@ func BenchmarkReadability(b *testing.B) {
 // of PDF (the engine is compiled before the clock starts).
 func BenchmarkExtractPDF(b *testing.B) {
 	pages := loadPages(b, "pdf")
-	if _, err := pdfEngine(); err != nil {
+	x := testExtractor(b)
+	if _, err := x.pdfRuntime(); err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(totalBytes(pages))
 	for b.Loop() {
 		for _, p := range pages {
-			if _, err := Extract(p.raw, "application/pdf", ""); err != nil {
+			if _, err := x.Extract(p.raw, "application/pdf", ""); err != nil {
 				b.Fatal(p.id, err)
 			}
 		}

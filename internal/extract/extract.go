@@ -1,16 +1,25 @@
 // Package extract turns the raw bytes of a legal web page, PDF or text file
-// into readable plain text and Markdown. It is pure: bytes in, text out.
+// into readable plain text and Markdown. An Extractor does it: it owns the
+// PDF reader (PDFium in WebAssembly on wazero, compiled on its first PDF,
+// optionally cached on disk) and is closed when done. HTML and text are
+// read by pure functions of the bytes; the helpers exported beside it
+// (Describe, Sniff, ContentHash, NormalizeForHash, ...) are pure.
 package extract
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"mime"
 	"net/http"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/klippa-app/go-pdfium"
+	"github.com/tetratelabs/wazero"
 )
 
 // Document is what extraction yields from one page.
@@ -61,10 +70,60 @@ const (
 	FormatText
 )
 
+// Options configure an Extractor.
+type Options struct {
+	// CacheDir keeps the PDF reader's compiled code between processes
+	// (created if missing); empty: compiled anew by each process, nothing
+	// written to disk.
+	CacheDir string
+}
+
+// Extractor reads documents. It is safe for concurrent use: at most
+// pdfWorkers PDFs are read at once, the others wait their turn.
+type Extractor struct {
+	cache wazero.CompilationCache // nil without a cache directory
+
+	pdfOnce sync.Once
+	pdf     pdfium.Pool
+	pdfErr  error
+}
+
+// New prepares an Extractor; an unusable cache directory is an error now
+// rather than on the first PDF.
+func New(o Options) (*Extractor, error) {
+	x := &Extractor{}
+	if o.CacheDir != "" {
+		cache, err := wazero.NewCompilationCacheWithDir(o.CacheDir)
+		if err != nil {
+			return nil, fmt.Errorf("extract: PDF cache directory: %w", err)
+		}
+		x.cache = cache
+	}
+	return x, nil
+}
+
+// Close releases the PDF reader and its cache, after the last Extract.
+func (x *Extractor) Close() error {
+	var err error
+	x.pdfOnce.Do(func() { x.pdfErr = errClosed }) // no reader starts after Close
+	if x.pdf != nil {
+		err = x.pdf.Close()
+	}
+	if x.cache != nil {
+		err = errors.Join(err, x.cache.Close(context.Background()))
+	}
+	return err
+}
+
+var errClosed = errors.New("extract: the extractor is closed")
+
+// Version names the rules the extractor reads by (see the constant).
+func (x *Extractor) Version() string { return Version }
+
 // Extract reads raw bytes. contentType is the HTTP Content-Type header, if
 // any (the type and charset are sniffed when it is empty or wrong); pageURL
 // resolves relative links and may be empty.
-func Extract(raw []byte, contentType, pageURL string) (doc *Document, err error) {
+func (x *Extractor) Extract(raw []byte, contentType, pageURL string) (doc *Document, err error) {
 	defer func() {
 		if p := recover(); p != nil { // a malformed PDF can upset the parser
 			doc, err = nil, fmt.Errorf("%w: the document could not be parsed", ErrUnsupported)
@@ -73,7 +132,7 @@ func Extract(raw []byte, contentType, pageURL string) (doc *Document, err error)
 	var title, text, md, declaredLang string
 	switch Sniff(raw, contentType) {
 	case FormatPDF:
-		text, md, title, err = extractPDF(raw)
+		text, md, title, err = x.extractPDF(raw)
 		if err != nil {
 			return nil, err
 		}

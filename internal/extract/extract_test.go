@@ -52,7 +52,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			doc, err := Extract(raw, "", "https://example.com/legal/"+id)
+			doc, err := testExtractor(t).Extract(raw, "", "https://example.com/legal/"+id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -121,7 +121,7 @@ func firstDiff(a, b string) string {
 
 func mustExtract(t *testing.T, html string) *Document {
 	t.Helper()
-	doc, err := Extract([]byte(html), "text/html; charset=utf-8", "https://example.com/legal/terms")
+	doc, err := testExtractor(t).Extract([]byte(html), "text/html; charset=utf-8", "https://example.com/legal/terms")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func TestCharsets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			doc, err := Extract(tt.raw, tt.ct, "")
+			doc, err := testExtractor(t).Extract(tt.raw, tt.ct, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -325,7 +325,7 @@ func TestCharsets(t *testing.T) {
 }
 
 func TestPlainText(t *testing.T) {
-	doc, err := Extract([]byte("Terms of Use\r\n\r\n\r\n1. You agree.   \r\n2. We agree.\r\n"), "text/plain", "")
+	doc, err := testExtractor(t).Extract([]byte("Terms of Use\r\n\r\n\r\n1. You agree.   \r\n2. We agree.\r\n"), "text/plain", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,7 +343,7 @@ func TestPDF(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The bytes decide, whatever the declared type.
-	doc, err := Extract(raw, "application/octet-stream", "")
+	doc, err := testExtractor(t).Extract(raw, "application/octet-stream", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +357,7 @@ func TestPDF(t *testing.T) {
 		t.Errorf("type %q lang %q", doc.DocumentType, doc.Language)
 	}
 
-	doc, err = Extract(makePDF("BT /F1 12 Tf 72 720 Td (Terms of Use) Tj 0 -20 Td (You must be 18 or older.) Tj ET"), "application/pdf", "")
+	doc, err = testExtractor(t).Extract(makePDF("BT /F1 12 Tf 72 720 Td (Terms of Use) Tj 0 -20 Td (You must be 18 or older.) Tj ET"), "application/pdf", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -384,7 +384,7 @@ func TestErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Extract(tt.raw, tt.ct, "")
+			_, err := testExtractor(t).Extract(tt.raw, tt.ct, "")
 			if !errors.Is(err, tt.want) {
 				t.Errorf("err = %v, want %v", err, tt.want)
 			}
@@ -453,7 +453,7 @@ func TestHostilePDF(t *testing.T) {
 	for name, raw := range tests {
 		t.Run(name, func(t *testing.T) {
 			start := time.Now()
-			_, err := Extract(raw, "application/pdf", "")
+			_, err := testExtractor(t).Extract(raw, "application/pdf", "")
 			if d := time.Since(start); d > 15*time.Second {
 				t.Errorf("took %v (err %v)", d, err)
 			}
@@ -499,7 +499,7 @@ func TestHostileHTML(t *testing.T) {
 				best := time.Duration(1 << 62)
 				for i := 0; i < 3; i++ {
 					start := time.Now()
-					doc, err := Extract(b, "text/html", "")
+					doc, err := testExtractor(t).Extract(b, "text/html", "")
 					if err == nil && doc.WordCount == 0 {
 						t.Fatal("document without words")
 					}
@@ -525,7 +525,7 @@ func TestHostileHTMLText(t *testing.T) {
 	stray := strings.Repeat("</div></p></li></table>", 50000) + "<p>after</p>"
 	inlineDeep := "<p>" + strings.Repeat("<b><i><a href=/x>", 30000) + "inline text"
 	for name, html := range map[string]string{"deep": deep, "many": many, "unclosed": unclosed, "stray": stray, "inlineDeep": inlineDeep} {
-		doc, err := Extract([]byte(html), "text/html", "")
+		doc, err := testExtractor(t).Extract([]byte(html), "text/html", "")
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -733,7 +733,7 @@ func TestLineBreakRuns(t *testing.T) {
 		t.Errorf("markdown %q", doc.Markdown)
 	}
 	// declared UTF-8, saved as windows-1252
-	doc, err := Extract([]byte(`<html><head><meta charset="utf-8"></head><body><p>Les donn`+"\xe9"+`es personnelles sont prot`+"\xe9"+`g`+"\xe9"+`es par la loi fran`+"\xe7"+`aise.</p></body></html>`), "", "")
+	doc, err := testExtractor(t).Extract([]byte(`<html><head><meta charset="utf-8"></head><body><p>Les donn`+"\xe9"+`es personnelles sont prot`+"\xe9"+`g`+"\xe9"+`es par la loi fran`+"\xe7"+`aise.</p></body></html>`), "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -749,7 +749,7 @@ func TestPDFTwoColumns(t *testing.T) {
 		fmt.Fprintf(&c, "1 0 0 1 72 %d Tm (Left%d words here) Tj 1 0 0 1 330 %d Tm (Right%d words here) Tj ", y, i, y, i)
 	}
 	c.WriteString("ET")
-	doc, err := Extract(makePDF(c.String()), "application/pdf", "")
+	doc, err := testExtractor(t).Extract(makePDF(c.String()), "application/pdf", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -767,7 +767,7 @@ func TestNoscriptFallback(t *testing.T) {
 	doc = mustExtract(t, `<body><main><p>Visible terms text.</p></main><noscript><p>Please enable JavaScript.</p></noscript></body>`)
 	wantNotContains(t, doc.Text, "enable JavaScript")
 	// a bare "enable JavaScript" notice is no document
-	if _, err := Extract([]byte(`<body><div id="app"></div><noscript>You need to enable JavaScript to run this app.</noscript></body>`), "text/html", ""); !errors.Is(err, ErrNoText) {
+	if _, err := testExtractor(t).Extract([]byte(`<body><div id="app"></div><noscript>You need to enable JavaScript to run this app.</noscript></body>`), "text/html", ""); !errors.Is(err, ErrNoText) {
 		t.Errorf("err = %v, want ErrNoText", err)
 	}
 }
@@ -815,7 +815,7 @@ func TestPDFConcurrentIdentical(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
-			doc, err := Extract(raw, "application/pdf", "")
+			doc, err := testExtractor(t).Extract(raw, "application/pdf", "")
 			if err != nil {
 				errs[i] = err
 				return
@@ -917,7 +917,7 @@ func TestHugePDF(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Extract(tt.raw, "application/pdf", "")
+			_, err := testExtractor(t).Extract(tt.raw, "application/pdf", "")
 			if !errors.Is(err, ErrTooComplex) && !errors.Is(err, ErrUnsupported) {
 				t.Errorf("err = %v, want ErrTooComplex or ErrUnsupported", err)
 			}

@@ -37,7 +37,7 @@ func FuzzExtract(f *testing.F) {
 	f.Add(makePDF("BT /F1 10 Tf 1 0 0 1 72 700 Tm (Left) Tj 1 0 0 1 330 700 Tm (Right) Tj ET"), "application/pdf")
 	f.Add(manyPagesPDF(3), "application/pdf")
 	f.Fuzz(func(t *testing.T, raw []byte, ct string) {
-		doc, err := Extract(raw, ct, "https://example.com/a/b")
+		doc, err := testExtractor(t).Extract(raw, ct, "https://example.com/a/b")
 		if err != nil {
 			return
 		}

@@ -33,8 +33,8 @@ var ligatures = strings.NewReplacer("\ufb00", "ff", "\ufb01", "fi", "\ufb02", "f
 // into lines by baseline, lines top to bottom, words split where the gap
 // between glyphs is wider than a fraction of the font size, paragraphs
 // split where the gap between lines is wider than the usual leading.
-func extractPDF(raw []byte) (text, md, title string, err error) {
-	title, pages, err := readPDF(raw)
+func (x *Extractor) extractPDF(raw []byte) (text, md, title string, err error) {
+	title, pages, err := x.readPDF(raw)
 	if err != nil {
 		return "", "", "", err
 	}

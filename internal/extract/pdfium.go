@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -44,27 +42,19 @@ const (
 	pdfWatchdog = 2 * time.Minute
 )
 
-var (
-	pdfPoolOnce sync.Once
-	pdfPool     pdfium.Pool
-	pdfPoolErr  error
-)
-
-// pdfEngine returns the process's one PDFium pool, compiling the module on
-// the first PDF (a few seconds; the compiled code is cached on disk so the
-// next process starts faster).
-func pdfEngine() (pdfium.Pool, error) {
-	pdfPoolOnce.Do(func() {
+// pdfRuntime returns the extractor's PDFium pool, compiling the module on
+// the first PDF (a few seconds; with a cache directory the compiled code is
+// kept there, so the next process starts faster).
+func (x *Extractor) pdfRuntime() (pdfium.Pool, error) {
+	x.pdfOnce.Do(func() {
 		rc := wazero.NewRuntimeConfig().
 			WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling).
 			WithCloseOnContextDone(true).
 			WithMemoryLimitPages(pdfMemoryPages)
-		if dir, err := os.UserCacheDir(); err == nil {
-			if cache, err := wazero.NewCompilationCacheWithDir(filepath.Join(dir, "clausewatch", "wazero")); err == nil {
-				rc = rc.WithCompilationCache(cache)
-			}
+		if x.cache != nil {
+			rc = rc.WithCompilationCache(x.cache)
 		}
-		pdfPool, pdfPoolErr = webassembly.Init(webassembly.Config{
+		x.pdf, x.pdfErr = webassembly.Init(webassembly.Config{
 			MinIdle:       0,
 			MaxIdle:       pdfWorkers,
 			MaxTotal:      pdfWorkers,
@@ -77,16 +67,16 @@ func pdfEngine() (pdfium.Pool, error) {
 			ReuseWorkers: false,
 		})
 	})
-	return pdfPool, pdfPoolErr
+	return x.pdf, x.pdfErr
 }
 
 // readPDF opens raw in a PDFium worker and returns its title and the text
 // lines of each page, in the reading order PDFium finds.
-func readPDF(raw []byte) (title string, pages [][]pdfLine, err error) {
+func (x *Extractor) readPDF(raw []byte) (title string, pages [][]pdfLine, err error) {
 	if err := checkPDFStreams(raw); err != nil {
 		return "", nil, err
 	}
-	pool, err := pdfEngine()
+	pool, err := x.pdfRuntime()
 	if err != nil {
 		return "", nil, fmt.Errorf("PDF engine: %w", err)
 	}

@@ -35,7 +35,7 @@ func TestOneWhiteSpaceDefinition(t *testing.T) {
 		if got := Describe("", text).ContentHash; got != wantHash {
 			t.Errorf("%s: pasted text's hash differs", name)
 		}
-		doc, err := Extract([]byte("<html><head><title>"+text+"</title></head><body><main><p>"+text+"</p></main></body></html>"), "text/html", "")
+		doc, err := testExtractor(t).Extract([]byte("<html><head><title>"+text+"</title></head><body><main><p>"+text+"</p></main></body></html>"), "text/html", "")
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -45,7 +45,7 @@ func TestOneWhiteSpaceDefinition(t *testing.T) {
 		if strings.ContainsRune(text, '\v') {
 			continue // a file holding a vertical tab is sniffed as binary
 		}
-		if doc, err := Extract([]byte(text), "text/plain", ""); err != nil || doc.ContentHash != wantHash {
+		if doc, err := testExtractor(t).Extract([]byte(text), "text/plain", ""); err != nil || doc.ContentHash != wantHash {
 			t.Errorf("%s: plain text hash equal %v, %v", name, err == nil && doc.ContentHash == wantHash, err)
 		}
 	}

@@ -502,6 +502,16 @@ func TestFetchThenExtract(t *testing.T) {
 		}
 	})
 	c := mustClient(t, Options{}, s)
+	// The compiled PDF reader is cached where serve keeps it by default.
+	var dir string
+	if cache, err := os.UserCacheDir(); err == nil {
+		dir = filepath.Join(cache, "clausewatch", "wazero")
+	}
+	x, err := extract.New(extract.Options{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
 	tests := []struct{ path, want string }{
 		{"/doc.pdf", "Acceptable Use Policy"},
 		{"/sjis", "この規約はサービスの利用に適用されます。"},
@@ -512,7 +522,7 @@ func TestFetchThenExtract(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.path, err)
 		}
-		doc, err := extract.Extract(resp.Body, resp.ContentType, resp.FinalURL)
+		doc, err := x.Extract(resp.Body, resp.ContentType, resp.FinalURL)
 		if err != nil {
 			t.Fatalf("%s: extract: %v", tt.path, err)
 		}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
+	"github.com/clausewatch/clausewatch/internal/analyze/model"
 )
 
 // Point is one ToS;DR point of shared/data/tosdr/points.jsonl.
@@ -101,20 +102,20 @@ func usable(p Point) bool {
 
 // DetectedCases returns the cases a detector is trained for: those with at
 // least ten usable quotes and a rating, most quoted first (ties by title).
-func (d ToSDR) DetectedCases() []analyze.CaseInfo {
+func (d ToSDR) DetectedCases() []model.CaseInfo {
 	n := map[string]int{}
 	for _, p := range d.Points {
 		if usable(p) {
 			n[p.Case]++
 		}
 	}
-	var out []analyze.CaseInfo
+	var out []model.CaseInfo
 	for _, c := range d.Cases {
 		if n[c.Title] >= minCaseQuotes && c.Rating != "" {
-			out = append(out, analyze.CaseInfo{Title: c.Title, Rating: c.Rating, Category: c.Category})
+			out = append(out, model.CaseInfo{Title: c.Title, Rating: c.Rating, Category: c.Category})
 		}
 	}
-	slices.SortStableFunc(out, func(a, b analyze.CaseInfo) int {
+	slices.SortStableFunc(out, func(a, b model.CaseInfo) int {
 		if n[a.Title] != n[b.Title] {
 			return n[b.Title] - n[a.Title]
 		}
@@ -126,7 +127,7 @@ func (d ToSDR) DetectedCases() []analyze.CaseInfo {
 // CaseConfig is the case detector's configuration: word unigrams and
 // bigrams only, so scoring a sentence costs a few thousand additions.
 var CaseConfig = TrainConfig{
-	Features: analyze.FeatureConfig{Bits: 20, WordNgrams: 2},
+	Features: model.FeatureConfig{Bits: 20, WordNgrams: 2},
 	MinDF:    2, C: 0.5, PosWeight: 3, Epochs: 40, Folds: 5, Seed: 7,
 }
 
@@ -148,7 +149,7 @@ type caseRow struct {
 // never a negative (ToS;DR reviewers quote what they noticed), and neither
 // is a CLAUDETTE sentence for a case outside CLAUDETTE's eight categories:
 // "you can delete your account" is fair there and a good practice here.
-func caseRows(d ToSDR, cases []analyze.CaseInfo, clauses []Example, skip func(service string) bool) []caseRow {
+func caseRows(d ToSDR, cases []model.CaseInfo, clauses []Example, skip func(service string) bool) []caseRow {
 	idx := map[string]int{}
 	for i, c := range cases {
 		idx[c.Title] = i
@@ -199,7 +200,7 @@ type CaseEval struct {
 // sentence) than the share of well-reviewed ToS;DR services that have a
 // point of it. That matches the detector's yield to what ToS;DR's grades
 // count.
-func TrainCases(d ToSDR, clauses []Example, corpus map[string][]string, cfg TrainConfig, skip func(service string) bool) (*analyze.CaseModel, CaseEval) {
+func TrainCases(d ToSDR, clauses []Example, corpus map[string][]string, cfg TrainConfig, skip func(service string) bool) (*model.CaseModel, CaseEval) {
 	cases := d.DetectedCases()
 	rows := caseRows(d, cases, clauses, skip)
 	fc := cfg.Features
@@ -226,7 +227,7 @@ func TrainCases(d ToSDR, clauses []Example, corpus map[string][]string, cfg Trai
 	}
 	fold := GroupFolds(rows, func(r caseRow) string { return r.group }, cfg.Folds)
 	res := fitLabels(X, Y, use, fold, len(buckets), cfg, nil)
-	m := &analyze.CaseModel{Version: 1, Cases: cases, Features: fc, Buckets: buckets, IDF: idf}
+	m := &model.CaseModel{Version: 1, Cases: cases, Features: fc, Buckets: buckets, IDF: idf}
 	var ev CaseEval
 	var stp, sfp, sfn int
 	grid := thresholdGrid()
@@ -255,7 +256,7 @@ const minReviewedPoints = 15
 
 // prevalence is, per case, the share of well-reviewed ToS;DR services with
 // a point of it.
-func prevalence(d ToSDR, cases []analyze.CaseInfo, skip func(string) bool) []float64 {
+func prevalence(d ToSDR, cases []model.CaseInfo, skip func(string) bool) []float64 {
 	n := map[string]int{}
 	has := map[string]map[string]bool{}
 	for _, p := range d.Points {
@@ -288,8 +289,10 @@ func prevalence(d ToSDR, cases []analyze.CaseInfo, skip func(string) bool) []flo
 
 // calibrate raises each case's threshold so that it fires in at most its
 // prevalence's share of the corpus services.
-func calibrate(m *analyze.CaseModel, prev []float64, corpus map[string][]string, skip func(string) bool) {
-	det := analyze.NewCaseDetector(m)
+func calibrate(m *model.CaseModel, prev []float64, corpus map[string][]string, skip func(string) bool) {
+	sw := m.Weights()
+	lin := sw.Linear()
+	var scratch model.Scratch
 	var services []string
 	for s := range corpus {
 		if !skip(s) {
@@ -307,7 +310,7 @@ func calibrate(m *analyze.CaseModel, prev []float64, corpus map[string][]string,
 			top[j] = float32(math.Inf(-1))
 		}
 		for _, sent := range corpus[s] {
-			for j, v := range det.Margins(sent) {
+			for j, v := range lin.Margins(analyze.Normalize(sent), &scratch) {
 				top[j] = max(top[j], v)
 			}
 		}
@@ -509,7 +512,7 @@ const BlockerOffset float32 = 0
 
 // RaiseBlockers returns a copy of m whose blocker cases' thresholds are
 // raised by off.
-func RaiseBlockers(m *analyze.CaseModel, off float32) *analyze.CaseModel {
+func RaiseBlockers(m *model.CaseModel, off float32) *model.CaseModel {
 	c := *m
 	c.Thr = slices.Clone(m.Thr)
 	for j, info := range m.Cases {

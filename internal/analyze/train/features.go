@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/clausewatch/clausewatch/internal/analyze"
+	"github.com/clausewatch/clausewatch/internal/analyze/model"
 )
 
 // feat is one hashed feature with its term frequency, then its weight.
@@ -15,7 +15,7 @@ type feat struct {
 
 // countFeatures is the hashed features of toks sorted by index, each with
 // its count (no index exists yet while training).
-func countFeatures(c *analyze.FeatureConfig, toks []string) []feat {
+func countFeatures(c *model.FeatureConfig, toks []string) []feat {
 	var dst []feat
 	for _, idx := range c.HashFeatures(toks) {
 		dst = append(dst, feat{idx, 1})
@@ -43,7 +43,7 @@ func countFeatures(c *analyze.FeatureConfig, toks []string) []feat {
 // weigh applies sublinear tf, idf (looked up through the compact index) and
 // per-block L2 normalisation. Features without an index (unseen in training)
 // are dropped. On return idx holds compact indices.
-func weigh(c *analyze.FeatureConfig, fs []feat, index []int32, idf []float32) []feat {
+func weigh(c *model.FeatureConfig, fs []feat, index []int32, idf []float32) []feat {
 	half := uint32(1) << (c.Bits - 1)
 	out := fs[:0]
 	var nw, nc float64

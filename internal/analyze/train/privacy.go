@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
+	"github.com/clausewatch/clausewatch/internal/analyze/model"
 )
 
 // PrivacyParagraph is one labelled paragraph of
@@ -54,7 +55,7 @@ func ReadPrivacyLabels(path string) ([]PrivacyParagraph, error) {
 // within the folds' noise, at a cost in speed), positives weighing twice
 // the negatives (a point of micro-F1 above weighing them alike).
 var PrivacyConfig = TrainConfig{
-	Features: analyze.FeatureConfig{Bits: 20, WordNgrams: 2},
+	Features: model.FeatureConfig{Bits: 20, WordNgrams: 2},
 	MinDF:    2, C: 0.5, PosWeight: 2, Epochs: 40, Folds: 5, Seed: 11,
 }
 
@@ -133,7 +134,7 @@ type PrivacyEval struct {
 // returned evaluation holds each fold out of the threshold's choice too.
 // skip leaves ToS;DR services out of training (eval-privacy holds out the
 // services it scores). The result is deterministic.
-func TrainPrivacy(d ToSDR, labelled []PrivacyParagraph, cfg TrainConfig, skip func(service string) bool) (*analyze.PrivacyModel, PrivacyEval) {
+func TrainPrivacy(d ToSDR, labelled []PrivacyParagraph, cfg TrainConfig, skip func(service string) bool) (*model.PrivacyModel, PrivacyEval) {
 	rows := privacyRows(d, labelled, skip)
 	fc := cfg.Features
 	texts := make([]string, len(rows))
@@ -169,7 +170,7 @@ func TrainPrivacy(d ToSDR, labelled []PrivacyParagraph, cfg TrainConfig, skip fu
 	paras, paraFold := all[:n], fold[:n]
 	var ev PrivacyEval
 	var stp, sfp, sfn int
-	sw := analyze.SparseWeights{Features: fc, Buckets: buckets, IDF: idf}
+	sw := model.SparseWeights{Features: fc, Buckets: buckets, IDF: idf}
 	for j, cat := range analyze.PrivacyCategories {
 		oof, gold := res[j].oof[:n], Y[j][:n]
 		col := heldOutPRF(cat, oof, gold, paras, paraFold, cfg.Folds, func(other []int) float64 {
@@ -183,7 +184,7 @@ func TrainPrivacy(d ToSDR, labelled []PrivacyParagraph, cfg TrainConfig, skip fu
 	}
 	_, _, ev.Micro = prf(stp, sfp, sfn)
 	sw.Ptr, sw.Out, sw.W = sparseRows(res, len(buckets))
-	m := &analyze.PrivacyModel{Version: 1, Categories: slices.Clone(analyze.PrivacyCategories), Weights: sw}
+	m := &model.PrivacyModel{Version: 1, Categories: slices.Clone(analyze.PrivacyCategories), Weights: sw}
 	return m, ev
 }
 

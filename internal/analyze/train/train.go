@@ -18,10 +18,11 @@ import (
 	"sync"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
+	"github.com/clausewatch/clausewatch/internal/analyze/model"
 )
 
 // nLabels is the number of clause categories, fixed by the model's arrays.
-const nLabels = len(analyze.ModelFile{}.Bias)
+const nLabels = len(model.ModelFile{}.Bias)
 
 // Example is one labelled sentence of the clause data (shared/data/clauses).
 type Example struct {
@@ -56,7 +57,7 @@ func ReadExamples(path string) ([]Example, error) {
 
 // TrainConfig holds the hyper-parameters of one training run.
 type TrainConfig struct {
-	Features  analyze.FeatureConfig
+	Features  model.FeatureConfig
 	MinDF     int     // drop features seen in fewer training sentences
 	C         float64 // SVM regularisation (larger = less regularised)
 	PosWeight float64 // multiplies C for positive examples
@@ -87,7 +88,7 @@ func (m *csr) row(i int) ([]int32, []float32) {
 // on validation data). It also returns honest cross-validated predictions:
 // each fold predicted with thresholds chosen on the other folds' out-of-fold
 // margins only, so the threshold choice is validated too.
-func TrainCV(exs []Example, cfg TrainConfig) (m *analyze.ModelFile, honest [][]string) {
+func TrainCV(exs []Example, cfg TrainConfig) (m *model.ModelFile, honest [][]string) {
 	fc := cfg.Features
 	texts := make([]string, len(exs))
 	for i, e := range exs {
@@ -147,7 +148,7 @@ func TrainCV(exs []Example, cfg TrainConfig) (m *analyze.ModelFile, honest [][]s
 		}
 	}
 	thr := chooseThreshold(oofs, Y, all)
-	m = &analyze.ModelFile{Version: 1, Labels: slices.Clone(analyze.ClauseLabels), Features: fc, Buckets: buckets, IDF: idf, W: make([]float32, nf*nLabels)}
+	m = &model.ModelFile{Version: 1, Labels: slices.Clone(analyze.ClauseLabels), Features: fc, Buckets: buckets, IDF: idf, W: make([]float32, nf*nLabels)}
 	for j := range nLabels {
 		for k := range nf {
 			m.W[k*nLabels+j] = float32(res[j].w[k])
@@ -331,13 +332,13 @@ func Labels(exs []Example) [][]string {
 // ClauseConfig is the clause model's default configuration (the centre of
 // cmd/train-clauses' grid and what eval-clauses cross-validates).
 var ClauseConfig = TrainConfig{
-	Features: analyze.FeatureConfig{Bits: 18, WordNgrams: 2, CharMin: 2, CharMax: 5, CharWeight: 1},
+	Features: model.FeatureConfig{Bits: 18, WordNgrams: 2, CharMin: 2, CharMax: 5, CharWeight: 1},
 	MinDF:    2, C: 0.5, PosWeight: 2, Epochs: 60, Folds: 5, Seed: 1,
 }
 
 // vectorize hashes and weighs texts (sublinear tf x idf, blocks L2-normalised),
 // keeping the buckets seen in at least minDF texts.
-func vectorize(fc *analyze.FeatureConfig, texts []string, minDF int) (X *csr, buckets []uint32, idf []float32) {
+func vectorize(fc *model.FeatureConfig, texts []string, minDF int) (X *csr, buckets []uint32, idf []float32) {
 	raw := make([][]feat, len(texts))
 	df := map[uint32]int{}
 	for i, t := range texts {
@@ -353,7 +354,7 @@ func vectorize(fc *analyze.FeatureConfig, texts []string, minDF int) (X *csr, bu
 		}
 	}
 	slices.Sort(buckets)
-	index := analyze.BucketIndex(*fc, buckets)
+	index := model.BucketIndex(*fc, buckets)
 	idf = make([]float32, len(buckets))
 	N := float64(len(texts))
 	for k, b := range buckets {

@@ -8,6 +8,8 @@ package apptest
 import (
 	"context"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -15,7 +17,9 @@ import (
 	"time"
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
+	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/extract"
 	"github.com/clausewatch/clausewatch/internal/fetch"
 	"github.com/clausewatch/clausewatch/internal/llm"
 	"github.com/clausewatch/clausewatch/internal/session"
@@ -63,9 +67,11 @@ func Configure(f func(*app.Options)) Option { return func(c *config) { f(&c.opts
 func New(t testing.TB, store app.Store, opts ...Option) *Env {
 	t.Helper()
 	e := &Env{T: t, Store: store, Clock: &Clock{}, Docs: newDocs(t)}
+	analyzer, extractor := Engines(t)
 	c := config{fetchTimeout: 2 * time.Second, opts: app.Options{
 		Store: store, Sessions: session.NewHS256(SessionSecret, "", ""),
 		Logger: slog.New(slog.DiscardHandler), Now: e.Clock.Now, WebhookSecret: WebhookSecret,
+		Analyzer: analyzer, Extractor: extractor,
 	}}
 	for _, o := range opts {
 		o(&c)
@@ -83,6 +89,39 @@ func New(t testing.TB, store app.Store, opts ...Option) *Env {
 	})
 	t.Cleanup(func() { _ = e.Stop() })
 	return e
+}
+
+// sharedEngines are built once per test process: the models take a moment to
+// decode and the PDF reader to compile, and both are safe to share.
+var sharedEngines = sync.OnceValues(func() (engineSet, error) {
+	a, err := analyze.Load()
+	if err != nil {
+		return engineSet{}, err
+	}
+	// The compiled PDF reader is cached where serve keeps it by default.
+	var dir string
+	if cache, err := os.UserCacheDir(); err == nil {
+		dir = filepath.Join(cache, "clausewatch", "wazero")
+	}
+	x, err := extract.New(extract.Options{CacheDir: dir})
+	return engineSet{a, x}, err
+})
+
+type engineSet struct {
+	analyzer  *analyze.Engine
+	extractor *extract.Extractor
+}
+
+// Engines returns the analyzer and the extractor every Env's service uses
+// (the embedded models, the current extraction rules), shared by the
+// process's tests.
+func Engines(t testing.TB) (*analyze.Engine, *extract.Extractor) {
+	t.Helper()
+	e, err := sharedEngines()
+	if err != nil {
+		t.Fatalf("engines: %v", err)
+	}
+	return e.analyzer, e.extractor
 }
 
 var accounts atomic.Int64
