@@ -332,9 +332,15 @@ func (s *Service) acquireAnalysis(ctx context.Context) error {
 
 // analyzeOne produces and stores one analysis paid from c, giving back its
 // scan and AI unit if it fails. A failed AI summary leaves the analysis
-// standing with AIError set, and gives back only the AI unit.
+// standing with AIError set, and gives back only the AI unit. A panic is an
+// internal error like any other (a batch item's goroutine would otherwise
+// end the process).
 func (s *Service) analyzeOne(ctx context.Context, c *charge, in AnalyzeInput) (*Analysis, error) {
-	a, err := s.produceAnalysis(ctx, in)
+	var a *Analysis
+	err := catch(func() (err error) {
+		a, err = s.produceAnalysis(ctx, in)
+		return err
+	})
 	if err != nil {
 		c.refundPart(ctx, 1, boolInt(in.AI))
 		return nil, err
