@@ -193,6 +193,12 @@ func printScores(w io.Writer, ss []scored, rating map[string]string) {
 		fmt.Fprintf(w, "  %-8s %7d %5d %5.2f %5.2f %5.2f  %.90s\n", rating[t], n.support(), n.tp+n.fp, n.precision(), n.recall(), n.f1(), t)
 	}
 
+	var all count
+	for _, n := range cs {
+		all.tp, all.fp, all.fn = all.tp+n.tp, all.fp+n.fp, all.fn+n.fn
+	}
+	fmt.Fprintf(w, "\nall cases, micro: precision %s; recall %s\n", frac(all.tp, all.tp+all.fp), frac(all.tp, all.tp+all.fn))
+
 	var good count
 	var low []string
 	for _, t := range titles {
@@ -205,7 +211,7 @@ func printScores(w io.Writer, ss []scored, rating map[string]string) {
 			low = append(low, fmt.Sprintf("    %.2f (%d of %d) %s", n.precision(), n.tp, n.tp+n.fp, t))
 		}
 	}
-	fmt.Fprintf(w, "\ngood-case precision, all good cases: %s\n", frac(good.tp, good.tp+good.fp))
+	fmt.Fprintf(w, "good-case precision, all good cases: %s\n", frac(good.tp, good.tp+good.fp))
 	fmt.Fprintf(w, "  good cases found below 0.9 precision: %d\n", len(low))
 	for _, l := range low {
 		fmt.Fprintln(w, l)
