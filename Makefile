@@ -58,11 +58,15 @@ build: ## the binary in ./bin
 generate: ## regenerate GraphQL code after a schema change
 	$(GO) generate ./graph/...
 
-lint: ## gofmt and go vet
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+lint: ## gofmt, go vet and staticcheck
 	@echo "make lint: gofmt"
 	@gofmt_out="$$(gofmt -l cmd db graph internal rest web)"; if [ -n "$$gofmt_out" ]; then echo "gofmt needed:"; echo "$$gofmt_out"; exit 1; fi
 	@echo "make lint: go vet (the first time compiles every dependency, with the race detector so go test -race reuses them)"
 	$(GO) vet -race $(PKGS)
+	@echo "make lint: staticcheck (pinned; the first time downloads and compiles it)"
+	$(GO) run $(STATICCHECK) $(PKGS)
 
 migrate: ## apply migrations to DATABASE_URL (default: the SQLite file)
 	$(GO) run ./cmd/clausewatch migrate
