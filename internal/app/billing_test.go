@@ -260,3 +260,40 @@ func TestCreditsOutOfRangeSkipped(t *testing.T) {
 		}
 	})
 }
+
+// A subscription event delivered before the checkout that links its
+// customer is expected, not a fault: it is refused as retry_later (the
+// contract's 500, so the provider retries) with nothing applied, logged at
+// INFO with its reason, never as an error; the retry after the checkout
+// applies it.
+func TestSubscriptionBeforeCheckoutRetriedLater(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		logs := &records{}
+		e := apptest.New(t, dbtest.Open(t, d), apptest.Configure(func(o *app.Options) { o.Logger = slog.New(logs) }))
+		_, acct := e.MustAccount("")
+		cus := "cus_early_" + acct.ID
+		early := payment{"evt_early_" + acct.ID, "customer.subscription.created", 1000, sub("sub_early", cus, "active", "advanced")}
+		for range 3 { // every retry before the checkout is refused alike
+			if code := app.ErrorCode(deliver(e.Svc, early)); code != app.CodeRetryLater {
+				t.Fatalf("subscription before its checkout: code %q, want %q", code, app.CodeRetryLater)
+			}
+		}
+		if a := e.Account(acct.ID); a.Tier != app.TierFree || a.CustomerID != nil {
+			t.Fatalf("refused event changed the account: %s %v", a.Tier, a.CustomerID)
+		}
+		if got := logs.count(slog.LevelInfo); got != 3 {
+			t.Errorf("%d INFO lines for 3 refusals, want 3", got)
+		}
+		if n := logs.count(slog.LevelError) + logs.count(slog.LevelWarn); n != 0 {
+			t.Errorf("%d warnings or errors logged for an expected ordering, want none", n)
+		}
+
+		mustDeliver(t, e.Svc, payment{"evt_early_co_" + acct.ID, "checkout.session.completed", 1001, map[string]any{
+			"id": "cs_early_" + acct.ID, "object": "checkout.session", "mode": "subscription", "customer": cus, "client_reference_id": acct.ID,
+		}})
+		mustDeliver(t, e.Svc, early)
+		if a := e.Account(acct.ID); a.Tier != app.TierAdvanced || a.SubscriptionStatus != "active" {
+			t.Errorf("after the retry: %s %q, want advanced active", a.Tier, a.SubscriptionStatus)
+		}
+	})
+}
