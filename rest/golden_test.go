@@ -277,7 +277,7 @@ func goldenCases(t *testing.T, d dbtest.Dialect) []goldenCase {
 			slowID = idOf(res)
 			done := make(chan struct{})
 			go func() { defer close(done); e.do("POST", "/api/monitor/check?id="+slowID, monKey, nil) }()
-			for slowHits.Load() < 2 {
+			for deadline := time.Now().Add(5 * time.Second); slowHits.Load() < 2 && time.Now().Before(deadline); {
 				time.Sleep(5 * time.Millisecond)
 			}
 			defer func() { <-done }()
