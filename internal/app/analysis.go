@@ -310,18 +310,18 @@ func (s *Service) AnalyzeText(text string, src Source) *Analysis {
 	return a
 }
 
-// acquireAnalysis takes a place to run one analysis, waiting a moment for
+// takeAnalysisPlace takes a place to run one analysis, waiting a moment for
 // one; it bounds the engine's work and memory however many requests come.
-func (s *Service) acquireAnalysis(ctx context.Context) error {
+func (s *Service) takeAnalysisPlace(ctx context.Context) error {
 	select {
-	case s.analyses <- struct{}{}:
+	case s.analysisPlaces <- struct{}{}:
 		return nil
 	default:
 	}
 	t := time.NewTimer(s.analysisWait)
 	defer t.Stop()
 	select {
-	case s.analyses <- struct{}{}:
+	case s.analysisPlaces <- struct{}{}:
 		return nil
 	case <-t.C:
 		return Errorf(CodeBusy, "the server is busy with other analyses; retry in a moment")
@@ -330,24 +330,20 @@ func (s *Service) acquireAnalysis(ctx context.Context) error {
 	}
 }
 
-// analyzeOne produces and stores one analysis paid from c, giving back its
-// scan and AI unit if it fails. A failed AI summary leaves the analysis
-// standing with AIError set, and gives back only the AI unit.
-func (s *Service) analyzeOne(ctx context.Context, c *charge, in AnalyzeInput) (*Analysis, error) {
-	a, err := s.produceAnalysis(ctx, in)
-	if err != nil {
-		c.refundPart(ctx, 1, boolInt(in.AI))
-		return nil, err
-	}
-	if a.AIError != "" {
-		c.refundPart(ctx, 0, 1) // the analysis stands; the failed summary costs nothing
-	}
-	return a, nil
-}
-
-// produceAnalysis fetches or takes the text, analyzes it, asks for the AI
-// summary if wanted, and stores the result.
-func (s *Service) produceAnalysis(ctx context.Context, in AnalyzeInput) (*Analysis, error) {
+// analyzeOne is one input's analysis, paid from c: it reads the URL or
+// takes the text, analyzes it, asks for the AI summary if wanted and stores
+// the result. It gives back the scan and AI unit if it fails; a failed AI
+// summary leaves the analysis standing with AIError set and gives back only
+// the AI unit.
+func (s *Service) analyzeOne(ctx context.Context, c *charge, in AnalyzeInput) (a *Analysis, err error) {
+	defer func() {
+		switch {
+		case err != nil:
+			c.refundPart(ctx, 1, boolInt(in.AI))
+		case a.AIError != "":
+			c.refundPart(ctx, 0, 1) // the analysis stands; the failed summary costs nothing
+		}
+	}()
 	p, err := principalFrom(ctx)
 	if err != nil {
 		return nil, err
@@ -368,11 +364,11 @@ func (s *Service) produceAnalysis(ctx context.Context, in AnalyzeInput) (*Analys
 	if in.DocumentType != "" {
 		src.DocumentType = in.DocumentType
 	}
-	if err := s.acquireAnalysis(ctx); err != nil {
+	if err := s.takeAnalysisPlace(ctx); err != nil {
 		return nil, err
 	}
-	a := func() *Analysis {
-		defer func() { <-s.analyses }()
+	a = func() *Analysis {
+		defer func() { <-s.analysisPlaces }()
 		return s.AnalyzeText(text, src)
 	}()
 	if in.AI {

@@ -73,8 +73,8 @@ type Service struct {
 	webhookSecret string
 	prices        map[string]string
 
-	analyses     chan struct{} // a place per analysis running
-	analysisWait time.Duration
+	analysisPlaces chan struct{} // a place per analysis running
+	analysisWait   time.Duration
 
 	mon  MonitorOptions
 	gate *hostGate
@@ -93,7 +93,7 @@ func New(o Options) *Service {
 	if n <= 0 {
 		n = 2 * runtime.GOMAXPROCS(0)
 	}
-	s.analyses, s.analysisWait = make(chan struct{}, n), o.AnalysisWait
+	s.analysisPlaces, s.analysisWait = make(chan struct{}, n), o.AnalysisWait
 	if s.analysisWait <= 0 {
 		s.analysisWait = 2 * time.Second
 	}
