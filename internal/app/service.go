@@ -1,6 +1,7 @@
-// Package app is clausewatch's service layer: accounts, keys, budgets, usage,
-// billing, extraction and analysis as operations both transports call. It
-// knows nothing of HTTP, GraphQL or SQL.
+// Package app is clausewatch's service layer: accounts, sessions, keys,
+// budgets, usage, billing, extraction, analysis and monitoring as operations
+// both transports and the portal call. It knows nothing of HTTP, GraphQL or
+// SQL.
 package app
 
 import (
