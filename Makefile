@@ -79,7 +79,7 @@ eval-grades: ## grades against ToS;DR's on the dev services, their quotes left o
 eval-privacy: ## privacy findings paragraph by paragraph against the labelled policies (internal/analyze/testdata/privacy), the learned detector cross-validated by policy, beside the patterns alone and a keyword list
 	$(GO) run ./cmd/eval-privacy -data $(DATA)
 
-eval-cases: ## labelled ToS;DR case sentences (internal/analyze/testdata/cases): checks them and reports their counts by kind, actor, modality and case
+eval-cases: ## labelled ToS;DR case sentences (internal/analyze/testdata/cases): checks and counts them, then scores the analyzer's case findings on them, shipped and cross-validated by service
 	$(GO) run ./cmd/eval-cases -data $(DATA)
 
 train: ## rebuild the embedded clause, case and privacy models from shared/data and the privacy labels (deterministic)

@@ -620,10 +620,11 @@ func TestAnalysisTextAndPaging(t *testing.T) {
 				t.Errorf("analyses(limit: %d): %s, want INVALID", limit, res.body)
 			}
 		}
-		// a page reads the texts only when asked for, directly or through a fragment
+		// a page reads the texts only when asked for, directly or through a
+		// fragment (a page of texts holds at most four: TestResponseTextLimit)
 		for _, q := range []string{
-			`{ analyses { analyses { id text } nextCursor } }`,
-			`{ analyses { ...page } } fragment page on AnalysisPage { analyses { id ... on Analysis { text } } }`,
+			`{ analyses(limit: 4) { analyses { id text } nextCursor } }`,
+			`{ analyses(limit: 4) { ...page } } fragment page on AnalysisPage { analyses { id ... on Analysis { text } } }`,
 		} {
 			res = e.do(t, raw, q, nil)
 			if res.code() != "" || !strings.Contains(string(res.Data), got.Analyze.ID) || !strings.Contains(string(res.Data), "without notice") {

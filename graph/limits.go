@@ -14,6 +14,7 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 
 	"github.com/clausewatch/clausewatch/graph/generated"
+	"github.com/clausewatch/clausewatch/internal/app"
 )
 
 // Limits checked on a document before gqlgen validates it. Validation costs
@@ -62,7 +63,12 @@ func init() {
 	errcode.RegisterErrorType(codeQueryLimit, errcode.KindProtocol)
 }
 
-// complexity weighs the fields that return whole document texts.
+// complexity weighs the fields that return whole document texts, and a
+// page of analyses that selects their text once per item it may hold: a
+// page is read whole before the response's text budget can stop it, so 100
+// texts of 1.5 million characters would be held at once. (An alert's diff
+// is stored at most MaxAlertDiff bytes, so a page of them is bounded as it
+// is.)
 func complexity() generated.ComplexityRoot {
 	var c generated.ComplexityRoot
 	large := func(int) int { return largeFieldCost }
@@ -70,7 +76,21 @@ func complexity() generated.ComplexityRoot {
 	c.Extraction.Text = large
 	c.Extraction.Markdown = large
 	c.Alert.Diff = large
+	c.Query.Analyses = func(child int, limit *int, _ *string) int { return pageCost(child, limit) }
 	return c
+}
+
+// pageCost is a page's complexity: its selection once, or once per item
+// when the selection holds a whole text.
+func pageCost(child int, limit *int) int {
+	if child < largeFieldCost {
+		return child
+	}
+	n := app.DefaultPageLimit
+	if limit != nil && *limit > 0 {
+		n = *limit
+	}
+	return child * n
 }
 
 // maxCachedQuery is the longest query text the parsed-document cache keeps:

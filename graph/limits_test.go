@@ -134,6 +134,21 @@ func TestResponseTextLimit(t *testing.T) {
 		if one.A0.Text != text {
 			t.Errorf("one alias: %d bytes of text, want %d", len(one.A0.Text), len(text))
 		}
+		// A page selecting texts costs one text per item it may hold, so
+		// no page holds more than the aliases could.
+		page := func(limit int, fields string) string {
+			return fmt.Sprintf("{ analyses(limit: %d) { analyses { %s } } }", limit, fields)
+		}
+		for _, q := range []string{page(100, "text"), "{ analyses { analyses { text } } }"} {
+			if r := e.do(t, tok, q, nil); r.code() != "COMPLEXITY_LIMIT_EXCEEDED" {
+				t.Errorf("%s: %d %.300s, want COMPLEXITY_LIMIT_EXCEEDED", q, r.status, r.body)
+			}
+		}
+		for _, q := range []string{page(100, "id grade"), page(1, "text")} {
+			if r := e.do(t, tok, q, nil); r.code() != "" {
+				t.Errorf("%s: %d %.300s, want data", q, r.status, r.body)
+			}
+		}
 	})
 }
 

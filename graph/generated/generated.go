@@ -1791,7 +1791,7 @@ type AnalysisPage {
 extend type Query {
   "One of the account's stored analyses. Scope analyze."
   analysis(id: ID!): Analysis!
-  "The account's analyses, newest first. Scope analyze. limit: 1 to 100, default 20."
+  "The account's analyses, newest first. Scope analyze. limit: 1 to 100, default 20. Selecting text costs its complexity once per item limit allows, so a page of texts holds at most four."
   analyses(limit: Int, cursor: String): AnalysisPage!
 }
 
@@ -1915,7 +1915,7 @@ type Alert {
   read: Boolean!
   "One sentence: how many paragraphs changed and which findings appeared or went away; it ends with a note when each of the monitor's last 3 or more checks saw the text change."
   summary: String!
-  "Unified diff of the extracted text, one paragraph a line, 3 lines of context; empty when the change was too large to diff within the bound (the summary then says so). Complexity 40."
+  "Unified diff of the extracted text, one paragraph a line, 3 lines of context; empty when the change was too large to diff within the bound (the summary then says so); at most 256 KiB, cut at a line's end with a last line saying how many lines were left out. Complexity 40."
   diff: String!
   "Lines added."
   added: Int!

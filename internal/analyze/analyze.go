@@ -118,6 +118,10 @@ func (e *Engine) sentenceHits(rs []rune, spans []Span, privacyDoc bool) []hit {
 	}
 	workers = min(workers, 8, len(spans)/(parallelMin/2))
 	parts := make([][]hit, workers)
+	// A panic in a worker is raised again in the caller's goroutine, where
+	// the service recovers it as that analysis's failure; left in the
+	// worker it would end the process.
+	panics := make([]any, workers)
 	var wg sync.WaitGroup
 	np := len(paras) - 1
 	for w := range workers {
@@ -125,10 +129,16 @@ func (e *Engine) sentenceHits(rs []rune, spans []Span, privacyDoc bool) []hit {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() { panics[w] = recover() }()
 			parts[w] = e.hitsFor(rs, spans, paras[lo:hi+1], privacyDoc)
 		}()
 	}
 	wg.Wait()
+	for _, p := range panics {
+		if p != nil {
+			panic(p)
+		}
+	}
 	var out []hit
 	for _, p := range parts {
 		out = append(out, p...)

@@ -330,20 +330,30 @@ func (s *Service) takeAnalysisPlace(ctx context.Context) error {
 	}
 }
 
-// analyzeOne is one input's analysis, paid from c: it reads the URL or
-// takes the text, analyzes it, asks for the AI summary if wanted and stores
-// the result. It gives back the scan and AI unit if it fails; a failed AI
-// summary leaves the analysis standing with AIError set and gives back only
-// the AI unit.
-func (s *Service) analyzeOne(ctx context.Context, c *charge, in AnalyzeInput) (a *Analysis, err error) {
-	defer func() {
-		switch {
-		case err != nil:
-			c.refundPart(ctx, 1, boolInt(in.AI))
-		case a.AIError != "":
-			c.refundPart(ctx, 0, 1) // the analysis stands; the failed summary costs nothing
-		}
-	}()
+// analyzeOne produces and stores one analysis paid from c, giving back its
+// scan and AI unit if it fails. A failed AI summary leaves the analysis
+// standing with AIError set, and gives back only the AI unit. A panic is an
+// internal error like any other (a batch item's goroutine would otherwise
+// end the process).
+func (s *Service) analyzeOne(ctx context.Context, c *charge, in AnalyzeInput) (*Analysis, error) {
+	var a *Analysis
+	err := catch(func() (err error) {
+		a, err = s.produceAnalysis(ctx, in)
+		return err
+	})
+	if err != nil {
+		c.refundPart(ctx, 1, boolInt(in.AI))
+		return nil, err
+	}
+	if a.AIError != "" {
+		c.refundPart(ctx, 0, 1) // the analysis stands; the failed summary costs nothing
+	}
+	return a, nil
+}
+
+// produceAnalysis fetches or takes the text, analyzes it, asks for the AI
+// summary if wanted, and stores the result.
+func (s *Service) produceAnalysis(ctx context.Context, in AnalyzeInput) (*Analysis, error) {
 	p, err := principalFrom(ctx)
 	if err != nil {
 		return nil, err
@@ -367,7 +377,7 @@ func (s *Service) analyzeOne(ctx context.Context, c *charge, in AnalyzeInput) (a
 	if err := s.takeAnalysisPlace(ctx); err != nil {
 		return nil, err
 	}
-	a = func() *Analysis {
+	a := func() *Analysis {
 		defer func() { <-s.analysisPlaces }()
 		return s.AnalyzeText(text, src)
 	}()

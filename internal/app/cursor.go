@@ -14,10 +14,13 @@ type PageCursor struct {
 	ID string
 }
 
-// pageArgs checks a page's limit (1 to 100, default 20) and cursor; idOK
-// says whether the cursor's id is one the listed rows can have.
+// DefaultPageLimit is a page's size when the caller names none.
+const DefaultPageLimit = 20
+
+// pageArgs checks a page's limit (1 to 100, default DefaultPageLimit) and
+// cursor; idOK says whether the cursor's id is one the listed rows can have.
 func pageArgs(limit *int, cursor string, idOK func(string) bool) (int, *PageCursor, error) {
-	n := 20
+	n := DefaultPageLimit
 	if limit != nil {
 		n = *limit
 	}

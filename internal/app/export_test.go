@@ -12,3 +12,5 @@ func (s *Service) FillAnalyses() (release func()) {
 		}
 	}
 }
+
+var CapDiff = capDiff

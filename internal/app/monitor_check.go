@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -211,7 +212,7 @@ func (s *Service) alertFor(ctx context.Context, m *Monitor, old string, doc *ext
 	}()
 	added, removed := change.Findings(before.Findings, after.Findings)
 	return &Alert{ID: newID(), AccountID: m.AccountID, MonitorID: m.ID, URL: m.URL, DetectedAt: at,
-		Summary: change.Summary(d, added, removed), Diff: d.Unified, Added: d.Added, Removed: d.Removed,
+		Summary: change.Summary(d, added, removed), Diff: capDiff(d.Unified), Added: d.Added, Removed: d.Removed,
 		FindingsAdded: alertFindings(added), FindingsRemoved: alertFindings(removed),
 		GradeBefore: before.Grade, GradeAfter: after.Grade,
 		CasesAdded: casesOf(casesMissing(after.Cases, before.Cases)), CasesRemoved: casesOf(casesMissing(before.Cases, after.Cases))}, nil
@@ -375,4 +376,20 @@ func (g *hostGate) wait(ctx context.Context, host string) (time.Time, error) {
 	case <-t.C:
 		return at, nil
 	}
+}
+
+// MaxAlertDiff is the most of a unified diff an alert keeps, in bytes: a
+// page of 100 alerts then holds at most 25 MiB of diffs, and a diff longer
+// than this is past reading anyway.
+const MaxAlertDiff = 256 << 10
+
+// capDiff cuts a unified diff longer than MaxAlertDiff at a line's end and
+// says how many lines were left out.
+func capDiff(unified string) string {
+	if len(unified) <= MaxAlertDiff {
+		return unified
+	}
+	cut := strings.LastIndexByte(unified[:MaxAlertDiff], '\n') + 1
+	left := strings.Count(unified[cut:], "\n")
+	return unified[:cut] + fmt.Sprintf("... %d more lines of the diff not shown\n", left)
 }

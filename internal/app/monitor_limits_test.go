@@ -235,3 +235,18 @@ func TestMonitorHistoryRetention(t *testing.T) {
 		}
 	})
 }
+
+// An alert keeps at most MaxAlertDiff bytes of its diff, cut at a line's
+// end and saying how much was left out; a shorter diff is kept whole.
+func TestAlertDiffCapped(t *testing.T) {
+	short := "--- previous\n+++ current\n@@ -1 +1 @@\n-a\n+b\n"
+	if got := app.CapDiff(short); got != short {
+		t.Errorf("short diff changed: %q", got)
+	}
+	long := "--- previous\n+++ current\n@@ -1,40000 +1,40000 @@\n" + strings.Repeat("-an old paragraph of the terms\n+a new paragraph\n", 20000)
+	got := app.CapDiff(long)
+	if len(got) > app.MaxAlertDiff+100 || !strings.HasPrefix(long, got[:strings.LastIndex(got, "...")]) ||
+		!strings.HasSuffix(got, " more lines of the diff not shown\n") {
+		t.Errorf("capped diff: %d bytes, ends %q", len(got), got[max(len(got)-80, 0):])
+	}
+}

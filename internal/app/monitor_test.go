@@ -79,10 +79,12 @@ type monitorEnv struct{ *apptest.Env }
 
 // newMonitorEnv starts a service with monitoring set up for tests: a 1s
 // minimum interval, no per-host spacing, a 5s lease and no scheduler
-// (opts may add workers).
+// (opts may add workers). Fetches time out after 3s: reading a page to
+// the 10 MiB cap took over 1s under the race detector on a loaded machine,
+// and the one hanging page of these tests waits it out.
 func newMonitorEnv(t *testing.T, store app.Store, opts ...func(*app.Options)) *monitorEnv {
 	t.Helper()
-	return &monitorEnv{apptest.New(t, store, apptest.FetchTimeout(time.Second), apptest.Configure(func(o *app.Options) {
+	return &monitorEnv{apptest.New(t, store, apptest.FetchTimeout(3*time.Second), apptest.Configure(func(o *app.Options) {
 		o.Monitor = app.MonitorOptions{MinInterval: time.Second, HostInterval: -1, Lease: 5 * time.Second}
 		for _, f := range opts {
 			f(o)

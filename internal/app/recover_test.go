@@ -183,3 +183,30 @@ func TestBackgroundLoopPanicRestarts(t *testing.T) {
 		}
 	})
 }
+
+// A batch item whose analysis panics is that item's internal error with its
+// scan given back; the other items stand and the process (this test) lives.
+func TestBatchItemPanicIsItsError(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		logs := &logBuffer{}
+		e := newMonitorEnv(t, dbtest.Open(t, d), logTo(logs), panicOn(t, "BOOM"))
+		tok, acct := e.MustAccount("b@example.com")
+		e.SetTier(acct.ID, app.TierAdvanced)
+		ctx := e.Ctx(e.MustKey(tok, "analyze").RawKey)
+		e.Docs.Set("/ok", html(terms("n1", "3 May 2026", "a=1", false), ""))
+		e.Docs.Set("/boom", html(terms("n1", "3 May 2026", "a=1", false, "<p>BOOM</p>"), ""))
+		res, err := e.Svc.AnalyzeBatch(ctx, app.BatchInput{Items: []app.AnalyzeInput{{URL: e.Docs.URL("/ok")}, {URL: e.Docs.URL("/boom")}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Results[0].OK || res.Results[1].OK || res.Results[1].Error.Code != app.CodeInternal {
+			t.Errorf("results: %+v", res.Results)
+		}
+		if used := scansUsed(t, e.Svc, ctx); used != 1 {
+			t.Errorf("scans used = %d, want 1 (the panicking item's given back)", used)
+		}
+		if n := logs.panics(); n != 1 {
+			t.Errorf("%d panics logged, want 1", n)
+		}
+	})
+}

@@ -17,8 +17,8 @@ import (
 var sharedData = filepath.Join("..", "..", "..", "shared", "data", "extract")
 
 type page struct {
-	id, url string
-	raw     []byte
+	id  string
+	raw []byte
 }
 
 func loadHTMLPages(tb testing.TB) []page { return loadPages(tb, "html") }

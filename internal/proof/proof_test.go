@@ -199,11 +199,13 @@ func signed(payload []byte, at time.Time) string {
 	return webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: webhookSecret, Timestamp: at}).Header
 }
 
+// creditsEvent is a completed checkout for credits; its session id comes
+// from the event id, so a retried delivery is the same checkout.
 func creditsEvent(id, accountID string, credits int) []byte {
 	b, _ := json.Marshal(map[string]any{
 		"id": id, "object": "event", "type": "checkout.session.completed", "created": time.Now().Unix(), "api_version": "2020-08-27",
 		"data": map[string]any{"object": map[string]any{
-			"object": "checkout.session", "mode": "payment", "client_reference_id": accountID,
+			"id": "cs_" + id, "object": "checkout.session", "mode": "payment", "client_reference_id": accountID,
 			"metadata": map[string]any{"credits": fmt.Sprint(credits)},
 		}},
 	})
