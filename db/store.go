@@ -1,7 +1,8 @@
 // Package db implements app.Store with sqlx, for PostgreSQL (lib/pq) and
 // SQLite (modernc.org/sqlite). One implementation serves both: SQL is written
-// with ? placeholders and rebound per dialect, and uses only what both
-// dialects share (ON CONFLICT ... DO UPDATE, RETURNING).
+// with ? placeholders and rebound per dialect, and uses what both dialects
+// share (ON CONFLICT ... DO UPDATE, RETURNING); the one exception is the
+// claim of due monitors, which locks with FOR UPDATE SKIP LOCKED on PostgreSQL.
 package db
 
 import (

@@ -113,6 +113,7 @@ var statusOf = map[app.Code]int{
 	app.CodeUnreadable:      http.StatusUnprocessableEntity,
 	app.CodeRateLimited:     http.StatusTooManyRequests,
 	app.CodeInternal:        http.StatusInternalServerError,
+	app.CodeRetryLater:      http.StatusInternalServerError, // the contract's webhook failure, which the provider retries
 	app.CodeUpstream:        http.StatusBadGateway,
 	app.CodeUnavailable:     http.StatusServiceUnavailable,
 	app.CodeBusy:            http.StatusServiceUnavailable,

@@ -310,18 +310,18 @@ func (s *Service) AnalyzeText(text string, src Source) *Analysis {
 	return a
 }
 
-// acquireAnalysis takes a place to run one analysis, waiting a moment for
+// takeAnalysisPlace takes a place to run one analysis, waiting a moment for
 // one; it bounds the engine's work and memory however many requests come.
-func (s *Service) acquireAnalysis(ctx context.Context) error {
+func (s *Service) takeAnalysisPlace(ctx context.Context) error {
 	select {
-	case s.analyses <- struct{}{}:
+	case s.analysisPlaces <- struct{}{}:
 		return nil
 	default:
 	}
 	t := time.NewTimer(s.analysisWait)
 	defer t.Stop()
 	select {
-	case s.analyses <- struct{}{}:
+	case s.analysisPlaces <- struct{}{}:
 		return nil
 	case <-t.C:
 		return Errorf(CodeBusy, "the server is busy with other analyses; retry in a moment")
@@ -374,11 +374,11 @@ func (s *Service) produceAnalysis(ctx context.Context, in AnalyzeInput) (*Analys
 	if in.DocumentType != "" {
 		src.DocumentType = in.DocumentType
 	}
-	if err := s.acquireAnalysis(ctx); err != nil {
+	if err := s.takeAnalysisPlace(ctx); err != nil {
 		return nil, err
 	}
 	a := func() *Analysis {
-		defer func() { <-s.analyses }()
+		defer func() { <-s.analysisPlaces }()
 		return s.AnalyzeText(text, src)
 	}()
 	if in.AI {

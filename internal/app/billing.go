@@ -70,6 +70,12 @@ func signedAt(header string) (time.Time, bool) {
 
 var errDuplicateEvent = errors.New("duplicate payment event")
 
+// earlyEvent is a payment event that arrived before the one it depends on:
+// it is rolled back and refused, and the provider's retry applies it.
+type earlyEvent struct{ reason string }
+
+func (e *earlyEvent) Error() string { return e.reason }
+
 // HandlePaymentEvent verifies one payment-provider delivery against the raw
 // body and applies it exactly once. The event record, its processing and its
 // effects commit in one transaction: a duplicate (sequential or concurrent)
@@ -104,9 +110,16 @@ func (s *Service) HandlePaymentEvent(ctx context.Context, payload []byte, signat
 		}
 		return s.applyPaymentEvent(ctx, tx, ev)
 	})
+	var early *earlyEvent
 	switch {
 	case errors.Is(err, errDuplicateEvent):
 		return nil
+	case errors.As(err, &early):
+		// An ordering the provider produces every day, not a fault: the
+		// refusal only asks for the retry that will apply it.
+		s.log.Info("payment event refused until the event it needs arrives; the provider retries it",
+			"event", ev.ID, "type", ev.Type, "reason", early.reason)
+		return &Error{Code: CodeRetryLater, Message: "Webhook handler failed", Err: err}
 	case err != nil:
 		return &Error{Code: CodeInternal, Message: "Webhook handler failed", Err: err}
 	}
@@ -245,7 +258,7 @@ func (s *Service) applySubscription(ctx context.Context, tx Store, ev stripe.Eve
 	if acct == nil {
 		// Subscription events often arrive before the checkout that links
 		// the customer: fail, so the provider retries once it is linked.
-		return fmt.Errorf("subscription %s: customer %q is not linked to an account yet", sub.ID, customerID(sub.Customer))
+		return &earlyEvent{fmt.Sprintf("subscription %s: customer %q is not linked to an account yet (its checkout has not arrived)", sub.ID, customerID(sub.Customer))}
 	}
 	ends := ev.Type == "customer.subscription.deleted" || sub.Status == stripe.SubscriptionStatusCanceled ||
 		sub.Status == stripe.SubscriptionStatusIncompleteExpired

@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -257,6 +258,119 @@ func TestCreditsOutOfRangeSkipped(t *testing.T) {
 		mustDeliver(t, e.Svc, payment{"evt_max_" + acct.ID, "checkout.session.completed", 1000, checkout("cs_max_"+acct.ID, acct.ID, "1000000")})
 		if got := e.Account(acct.ID).Credits; got != 1_000_000 {
 			t.Errorf("the largest pack: %d credits, want 1000000", got)
+		}
+	})
+}
+
+// A subscription event delivered before the checkout that links its
+// customer is expected, not a fault: it is refused as retry_later (the
+// contract's 500, so the provider retries) with nothing applied, logged at
+// INFO with its reason, never as an error; the retry after the checkout
+// applies it.
+func TestSubscriptionBeforeCheckoutRetriedLater(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		logs := &records{}
+		e := apptest.New(t, dbtest.Open(t, d), apptest.Configure(func(o *app.Options) { o.Logger = slog.New(logs) }))
+		_, acct := e.MustAccount("")
+		cus := "cus_early_" + acct.ID
+		early := payment{"evt_early_" + acct.ID, "customer.subscription.created", 1000, sub("sub_early", cus, "active", "advanced")}
+		for range 3 { // every retry before the checkout is refused alike
+			if code := app.ErrorCode(deliver(e.Svc, early)); code != app.CodeRetryLater {
+				t.Fatalf("subscription before its checkout: code %q, want %q", code, app.CodeRetryLater)
+			}
+		}
+		if a := e.Account(acct.ID); a.Tier != app.TierFree || a.CustomerID != nil {
+			t.Fatalf("refused event changed the account: %s %v", a.Tier, a.CustomerID)
+		}
+		if got := logs.count(slog.LevelInfo); got != 3 {
+			t.Errorf("%d INFO lines for 3 refusals, want 3", got)
+		}
+		if n := logs.count(slog.LevelError) + logs.count(slog.LevelWarn); n != 0 {
+			t.Errorf("%d warnings or errors logged for an expected ordering, want none", n)
+		}
+
+		mustDeliver(t, e.Svc, payment{"evt_early_co_" + acct.ID, "checkout.session.completed", 1001, map[string]any{
+			"id": "cs_early_" + acct.ID, "object": "checkout.session", "mode": "subscription", "customer": cus, "client_reference_id": acct.ID,
+		}})
+		mustDeliver(t, e.Svc, early)
+		if a := e.Account(acct.ID); a.Tier != app.TierAdvanced || a.SubscriptionStatus != "active" {
+			t.Errorf("after the retry: %s %q, want advanced active", a.Tier, a.SubscriptionStatus)
+		}
+	})
+}
+
+// The signature is checked over the raw body before anything else: a
+// missing header, another secret, a timestamp outside 5 minutes either way,
+// an altered body or a garbled header is invalid and records nothing; with
+// no secret configured every delivery is an internal error.
+func TestPaymentSignature(t *testing.T) {
+	e := apptest.New(t, dbtest.Open(t, dbtest.SQLite))
+	body, _ := json.Marshal(map[string]any{"id": "evt_sig", "object": "event", "type": "invoice.paid", "created": 1000,
+		"api_version": "2020-08-27", "data": map[string]any{"object": map[string]any{"id": "in_1", "object": "invoice"}}})
+	sign := func(b []byte, secret string, at time.Time) string {
+		return webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: b, Secret: secret, Timestamp: at}).Header
+	}
+	altered := append(bytes.Clone(body[:len(body)-1]), ' ')
+	cases := []struct {
+		name      string
+		body      []byte
+		signature string
+	}{
+		{"missing header", body, ""},
+		{"another secret", body, sign(body, "whsec_other", time.Now())},
+		{"6 minutes old", body, sign(body, apptest.WebhookSecret, time.Now().Add(-6*time.Minute))},
+		{"6 minutes ahead", body, sign(body, apptest.WebhookSecret, time.Now().Add(6*time.Minute))},
+		{"body altered by one byte", altered, sign(body, apptest.WebhookSecret, time.Now())},
+		{"garbled header", body, "t=1,v1=zz"},
+	}
+	for _, c := range cases {
+		if code := app.ErrorCode(e.Svc.HandlePaymentEvent(context.Background(), c.body, c.signature)); code != app.CodeInvalid {
+			t.Errorf("%s: code %q, want %q", c.name, code, app.CodeInvalid)
+		}
+	}
+	// Nothing was recorded: the correctly signed event still applies.
+	if err := e.Svc.HandlePaymentEvent(context.Background(), body, sign(body, apptest.WebhookSecret, time.Now())); err != nil {
+		t.Fatalf("signed delivery: %v", err)
+	}
+
+	unset := apptest.New(t, dbtest.Open(t, dbtest.SQLite), apptest.Configure(func(o *app.Options) { o.WebhookSecret = "" }))
+	if code := app.ErrorCode(unset.Svc.HandlePaymentEvent(context.Background(), body, sign(body, apptest.WebhookSecret, time.Now()))); code != app.CodeInternal {
+		t.Errorf("no secret configured: code %q, want %q", code, app.CodeInternal)
+	}
+}
+
+// Each event type's effect on the account: a checkout links the customer
+// and sets its tier, a failed invoice sets past_due, a paid one changes no
+// plan, an unknown type is recorded and answered as success, and a
+// duplicate of an applied event changes nothing.
+func TestPaymentEventEffects(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := apptest.New(t, dbtest.Open(t, d))
+		acct, cus := mustSubscribed(t, e, 1000)
+		if a := e.Account(acct.ID); a.Tier != app.TierBase || a.CustomerID == nil || *a.CustomerID != cus {
+			t.Fatalf("after checkout: %s %v, want base and %s", a.Tier, a.CustomerID, cus)
+		}
+		steps := []struct {
+			p          payment
+			wantTier   app.Tier
+			wantStatus string
+		}{
+			{payment{"evt_fail_" + acct.ID, "invoice.payment_failed", 1001, map[string]any{"id": "in_2", "object": "invoice", "customer": cus}}, app.TierBase, "past_due"},
+			{payment{"evt_paid_" + acct.ID, "invoice.paid", 1002, map[string]any{"id": "in_3_" + acct.ID, "object": "invoice", "customer": cus, "amount_paid": 900, "currency": "usd", "status": "paid", "created": 1002}}, app.TierBase, "past_due"},
+			{payment{"evt_up_" + acct.ID, "customer.subscription.updated", 1003, sub("sub_1", cus, "active", "advanced")}, app.TierAdvanced, "active"},
+			{payment{"evt_unknown_" + acct.ID, "customer.tax_id.created", 1004, map[string]any{"id": "txi_1"}}, app.TierAdvanced, "active"},
+		}
+		for _, s := range steps {
+			mustDeliver(t, e.Svc, s.p)
+			if a := e.Account(acct.ID); a.Tier != s.wantTier || a.SubscriptionStatus != s.wantStatus {
+				t.Errorf("after %s: %s %q, want %s %q", s.p.typ, a.Tier, a.SubscriptionStatus, s.wantTier, s.wantStatus)
+			}
+		}
+		// The failed invoice again, under its own id: a duplicate, so the
+		// account stays active.
+		mustDeliver(t, e.Svc, steps[0].p)
+		if a := e.Account(acct.ID); a.SubscriptionStatus != "active" {
+			t.Errorf("a duplicate changed the account: %q, want active", a.SubscriptionStatus)
 		}
 	})
 }

@@ -23,6 +23,7 @@ const (
 	CodeBusy            Code = "busy"             // every place for the work is taken; retry in a moment
 	CodeTooLarge        Code = "too_large"        // a request body over the limit
 	CodeUnsupportedType Code = "unsupported_type" // a request body that is not JSON
+	CodeRetryLater      Code = "retry_later"      // expected now, applicable later (an event before the one it needs); the caller's retry will do
 	CodeInternal        Code = "internal"
 )
 

@@ -67,7 +67,7 @@ func FuzzPaymentEvent(f *testing.F) {
 		}
 		switch ae := app.AsError(err); {
 		case ae.Code == app.CodeInvalid:
-		case ae.Code == app.CodeInternal && ae.Message == "Webhook handler failed":
+		case (ae.Code == app.CodeInternal || ae.Code == app.CodeRetryLater) && ae.Message == "Webhook handler failed":
 		default:
 			t.Errorf("%q: %v (code %s)", payload, err, ae.Code)
 		}

@@ -202,12 +202,12 @@ func (s *Service) alertFor(ctx context.Context, m *Monitor, old string, doc *ext
 	if d.Added+d.Removed == 0 {
 		return nil, nil
 	}
-	if err := s.acquireAnalysis(ctx); err != nil {
+	if err := s.takeAnalysisPlace(ctx); err != nil {
 		return nil, err
 	}
 	opts := analyze.Options{DocumentType: doc.DocumentType}
 	before, after := func() (analyze.Result, analyze.Result) {
-		defer func() { <-s.analyses }()
+		defer func() { <-s.analysisPlaces }()
 		return s.analyzer.Analyze(old, opts), s.analyzer.Analyze(doc.Text, opts)
 	}()
 	added, removed := change.Findings(before.Findings, after.Findings)

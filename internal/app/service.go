@@ -1,6 +1,7 @@
-// Package app is clausewatch's service layer: accounts, keys, budgets, usage,
-// billing, extraction and analysis as operations both transports call. It
-// knows nothing of HTTP, GraphQL or SQL.
+// Package app is clausewatch's service layer: accounts, sessions, keys,
+// budgets, usage, billing, extraction, analysis and monitoring as operations
+// both transports and the portal call. It knows nothing of HTTP, GraphQL or
+// SQL.
 package app
 
 import (
@@ -73,8 +74,8 @@ type Service struct {
 	webhookSecret string
 	prices        map[string]string
 
-	analyses     chan struct{} // a place per analysis running
-	analysisWait time.Duration
+	analysisPlaces chan struct{} // a place per analysis running
+	analysisWait   time.Duration
 
 	mon  MonitorOptions
 	gate *hostGate
@@ -93,7 +94,7 @@ func New(o Options) *Service {
 	if n <= 0 {
 		n = 2 * runtime.GOMAXPROCS(0)
 	}
-	s.analyses, s.analysisWait = make(chan struct{}, n), o.AnalysisWait
+	s.analysisPlaces, s.analysisWait = make(chan struct{}, n), o.AnalysisWait
 	if s.analysisWait <= 0 {
 		s.analysisWait = 2 * time.Second
 	}
