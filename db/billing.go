@@ -20,11 +20,7 @@ const findAccountByCustomerSQL = `SELECT ` + accountColumns + ` FROM accounts WH
 
 // FindAccountByCustomer implements app.Store.
 func (s *Store) FindAccountByCustomer(ctx context.Context, customerID string) (*app.Account, error) {
-	var a app.Account
-	if err := s.get(ctx, &a, findAccountByCustomerSQL, customerID); err != nil {
-		return nil, err
-	}
-	return utcAccount(&a), nil
+	return s.findAccount(ctx, findAccountByCustomerSQL, customerID)
 }
 
 // UpdateBilling implements app.Store: it sets only the fields given and,

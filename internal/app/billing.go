@@ -15,14 +15,14 @@ import (
 
 // Invoice is a paid invoice as recorded.
 type Invoice struct {
-	ID             string    `db:"id"`
-	AccountID      *string   `db:"account_id"`
-	CustomerID     string    `db:"customer_id"`
-	SubscriptionID string    `db:"subscription_id"`
-	AmountPaid     int64     `db:"amount_paid"`
-	Currency       string    `db:"currency"`
-	Status         string    `db:"status"`
-	CreatedAt      time.Time `db:"created_at"`
+	ID             string
+	AccountID      *string
+	CustomerID     string
+	SubscriptionID string
+	AmountPaid     int64
+	Currency       string
+	Status         string
+	CreatedAt      time.Time
 }
 
 // BillingUpdate changes an account's billing state; nil fields stay.
