@@ -220,18 +220,11 @@ func (s *Store) ClaimMonitor(ctx context.Context, accountID, id string, now, unt
 const nextCheckAtSQL = `SELECT next_check_at FROM monitors
 WHERE deleted_at IS NULL AND (lease_until IS NULL OR lease_until <= ?) ORDER BY next_check_at LIMIT 1`
 
-// NextCheckAt implements app.Store.
-func (s *Store) NextCheckAt(ctx context.Context, now time.Time) (*time.Time, error) {
+// NextCheckAt implements app.Store; no monitor to check is CodeNotFound.
+func (s *Store) NextCheckAt(ctx context.Context, now time.Time) (time.Time, error) {
 	var t time.Time
 	err := s.get(ctx, &t, nextCheckAtSQL, now.UTC())
-	if app.ErrorCode(err) == app.CodeNotFound {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	t = t.UTC()
-	return &t, nil
+	return t.UTC(), err
 }
 
 const releaseMonitorSQL = `UPDATE monitors SET lease_owner = NULL, lease_until = NULL, next_check_at = ? WHERE id = ? AND lease_owner = ?`
