@@ -54,26 +54,38 @@ func alertFindingOf(f storedAlertFinding) app.AlertFinding       { return app.Al
 func storedCaseOf(c app.Case) storedCase                         { return storedCase(c) }
 func caseOf(c storedCase) app.Case                               { return app.Case(c) }
 
-// createAlert stores a; its diff is diffGz, compressed.
-func (s *Store) createAlert(ctx context.Context, a *app.Alert, diffGz any) error {
+// alertFromApp is a's row; its diff is diffGz, compressed.
+func alertFromApp(a *app.Alert, diffGz []byte) (alertRow, error) {
 	added, err := encodeList(a.FindingsAdded, storedAlertFindingOf)
 	if err != nil {
-		return err
+		return alertRow{}, err
 	}
 	removed, err := encodeList(a.FindingsRemoved, storedAlertFindingOf)
 	if err != nil {
-		return err
+		return alertRow{}, err
 	}
 	casesAdded, err := encodeList(a.CasesAdded, storedCaseOf)
 	if err != nil {
-		return err
+		return alertRow{}, err
 	}
 	casesRemoved, err := encodeList(a.CasesRemoved, storedCaseOf)
 	if err != nil {
+		return alertRow{}, err
+	}
+	return alertRow{ID: a.ID, AccountID: a.AccountID, MonitorID: a.MonitorID, URL: a.URL, DetectedAt: a.DetectedAt.UTC(),
+		Read: a.Read, Summary: a.Summary, DiffGz: diffGz, Added: a.Added, Removed: a.Removed,
+		FindingsAdded: added, FindingsRemoved: removed, GradeBefore: a.GradeBefore, GradeAfter: a.GradeAfter,
+		CasesAdded: casesAdded, CasesRemoved: casesRemoved}, nil
+}
+
+// createAlert stores a; its diff is diffGz, compressed.
+func (s *Store) createAlert(ctx context.Context, a *app.Alert, diffGz []byte) error {
+	r, err := alertFromApp(a, diffGz)
+	if err != nil {
 		return err
 	}
-	_, err = s.exec(ctx, createAlertSQL, a.ID, a.AccountID, a.MonitorID, a.URL, a.DetectedAt.UTC(), a.Read, a.Summary, diffGz,
-		a.Added, a.Removed, added, removed, a.GradeBefore, a.GradeAfter, casesAdded, casesRemoved)
+	_, err = s.exec(ctx, createAlertSQL, r.ID, r.AccountID, r.MonitorID, r.URL, r.DetectedAt, r.Read, r.Summary, r.DiffGz,
+		r.Added, r.Removed, r.FindingsAdded, r.FindingsRemoved, r.GradeBefore, r.GradeAfter, r.CasesAdded, r.CasesRemoved)
 	return err
 }
 

@@ -286,7 +286,8 @@ func (s *Store) FinishCheck(ctx context.Context, c *app.CheckRecord) (bool, erro
 	}
 	// nil leaves the column as it is (COALESCE). Compressing happens before
 	// the transaction, so the write locks are held only for the statements.
-	var changedAt, rawGz, rawType, rawURL, diffGz any
+	var changedAt, rawGz, rawType, rawURL any
+	var diffGz []byte
 	if c.Alert != nil {
 		changedAt = c.Alert.DetectedAt.UTC()
 		gz, err := compress([]byte(c.Alert.Diff))
