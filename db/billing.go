@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/clausewatch/clausewatch/internal/app"
@@ -20,12 +19,24 @@ const findAccountByCustomerSQL = `SELECT ` + accountColumns + ` FROM accounts WH
 
 // FindAccountByCustomer implements app.Store.
 func (s *Store) FindAccountByCustomer(ctx context.Context, customerID string) (*app.Account, error) {
-	var a app.Account
-	if err := s.get(ctx, &a, findAccountByCustomerSQL, customerID); err != nil {
-		return nil, err
-	}
-	return utcAccount(&a), nil
+	return s.findAccount(ctx, findAccountByCustomerSQL, customerID)
 }
+
+// A nil argument leaves its column as it is (COALESCE). With an event
+// (has_event), the WHERE decides whether it may follow the history applied:
+// never older than the last event applied, and within the same second
+//   - ending a subscription the account no longer holds changes nothing;
+//   - an ended subscription is never revived, whatever the time;
+//   - an event naming no subscription follows an end only if newer.
+const updateBillingSQL = `UPDATE accounts SET updated_at = ?,
+  customer_id = COALESCE(?, customer_id), tier = COALESCE(?, tier),
+  subscription_status = COALESCE(?, subscription_status), subscription_id = COALESCE(?, subscription_id),
+  subscription_event_at = COALESCE(?, subscription_event_at), subscription_ended = COALESCE(?, subscription_ended)
+WHERE id = ? AND (NOT ? OR (subscription_event_at <= ? AND CASE
+  WHEN ? AND ? <> '' THEN subscription_id IS NULL OR subscription_id = ?
+  WHEN ? THEN true
+  WHEN ? <> '' THEN NOT subscription_ended OR COALESCE(subscription_id, '') <> ?
+  ELSE NOT subscription_ended OR subscription_event_at < ? END))`
 
 // UpdateBilling implements app.Store: it sets only the fields given and,
 // with an Event, only if the event may follow the subscription history
@@ -34,54 +45,26 @@ func (s *Store) FindAccountByCustomer(ctx context.Context, customerID string) (*
 // SQLite runs one writer at a time, so events applied concurrently, in any
 // process, cannot let an older state or a revival win.
 func (s *Store) UpdateBilling(ctx context.Context, accountID string, u app.BillingUpdate) error {
-	sets := []string{"updated_at = ?"}
-	args := []any{time.Now().UTC()}
-	add := func(col string, v any) {
-		sets = append(sets, col+" = ?")
-		args = append(args, v)
-	}
-	if u.CustomerID != nil {
-		add("customer_id", *u.CustomerID)
-	}
+	var tier *string
 	if u.Tier != nil {
-		add("tier", string(*u.Tier))
+		t := string(*u.Tier)
+		tier = &t
 	}
-	if u.Status != nil {
-		add("subscription_status", *u.Status)
-	}
-	if u.SubscriptionID != nil {
-		add("subscription_id", *u.SubscriptionID)
-	}
-	ev := u.Event
-	if ev != nil {
-		add("subscription_event_at", ev.At)
+	var (
+		ev       app.SubscriptionEvent
+		eventAt  *int64
+		ended    *bool
+		hasEvent = u.Event != nil
+	)
+	if hasEvent {
+		ev = *u.Event
+		eventAt = &ev.At
 		if ev.Ends || u.SubscriptionID != nil {
-			add("subscription_ended", ev.Ends)
+			ended = &ev.Ends
 		}
 	}
-	where := ` WHERE id = ?`
-	args = append(args, accountID)
-	if ev != nil {
-		// Never older than the last event applied; within the same second:
-		where += ` AND subscription_event_at <= ?`
-		args = append(args, ev.At)
-		switch {
-		case ev.Ends && ev.Subscription != "":
-			// ending a subscription the account no longer holds changes nothing;
-			where += ` AND (subscription_id IS NULL OR subscription_id = ?)`
-			args = append(args, ev.Subscription)
-		case ev.Ends:
-		case ev.Subscription != "":
-			// an ended subscription is never revived, whatever the time;
-			where += ` AND (NOT subscription_ended OR COALESCE(subscription_id, '') <> ?)`
-			args = append(args, ev.Subscription)
-		default:
-			// an event naming no subscription follows an end only if newer.
-			where += ` AND (NOT subscription_ended OR subscription_event_at < ?)`
-			args = append(args, ev.At)
-		}
-	}
-	_, err := s.exec(ctx, `UPDATE accounts SET `+strings.Join(sets, ", ")+where, args...)
+	_, err := s.exec(ctx, updateBillingSQL, time.Now().UTC(), u.CustomerID, tier, u.Status, u.SubscriptionID, eventAt, ended,
+		accountID, hasEvent, ev.At, ev.Ends, ev.Subscription, ev.Subscription, ev.Ends, ev.Subscription, ev.Subscription, ev.At)
 	return err
 }
 

@@ -1,20 +1,54 @@
 package db
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
-	"io"
-	"strings"
 	"time"
-
-	"github.com/jmoiron/sqlx"
 
 	"github.com/clausewatch/clausewatch/internal/app"
 )
+
+// monitorRow is a monitor as its list and check read it.
+type monitorRow struct {
+	ID                  string     `db:"id"`
+	AccountID           string     `db:"account_id"`
+	URL                 string     `db:"url"`
+	Name                string     `db:"name"`
+	IntervalSeconds     int        `db:"interval_seconds"`
+	CreatedAt           time.Time  `db:"created_at"`
+	NextCheckAt         time.Time  `db:"next_check_at"`
+	LastCheckedAt       *time.Time `db:"last_checked_at"`
+	LastChangedAt       *time.Time `db:"last_changed_at"`
+	LastError           string     `db:"last_error"`
+	ConsecutiveFailures int        `db:"consecutive_failures"`
+	ConsecutiveChanges  int        `db:"consecutive_changes"`
+	ContentHash         string     `db:"content_hash"`
+	ETag                string     `db:"etag"`
+	LastModified        string     `db:"last_modified"`
+}
+
+func monitorFromApp(m *app.Monitor) monitorRow {
+	return monitorRow{ID: m.ID, AccountID: m.AccountID, URL: m.URL, Name: m.Name, IntervalSeconds: m.IntervalSeconds,
+		CreatedAt: m.CreatedAt.UTC(), NextCheckAt: m.NextCheckAt.UTC(), LastCheckedAt: utcPtr(m.LastCheckedAt), LastChangedAt: utcPtr(m.LastChangedAt),
+		LastError: m.LastError, ConsecutiveFailures: m.ConsecutiveFailures, ConsecutiveChanges: m.ConsecutiveChanges,
+		ContentHash: m.ContentHash, ETag: m.ETag, LastModified: m.LastModified}
+}
+
+func (r *monitorRow) toApp() *app.Monitor {
+	return &app.Monitor{ID: r.ID, AccountID: r.AccountID, URL: r.URL, Name: r.Name, IntervalSeconds: r.IntervalSeconds,
+		CreatedAt: r.CreatedAt.UTC(), NextCheckAt: r.NextCheckAt.UTC(), LastCheckedAt: utcPtr(r.LastCheckedAt), LastChangedAt: utcPtr(r.LastChangedAt),
+		LastError: r.LastError, ConsecutiveFailures: r.ConsecutiveFailures, ConsecutiveChanges: r.ConsecutiveChanges,
+		ContentHash: r.ContentHash, ETag: r.ETag, LastModified: r.LastModified}
+}
+
+func monitorsToApp(rows []monitorRow) []app.Monitor {
+	out := make([]app.Monitor, len(rows))
+	for i := range rows {
+		out[i] = *rows[i].toApp()
+	}
+	return out
+}
 
 const monitorColumns = `id, account_id, url, name, interval_seconds, created_at, next_check_at, last_checked_at, last_changed_at,
 last_error, consecutive_failures, consecutive_changes, content_hash, etag, last_modified`
@@ -38,8 +72,7 @@ const lockAccountSQL = `UPDATE accounts SET updated_at = updated_at WHERE id = ?
 // when it does. The account row's lock makes the count and the insert one
 // step across processes.
 func (s *Store) createCapped(ctx context.Context, accountID, countSQL string, limit int, insert func(tx *Store) error) (ok bool, err error) {
-	err = s.InTx(ctx, func(st app.Store) error {
-		tx := st.(*Store)
+	err = s.inTx(ctx, func(tx *Store) error {
 		if _, err := tx.exec(ctx, lockAccountSQL, accountID); err != nil {
 			return err
 		}
@@ -72,8 +105,9 @@ func (s *Store) CreateMonitor(ctx context.Context, m *app.Monitor, v *app.Monito
 		return false, err
 	}
 	return s.createCapped(ctx, m.AccountID, countMonitorsSQL, limit, func(tx *Store) error {
-		if _, err := tx.exec(ctx, createMonitorSQL, m.ID, m.AccountID, m.URL, m.Name, m.IntervalSeconds, m.CreatedAt.UTC(),
-			m.NextCheckAt.UTC(), utcPtr(m.LastCheckedAt), m.ContentHash, v.LastSeenAt.UTC(), m.ETag, m.LastModified, rawGz, raw.ContentType, raw.URL); err != nil {
+		r := monitorFromApp(m)
+		if _, err := tx.exec(ctx, createMonitorSQL, r.ID, r.AccountID, r.URL, r.Name, r.IntervalSeconds, r.CreatedAt,
+			r.NextCheckAt, r.LastCheckedAt, r.ContentHash, v.LastSeenAt.UTC(), r.ETag, r.LastModified, rawGz, raw.ContentType, raw.URL); err != nil {
 			return err
 		}
 		return tx.upsertVersion(ctx, v, textGz)
@@ -84,25 +118,22 @@ const findMonitorsSQL = `SELECT ` + monitorColumns + ` FROM monitors WHERE accou
 
 // FindMonitors implements app.Store.
 func (s *Store) FindMonitors(ctx context.Context, accountID string) ([]app.Monitor, error) {
-	out := []app.Monitor{}
-	if err := s.selectAll(ctx, &out, findMonitorsSQL, accountID); err != nil {
+	var rows []monitorRow
+	if err := s.selectAll(ctx, &rows, findMonitorsSQL, accountID); err != nil {
 		return nil, err
 	}
-	for i := range out {
-		utcMonitor(&out[i])
-	}
-	return out, nil
+	return monitorsToApp(rows), nil
 }
 
 const findMonitorSQL = `SELECT ` + monitorColumns + ` FROM monitors WHERE id = ? AND account_id = ? AND deleted_at IS NULL`
 
 // FindMonitor implements app.Store.
 func (s *Store) FindMonitor(ctx context.Context, accountID, id string) (*app.Monitor, error) {
-	var m app.Monitor
-	if err := s.get(ctx, &m, findMonitorSQL, id, accountID); err != nil {
+	var r monitorRow
+	if err := s.get(ctx, &r, findMonitorSQL, id, accountID); err != nil {
 		return nil, monitorNotFound(err)
 	}
-	return utcMonitor(&m), nil
+	return r.toApp(), nil
 }
 
 const deleteMonitorSQL = `UPDATE monitors SET deleted_at = ?, lease_owner = NULL, lease_until = NULL, raw_gz = ?
@@ -149,15 +180,12 @@ func (s *Store) ClaimDueMonitors(ctx context.Context, now, until time.Time, owne
 	if s.postgres {
 		q = claimDuePostgresSQL
 	}
-	out := []app.Monitor{}
+	var rows []monitorRow
 	now = now.UTC()
-	if err := s.selectAll(ctx, &out, q, owner, until.UTC(), now, now, n); err != nil {
+	if err := s.selectAll(ctx, &rows, q, owner, until.UTC(), now, now, n); err != nil {
 		return nil, err
 	}
-	for i := range out {
-		utcMonitor(&out[i])
-	}
-	return out, nil
+	return monitorsToApp(rows), nil
 }
 
 // ClaimSQL returns the claim statement of the store's dialect as the
@@ -175,8 +203,8 @@ RETURNING ` + monitorColumns
 
 // ClaimMonitor implements app.Store.
 func (s *Store) ClaimMonitor(ctx context.Context, accountID, id string, now, until time.Time, owner string) (*app.Monitor, error) {
-	var m app.Monitor
-	err := s.get(ctx, &m, claimMonitorSQL, owner, until.UTC(), id, accountID, now.UTC())
+	var r monitorRow
+	err := s.get(ctx, &r, claimMonitorSQL, owner, until.UTC(), id, accountID, now.UTC())
 	if app.ErrorCode(err) == app.CodeNotFound {
 		if _, ferr := s.FindMonitor(ctx, accountID, id); ferr != nil {
 			return nil, ferr
@@ -186,24 +214,17 @@ func (s *Store) ClaimMonitor(ctx context.Context, accountID, id string, now, unt
 	if err != nil {
 		return nil, err
 	}
-	return utcMonitor(&m), nil
+	return r.toApp(), nil
 }
 
 const nextCheckAtSQL = `SELECT next_check_at FROM monitors
 WHERE deleted_at IS NULL AND (lease_until IS NULL OR lease_until <= ?) ORDER BY next_check_at LIMIT 1`
 
-// NextCheckAt implements app.Store.
-func (s *Store) NextCheckAt(ctx context.Context, now time.Time) (*time.Time, error) {
+// NextCheckAt implements app.Store; no monitor to check is CodeNotFound.
+func (s *Store) NextCheckAt(ctx context.Context, now time.Time) (time.Time, error) {
 	var t time.Time
 	err := s.get(ctx, &t, nextCheckAtSQL, now.UTC())
-	if app.ErrorCode(err) == app.CodeNotFound {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	t = t.UTC()
-	return &t, nil
+	return t.UTC(), err
 }
 
 const releaseMonitorSQL = `UPDATE monitors SET lease_owner = NULL, lease_until = NULL, next_check_at = ? WHERE id = ? AND lease_owner = ?`
@@ -212,27 +233,6 @@ const releaseMonitorSQL = `UPDATE monitors SET lease_owner = NULL, lease_until =
 func (s *Store) ReleaseMonitor(ctx context.Context, id, owner string, next time.Time) error {
 	_, err := s.exec(ctx, releaseMonitorSQL, next.UTC(), id, owner)
 	return err
-}
-
-const findVersionSQL = `SELECT monitor_id, content_hash, extractor_version, word_count, first_seen_at, last_seen_at, text_gz
-FROM monitor_versions WHERE monitor_id = ? AND content_hash = ?`
-
-// FindVersion implements app.Store.
-func (s *Store) FindVersion(ctx context.Context, monitorID, contentHash string) (*app.MonitorVersion, error) {
-	var row struct {
-		app.MonitorVersion
-		TextGz []byte `db:"text_gz"`
-	}
-	if err := s.get(ctx, &row, findVersionSQL, monitorID, contentHash); err != nil {
-		return nil, err
-	}
-	text, err := decompress(row.TextGz)
-	if err != nil {
-		return nil, err
-	}
-	v := row.MonitorVersion
-	v.Text = string(text)
-	return utcVersion(&v), nil
 }
 
 const findRawPageSQL = `SELECT raw_gz, raw_type, raw_url FROM monitors WHERE id = ?`
@@ -268,13 +268,6 @@ WHERE id = ? AND lease_owner = ? AND deleted_at IS NULL`
 	// The version being replaced keeps when it was last seen.
 	flushSeenSQL = `UPDATE monitor_versions SET last_seen_at = (SELECT content_seen_at FROM monitors WHERE id = ?)
 WHERE monitor_id = ? AND content_hash = (SELECT content_hash FROM monitors WHERE id = ?)`
-	upsertVersionSQL = `INSERT INTO monitor_versions (monitor_id, content_hash, extractor_version, text_gz, word_count, first_seen_at, last_seen_at)
-VALUES (?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (monitor_id, content_hash) DO UPDATE SET last_seen_at = excluded.last_seen_at,
-  extractor_version = excluded.extractor_version, text_gz = excluded.text_gz, word_count = excluded.word_count`
-	createAlertSQL = `INSERT INTO alerts (id, account_id, monitor_id, url, detected_at, read, summary, diff, diff_gz, added, removed,
-  findings_added, findings_removed, grade_before, grade_after, cases_added, cases_removed)
-VALUES (?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 )
 
 // FinishCheck implements app.Store. A failed or unchanged check is one
@@ -293,7 +286,8 @@ func (s *Store) FinishCheck(ctx context.Context, c *app.CheckRecord) (bool, erro
 	}
 	// nil leaves the column as it is (COALESCE). Compressing happens before
 	// the transaction, so the write locks are held only for the statements.
-	var changedAt, rawGz, rawType, rawURL, diffGz any
+	var changedAt, rawGz, rawType, rawURL any
+	var diffGz []byte
 	if c.Alert != nil {
 		changedAt = c.Alert.DetectedAt.UTC()
 		gz, err := compress([]byte(c.Alert.Diff))
@@ -313,8 +307,7 @@ func (s *Store) FinishCheck(ctx context.Context, c *app.CheckRecord) (bool, erro
 	if err != nil {
 		return false, err
 	}
-	err = s.InTx(ctx, func(st app.Store) error {
-		tx := st.(*Store)
+	err = s.inTx(ctx, func(tx *Store) error {
 		if _, err := tx.exec(ctx, flushSeenSQL, c.MonitorID, c.MonitorID, c.MonitorID); err != nil {
 			return err
 		}
@@ -346,185 +339,6 @@ func oneRow(r sql.Result, err error) (bool, error) {
 	}
 	n, err := r.RowsAffected()
 	return n == 1, translate(err)
-}
-
-// upsertVersion records a version whose text is textGz, compressed.
-func (s *Store) upsertVersion(ctx context.Context, v *app.MonitorVersion, textGz []byte) error {
-	_, err := s.exec(ctx, upsertVersionSQL, v.MonitorID, v.ContentHash, v.ExtractorVersion, textGz, v.WordCount, v.FirstSeenAt.UTC(), v.LastSeenAt.UTC())
-	return err
-}
-
-// storedAlertFinding is an alert's finding as the alerts table keeps it (JSON).
-type storedAlertFinding struct {
-	Category string `json:"category"`
-	Severity string `json:"severity"`
-	Title    string `json:"title"`
-	Quote    string `json:"quote"`
-}
-
-// encodeList and decodeList keep an alert's findings and cases as JSON in
-// their stored shape.
-func encodeList[A, S any](in []A, stored func(A) S) (string, error) {
-	out := make([]S, len(in))
-	for i, v := range in {
-		out[i] = stored(v)
-	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		return "", app.Internal(err)
-	}
-	return string(b), nil
-}
-
-func decodeList[S, A any](s string, of func(S) A) ([]A, error) {
-	var in []S
-	if err := json.Unmarshal([]byte(s), &in); err != nil {
-		return nil, app.Internal(err)
-	}
-	out := make([]A, len(in))
-	for i, v := range in {
-		out[i] = of(v)
-	}
-	return out, nil
-}
-
-func storedAlertFindingOf(f app.AlertFinding) storedAlertFinding { return storedAlertFinding(f) }
-func alertFindingOf(f storedAlertFinding) app.AlertFinding       { return app.AlertFinding(f) }
-func storedCaseOf(c app.Case) storedCase                         { return storedCase(c) }
-func caseOf(c storedCase) app.Case                               { return app.Case(c) }
-
-// createAlert stores a; its diff is diffGz, compressed.
-func (s *Store) createAlert(ctx context.Context, a *app.Alert, diffGz any) error {
-	added, err := encodeList(a.FindingsAdded, storedAlertFindingOf)
-	if err != nil {
-		return err
-	}
-	removed, err := encodeList(a.FindingsRemoved, storedAlertFindingOf)
-	if err != nil {
-		return err
-	}
-	casesAdded, err := encodeList(a.CasesAdded, storedCaseOf)
-	if err != nil {
-		return err
-	}
-	casesRemoved, err := encodeList(a.CasesRemoved, storedCaseOf)
-	if err != nil {
-		return err
-	}
-	_, err = s.exec(ctx, createAlertSQL, a.ID, a.AccountID, a.MonitorID, a.URL, a.DetectedAt.UTC(), a.Read, a.Summary, diffGz,
-		a.Added, a.Removed, added, removed, a.GradeBefore, a.GradeAfter, casesAdded, casesRemoved)
-	return err
-}
-
-// The current version's last sighting is on the monitor (content_seen_at).
-const findVersionsSQL = `SELECT v.monitor_id, v.content_hash, v.extractor_version, v.word_count, v.first_seen_at, v.last_seen_at,
-  m.content_hash AS current_hash, m.content_seen_at
-FROM monitor_versions v JOIN monitors m ON m.id = v.monitor_id WHERE v.monitor_id = ?`
-
-// FindVersions implements app.Store.
-func (s *Store) FindVersions(ctx context.Context, monitorID string, after *app.PageCursor, limit int) ([]app.MonitorVersion, error) {
-	q, args := findVersionsSQL, []any{monitorID}
-	if after != nil {
-		at := after.At.UTC()
-		q += ` AND (v.first_seen_at < ? OR (v.first_seen_at = ? AND v.content_hash < ?))`
-		args = append(args, at, at, after.ID)
-	}
-	var rows []struct {
-		app.MonitorVersion
-		CurrentHash string    `db:"current_hash"`
-		SeenAt      time.Time `db:"content_seen_at"`
-	}
-	if err := s.selectAll(ctx, &rows, q+` ORDER BY v.first_seen_at DESC, v.content_hash DESC LIMIT ?`, append(args, limit)...); err != nil {
-		return nil, err
-	}
-	out := make([]app.MonitorVersion, len(rows))
-	for i, r := range rows {
-		out[i] = r.MonitorVersion
-		if r.ContentHash == r.CurrentHash {
-			out[i].LastSeenAt = r.SeenAt
-		}
-		utcVersion(&out[i])
-	}
-	return out, nil
-}
-
-const alertColumns = `id, account_id, monitor_id, url, detected_at, read, summary, diff, diff_gz, added, removed, findings_added, findings_removed,
-  grade_before, grade_after, cases_added, cases_removed`
-
-type alertRow struct {
-	ID              string    `db:"id"`
-	AccountID       string    `db:"account_id"`
-	MonitorID       string    `db:"monitor_id"`
-	URL             string    `db:"url"`
-	DetectedAt      time.Time `db:"detected_at"`
-	Read            bool      `db:"read"`
-	Summary         string    `db:"summary"`
-	Diff            string    `db:"diff"`    // alerts stored before diff_gz; '' since
-	DiffGz          []byte    `db:"diff_gz"` // NULL on alerts stored before it
-	Added           int       `db:"added"`
-	Removed         int       `db:"removed"`
-	FindingsAdded   string    `db:"findings_added"`
-	FindingsRemoved string    `db:"findings_removed"`
-	GradeBefore     string    `db:"grade_before"`
-	GradeAfter      string    `db:"grade_after"`
-	CasesAdded      string    `db:"cases_added"`
-	CasesRemoved    string    `db:"cases_removed"`
-}
-
-// FindAlerts implements app.Store. The filters make a few fixed variants of
-// one statement, each prepared once.
-func (s *Store) FindAlerts(ctx context.Context, f app.AlertQuery) ([]app.Alert, error) {
-	var q strings.Builder
-	q.WriteString(`SELECT ` + alertColumns + ` FROM alerts WHERE account_id = ?`)
-	args := []any{f.AccountID}
-	if f.UnreadOnly {
-		q.WriteString(` AND read = false`)
-	}
-	if f.MonitorID != "" {
-		q.WriteString(` AND monitor_id = ?`)
-		args = append(args, f.MonitorID)
-	}
-	if f.After != nil {
-		at := f.After.At.UTC()
-		q.WriteString(` AND (detected_at < ? OR (detected_at = ? AND id < ?))`)
-		args = append(args, at, at, f.After.ID)
-	}
-	q.WriteString(` ORDER BY detected_at DESC, id DESC LIMIT ?`)
-	var rows []alertRow
-	if err := s.selectAll(ctx, &rows, q.String(), append(args, f.Limit)...); err != nil {
-		return nil, err
-	}
-	out := make([]app.Alert, len(rows))
-	for i, r := range rows {
-		added, err := decodeList(r.FindingsAdded, alertFindingOf)
-		if err != nil {
-			return nil, err
-		}
-		removed, err := decodeList(r.FindingsRemoved, alertFindingOf)
-		if err != nil {
-			return nil, err
-		}
-		casesAdded, err := decodeList(r.CasesAdded, caseOf)
-		if err != nil {
-			return nil, err
-		}
-		casesRemoved, err := decodeList(r.CasesRemoved, caseOf)
-		if err != nil {
-			return nil, err
-		}
-		if r.DiffGz != nil {
-			diff, err := decompress(r.DiffGz)
-			if err != nil {
-				return nil, err
-			}
-			r.Diff = string(diff)
-		}
-		out[i] = app.Alert{ID: r.ID, AccountID: r.AccountID, MonitorID: r.MonitorID, URL: r.URL, DetectedAt: r.DetectedAt.UTC(),
-			Read: r.Read, Summary: r.Summary, Diff: r.Diff, Added: r.Added, Removed: r.Removed,
-			FindingsAdded: added, FindingsRemoved: removed,
-			GradeBefore: r.GradeBefore, GradeAfter: r.GradeAfter, CasesAdded: casesAdded, CasesRemoved: casesRemoved}
-	}
-	return out, nil
 }
 
 // Retention (app.PruneMonitorHistory): versions are ranked per monitor,
@@ -564,71 +378,9 @@ func (s *Store) PruneMonitorHistory(ctx context.Context, tier app.Tier, keepVers
 	return total, nil
 }
 
-const updateAlertsSQL = `UPDATE alerts SET read = ? WHERE account_id = ? AND read <> ? AND id IN (?)`
-
-// UpdateAlerts implements app.Store.
-func (s *Store) UpdateAlerts(ctx context.Context, accountID string, ids []string, read bool) (int, error) {
-	q, args, err := sqlx.In(updateAlertsSQL, read, accountID, read, ids)
-	if err != nil {
-		return 0, app.Internal(err)
-	}
-	// Not prepared: the IN list's length varies (as in BudgetUsed).
-	r, err := s.q.ExecContext(ctx, s.q.Rebind(q), args...)
-	if err != nil {
-		return 0, translate(err)
-	}
-	n, err := r.RowsAffected()
-	return int(n), translate(err)
-}
-
 func monitorNotFound(err error) error {
 	if err == nil || app.ErrorCode(err) == app.CodeNotFound {
 		return app.Errorf(app.CodeNotFound, "monitor not found")
 	}
 	return err
-}
-
-func utcMonitor(m *app.Monitor) *app.Monitor {
-	m.CreatedAt, m.NextCheckAt = m.CreatedAt.UTC(), m.NextCheckAt.UTC()
-	m.LastCheckedAt, m.LastChangedAt = utcPtr(m.LastCheckedAt), utcPtr(m.LastChangedAt)
-	return m
-}
-
-func utcVersion(v *app.MonitorVersion) *app.MonitorVersion {
-	v.FirstSeenAt, v.LastSeenAt = v.FirstSeenAt.UTC(), v.LastSeenAt.UTC()
-	return v
-}
-
-func utcPtr(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	u := t.UTC()
-	return &u
-}
-
-// compress gzips what the database keeps of pages and texts: legal text
-// shrinks about fivefold.
-func compress(b []byte) ([]byte, error) {
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	if _, err := zw.Write(b); err != nil {
-		return nil, app.Internal(err)
-	}
-	if err := zw.Close(); err != nil {
-		return nil, app.Internal(err)
-	}
-	return buf.Bytes(), nil
-}
-
-func decompress(b []byte) ([]byte, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		return nil, app.Internal(err)
-	}
-	out, err := io.ReadAll(zr)
-	if err != nil {
-		return nil, app.Internal(err)
-	}
-	return out, nil
 }

@@ -6,11 +6,14 @@
 package db
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"database/sql"
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	neturl "net/url"
 	"os"
@@ -132,6 +135,13 @@ func (s *Store) Migrate(ctx context.Context) error {
 
 // InTx implements app.Store.
 func (s *Store) InTx(ctx context.Context, fn func(app.Store) error) error {
+	return s.inTx(ctx, func(tx *Store) error { return fn(tx) })
+}
+
+// inTx runs fn with a Store bound to one transaction (the current one when
+// s is already in a transaction), so db's own multi-statement methods need
+// no type assertion.
+func (s *Store) inTx(ctx context.Context, fn func(*Store) error) error {
 	if _, nested := s.q.(*sqlx.Tx); nested {
 		return fn(s)
 	}
@@ -242,4 +252,40 @@ func translate(err error) error {
 		return &app.Error{Code: app.CodeConflict, Message: "already exists", Err: err}
 	}
 	return app.Internal(err)
+}
+
+// utcPtr is t in UTC: every time the database gives back reads as UTC
+// through the row converters.
+func utcPtr(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+// compress gzips what the database keeps of pages and texts: legal text
+// shrinks about fivefold.
+func compress(b []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	if _, err := zw.Write(b); err != nil {
+		return nil, app.Internal(err)
+	}
+	if err := zw.Close(); err != nil {
+		return nil, app.Internal(err)
+	}
+	return buf.Bytes(), nil
+}
+
+func decompress(b []byte) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, app.Internal(err)
+	}
+	out, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, app.Internal(err)
+	}
+	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
@@ -37,6 +38,9 @@ func TestErrorTranslation(t *testing.T) {
 			if app.ErrorCode(err) != app.CodeNotFound || a != nil {
 				t.Errorf("missing account: %v %v", a, err)
 			}
+			if a, err := s.FindAccountByCustomer(ctx, "cus_missing"); app.ErrorCode(err) != app.CodeNotFound || a != nil {
+				t.Errorf("missing customer: %v %v", a, err)
+			}
 			acct := &app.Account{ID: "6f1c1f8e-0000-4000-8000-0000000000aa", Subject: "s|" + string(d), Tier: app.TierFree}
 			if err := s.CreateAccount(ctx, acct); err != nil {
 				t.Fatal(err)
@@ -53,6 +57,16 @@ func TestErrorTranslation(t *testing.T) {
 				t.Errorf("duplicate event: %v", err)
 			}
 		})
+	}
+}
+
+// With no monitor to check, NextCheckAt is not_found, never a nil time.
+// Only SQLite's store is fresh: PostgreSQL's holds the package's other
+// monitors.
+func TestNextCheckAtWithoutMonitorsIsNotFound(t *testing.T) {
+	s := dbtest.Open(t, dbtest.SQLite)
+	if _, err := s.NextCheckAt(context.Background(), time.Now()); app.ErrorCode(err) != app.CodeNotFound {
+		t.Errorf("no monitors: %v, want not_found", err)
 	}
 }
 

@@ -11,6 +11,38 @@ import (
 	"github.com/clausewatch/clausewatch/internal/app"
 )
 
+// requestRow is one request-log row as stored.
+type requestRow struct {
+	At        time.Time `db:"at"`
+	AccountID string    `db:"account_id"`
+	KeyID     *string   `db:"key_id"`
+	KeyPrefix string    `db:"key_prefix"`
+	Method    string    `db:"method"`
+	Path      string    `db:"path"`
+	Status    int       `db:"status"`
+	Error     string    `db:"error"`
+}
+
+func requestFromApp(r app.RequestRecord) requestRow {
+	return requestRow{At: r.At.UTC(), AccountID: r.AccountID, KeyID: r.KeyID, KeyPrefix: r.KeyPrefix, Method: r.Method, Path: r.Path, Status: r.Status, Error: r.Error}
+}
+
+func (r *requestRow) toRecentError() app.RecentError {
+	return app.RecentError{At: r.At.UTC(), KeyPrefix: r.KeyPrefix, Method: r.Method, Path: r.Path, Status: r.Status, Error: r.Error}
+}
+
+// dayCountRow is one account's counts of one day as stored.
+type dayCountRow struct {
+	AccountID string `db:"account_id"`
+	Day       string `db:"day"`
+	Total     int64  `db:"total"`
+	Errors    int64  `db:"errors"`
+}
+
+func (r *dayCountRow) toApp() app.DayCount {
+	return app.DayCount{AccountID: r.AccountID, Day: r.Day, Total: r.Total, Errors: r.Errors}
+}
+
 const addKeyUseSQL = `UPDATE api_keys SET request_count = request_count + ?,
   last_used_at = CASE WHEN last_used_at IS NULL OR last_used_at < ? THEN ? ELSE last_used_at END
 WHERE id = ?`
@@ -29,8 +61,7 @@ func (s *Store) SaveUsage(ctx context.Context, b app.UsageBatch) error {
 	days := slices.SortedFunc(slices.Values(b.Days), func(x, y app.DayCount) int {
 		return cmp.Or(cmp.Compare(x.AccountID, y.AccountID), cmp.Compare(x.Day, y.Day))
 	})
-	return s.InTx(ctx, func(st app.Store) error {
-		tx := st.(*Store)
+	return s.inTx(ctx, func(tx *Store) error {
 		for _, k := range keys {
 			t := k.LastUsedAt.UTC()
 			if _, err := tx.exec(ctx, addKeyUseSQL, k.Count, t, t, k.KeyID); err != nil {
@@ -45,9 +76,9 @@ func (s *Store) SaveUsage(ctx context.Context, b app.UsageBatch) error {
 		// Multi-row inserts in chunks keep a large batch to a few round trips.
 		const chunk = 500
 		for i := 0; i < len(b.Requests); i += chunk {
-			rows := b.Requests[i:min(i+chunk, len(b.Requests))]
-			for j := range rows {
-				rows[j].At = rows[j].At.UTC()
+			rows := make([]requestRow, 0, chunk)
+			for _, r := range b.Requests[i:min(i+chunk, len(b.Requests))] {
+				rows = append(rows, requestFromApp(r))
 			}
 			if _, err := sqlx.NamedExecContext(ctx, tx.q, insertRequestSQL, rows); err != nil {
 				return translate(err)
@@ -61,9 +92,13 @@ const findDayCountsSQL = `SELECT account_id, day, total, errors FROM usage_daily
 
 // FindDayCounts implements app.Store.
 func (s *Store) FindDayCounts(ctx context.Context, accountID, fromDay string) ([]app.DayCount, error) {
-	out := []app.DayCount{}
-	if err := s.selectAll(ctx, &out, findDayCountsSQL, accountID, fromDay); err != nil {
+	var rows []dayCountRow
+	if err := s.selectAll(ctx, &rows, findDayCountsSQL, accountID, fromDay); err != nil {
 		return nil, err
+	}
+	out := make([]app.DayCount, len(rows))
+	for i := range rows {
+		out[i] = rows[i].toApp()
 	}
 	return out, nil
 }
@@ -73,12 +108,13 @@ WHERE account_id = ? AND (status >= 400 OR error <> '') AND at >= ? ORDER BY at 
 
 // FindRecentErrors implements app.Store.
 func (s *Store) FindRecentErrors(ctx context.Context, accountID string, from time.Time, limit int) ([]app.RecentError, error) {
-	out := []app.RecentError{}
-	if err := s.selectAll(ctx, &out, findRecentErrorsSQL, accountID, from.UTC(), limit); err != nil {
+	var rows []requestRow
+	if err := s.selectAll(ctx, &rows, findRecentErrorsSQL, accountID, from.UTC(), limit); err != nil {
 		return nil, err
 	}
-	for i := range out {
-		out[i].At = out[i].At.UTC()
+	out := make([]app.RecentError, len(rows))
+	for i := range rows {
+		out[i] = rows[i].toRecentError()
 	}
 	return out, nil
 }

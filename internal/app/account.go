@@ -21,19 +21,19 @@ func (t Tier) Valid() bool { return t == TierFree || t == TierBase || t == TierA
 // Account is a paying (or free) customer. Its tier is the "public metadata"
 // of the contract: the payment webhook sets it, every key of the account uses it.
 type Account struct {
-	ID                 string  `db:"id"`
-	Subject            string  `db:"subject"` // identity-provider subject; "local:<email>" for CLI-made accounts
-	Email              string  `db:"email"`
-	Tier               Tier    `db:"tier"`
-	SubscriptionStatus string  `db:"subscription_status"`
-	Credits            int     `db:"credits"`
-	CustomerID         *string `db:"customer_id"`
-	SubscriptionID     *string `db:"subscription_id"`
+	ID                 string
+	Subject            string // identity-provider subject; "local:<email>" for CLI-made accounts
+	Email              string
+	Tier               Tier
+	SubscriptionStatus string
+	Credits            int
+	CustomerID         *string
+	SubscriptionID     *string
 	// SubscriptionEventAt is the provider's created-time (Unix seconds) of
 	// the newest subscription event applied, so late deliveries change nothing.
-	SubscriptionEventAt int64     `db:"subscription_event_at"`
-	CreatedAt           time.Time `db:"created_at"`
-	UpdatedAt           time.Time `db:"updated_at"`
+	SubscriptionEventAt int64
+	CreatedAt           time.Time
+	UpdatedAt           time.Time
 }
 
 // Identity is what a verified account session says about its holder.

@@ -15,14 +15,14 @@ import (
 
 // Invoice is a paid invoice as recorded.
 type Invoice struct {
-	ID             string    `db:"id"`
-	AccountID      *string   `db:"account_id"`
-	CustomerID     string    `db:"customer_id"`
-	SubscriptionID string    `db:"subscription_id"`
-	AmountPaid     int64     `db:"amount_paid"`
-	Currency       string    `db:"currency"`
-	Status         string    `db:"status"`
-	CreatedAt      time.Time `db:"created_at"`
+	ID             string
+	AccountID      *string
+	CustomerID     string
+	SubscriptionID string
+	AmountPaid     int64
+	Currency       string
+	Status         string
+	CreatedAt      time.Time
 }
 
 // BillingUpdate changes an account's billing state; nil fields stay.
@@ -149,8 +149,9 @@ func (s *Service) applyPaymentEvent(ctx context.Context, tx Store, ev stripe.Eve
 		if err := json.Unmarshal(raw, &inv); err != nil {
 			return err
 		}
+		// An invoice of no known account is still recorded, unlinked.
 		acct, err := accountForCustomer(ctx, tx, customerID(inv.Customer), inv.Metadata)
-		if err != nil {
+		if err != nil && ErrorCode(err) != CodeNotFound {
 			return err
 		}
 		rec := &Invoice{ID: inv.ID, CustomerID: customerID(inv.Customer), AmountPaid: inv.AmountPaid,
@@ -168,7 +169,10 @@ func (s *Service) applyPaymentEvent(ctx context.Context, tx Store, ev stripe.Eve
 			return err
 		}
 		acct, err := accountForCustomer(ctx, tx, customerID(inv.Customer), inv.Metadata)
-		if err != nil || acct == nil {
+		if ErrorCode(err) == CodeNotFound {
+			return nil // no account to mark past due
+		}
+		if err != nil {
 			return err
 		}
 		status, at := "past_due", &SubscriptionEvent{At: ev.Created}
@@ -252,13 +256,13 @@ func (s *Service) applyCheckout(ctx context.Context, tx Store, ev stripe.Event, 
 
 func (s *Service) applySubscription(ctx context.Context, tx Store, ev stripe.Event, sub *stripe.Subscription) error {
 	acct, err := accountForCustomer(ctx, tx, customerID(sub.Customer), sub.Metadata)
-	if err != nil {
-		return err
-	}
-	if acct == nil {
+	if ErrorCode(err) == CodeNotFound {
 		// Subscription events often arrive before the checkout that links
 		// the customer: fail, so the provider retries once it is linked.
 		return &earlyEvent{fmt.Sprintf("subscription %s: customer %q is not linked to an account yet (its checkout has not arrived)", sub.ID, customerID(sub.Customer))}
+	}
+	if err != nil {
+		return err
 	}
 	ends := ev.Type == "customer.subscription.deleted" || sub.Status == stripe.SubscriptionStatusCanceled ||
 		sub.Status == stripe.SubscriptionStatusIncompleteExpired
@@ -299,7 +303,7 @@ func (s *Service) tierOf(p *stripe.Price) Tier {
 }
 
 // accountForCustomer finds the account of a provider customer, falling back
-// to metadata.accountId; nil when neither names one.
+// to metadata.accountId; CodeNotFound when neither names one.
 func accountForCustomer(ctx context.Context, tx Store, customer string, meta map[string]string) (*Account, error) {
 	if customer != "" {
 		a, err := tx.FindAccountByCustomer(ctx, customer)
@@ -313,7 +317,7 @@ func accountForCustomer(ctx context.Context, tx Store, customer string, meta map
 			return a, err
 		}
 	}
-	return nil, nil
+	return nil, Errorf(CodeNotFound, "no account for customer %q", customer)
 }
 
 func customerID(c *stripe.Customer) string {

@@ -35,16 +35,16 @@ var (
 
 // Key is an API key as stored: never the raw key, only its SHA-256 hash.
 type Key struct {
-	ID           string     `db:"id"`
-	AccountID    string     `db:"account_id"`
-	Name         string     `db:"name"`
-	Prefix       string     `db:"key_prefix"`
-	Hash         []byte     `db:"key_hash"`
-	Scopes       Scopes     `db:"scopes"`
-	RequestCount int64      `db:"request_count"`
-	LastUsedAt   *time.Time `db:"last_used_at"`
-	CreatedAt    time.Time  `db:"created_at"`
-	RevokedAt    *time.Time `db:"revoked_at"`
+	ID           string
+	AccountID    string
+	Name         string
+	Prefix       string
+	Hash         []byte
+	Scopes       Scopes
+	RequestCount int64
+	LastUsedAt   *time.Time
+	CreatedAt    time.Time
+	RevokedAt    *time.Time
 }
 
 // Has reports whether the key holds scope.

@@ -1,7 +1,12 @@
 package app_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os/exec"
+	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -18,7 +23,7 @@ func TestImportRule(t *testing.T) {
 		t.Fatalf("go list: %v", err)
 	}
 	forbidden := map[string][]string{
-		"internal/app":        {mod + "db", mod + "rest", mod + "graph", mod + "internal/middleware", "net/http", "github.com/jmoiron/sqlx", "github.com/99designs/gqlgen"},
+		"internal/app":        {mod + "db", mod + "rest", mod + "graph", mod + "internal/middleware", "net/http", "database/sql", "database/sql/driver", "github.com/jmoiron/sqlx", "github.com/99designs/gqlgen"},
 		"rest":                {mod + "db", mod + "graph", mod + "web"},
 		"graph":               {mod + "db", mod + "rest", mod + "web"},
 		"web":                 {mod + "db", mod + "rest", mod + "graph", mod + "internal/middleware", mod + "internal/session"},
@@ -85,5 +90,35 @@ func TestAppImportsWhatREADMESays(t *testing.T) {
 		if strings.Contains(first, ".") && !slices.Contains(allowed, imp) {
 			t.Errorf("app imports %s: keep it out, or name it in README's import rule and here", imp)
 		}
+	}
+}
+
+// Stored shapes belong to db: its row types carry the column names, so no
+// type of the service layer (tests aside) has a db tag.
+func TestAppTypesCarryNoStorageTags(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			field, ok := n.(*ast.Field)
+			if !ok || field.Tag == nil {
+				return true
+			}
+			tag := reflect.StructTag(strings.Trim(field.Tag.Value, "`"))
+			if _, ok := tag.Lookup("db"); ok {
+				t.Errorf("%s: a db tag in app; the row type in db owns the column", fset.Position(field.Pos()))
+			}
+			return true
+		})
 	}
 }

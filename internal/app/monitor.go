@@ -20,25 +20,25 @@ const (
 
 // Monitor watches one public legal document for an account.
 type Monitor struct {
-	ID                  string     `db:"id"`
-	AccountID           string     `db:"account_id"`
-	URL                 string     `db:"url"`
-	Name                string     `db:"name"`
-	IntervalSeconds     int        `db:"interval_seconds"`
-	CreatedAt           time.Time  `db:"created_at"`
-	NextCheckAt         time.Time  `db:"next_check_at"`
-	LastCheckedAt       *time.Time `db:"last_checked_at"`
-	LastChangedAt       *time.Time `db:"last_changed_at"`
-	LastError           string     `db:"last_error"`
-	ConsecutiveFailures int        `db:"consecutive_failures"`
+	ID                  string
+	AccountID           string
+	URL                 string
+	Name                string
+	IntervalSeconds     int
+	CreatedAt           time.Time
+	NextCheckAt         time.Time
+	LastCheckedAt       *time.Time
+	LastChangedAt       *time.Time
+	LastError           string
+	ConsecutiveFailures int
 	// ConsecutiveChanges counts the successful checks in a row that saw
 	// the text change.
-	ConsecutiveChanges int `db:"consecutive_changes"`
+	ConsecutiveChanges int
 	// The check's state: the current version and the validators of the
 	// next conditional GET.
-	ContentHash  string `db:"content_hash"`
-	ETag         string `db:"etag"`
-	LastModified string `db:"last_modified"`
+	ContentHash  string
+	ETag         string
+	LastModified string
 }
 
 // Status is active, or failing while the latest checks failed.
@@ -54,13 +54,13 @@ func (m *Monitor) Interval() time.Duration { return time.Duration(m.IntervalSeco
 
 // MonitorVersion is one distinct extracted text of a monitor.
 type MonitorVersion struct {
-	MonitorID        string    `db:"monitor_id"`
-	ContentHash      string    `db:"content_hash"`
-	ExtractorVersion string    `db:"extractor_version"`
-	WordCount        int       `db:"word_count"`
-	FirstSeenAt      time.Time `db:"first_seen_at"`
-	LastSeenAt       time.Time `db:"last_seen_at"`
-	Text             string    `db:"-"` // read by FindVersion only
+	MonitorID        string
+	ContentHash      string
+	ExtractorVersion string
+	WordCount        int
+	FirstSeenAt      time.Time
+	LastSeenAt       time.Time
+	Text             string // read by FindVersion only
 }
 
 // Alert says what changed in a monitored document.

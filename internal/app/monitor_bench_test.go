@@ -34,7 +34,7 @@ func (s *timedStore) ClaimDueMonitors(ctx context.Context, now, until time.Time,
 	return s.Store.ClaimDueMonitors(ctx, now, until, owner, n)
 }
 
-func (s *timedStore) NextCheckAt(ctx context.Context, now time.Time) (*time.Time, error) {
+func (s *timedStore) NextCheckAt(ctx context.Context, now time.Time) (time.Time, error) {
 	defer s.since(time.Now())
 	return s.Store.NextCheckAt(ctx, now)
 }

@@ -306,8 +306,8 @@ func (s *Service) RunMonitors(ctx context.Context) error {
 				}()
 			}
 			if busy < workers && err == nil {
-				next, err := s.store.NextCheckAt(ctx, now)
-				if err == nil && next != nil {
+				// Without a monitor to check (not_found) the wait stays.
+				if next, err := s.store.NextCheckAt(ctx, now); err == nil {
 					wait = min(wait, next.Sub(s.now()))
 				}
 			}

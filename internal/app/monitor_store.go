@@ -27,8 +27,9 @@ type monitorStore interface {
 	// ClaimMonitor leases one of an account's monitors now: CodeNotFound when
 	// it is unknown or foreign, CodeConflict while another check holds it.
 	ClaimMonitor(ctx context.Context, accountID, id string, now, until time.Time, owner string) (*Monitor, error)
-	// NextCheckAt is the earliest next check of an unleased monitor (nil: none).
-	NextCheckAt(ctx context.Context, now time.Time) (*time.Time, error)
+	// NextCheckAt is the earliest next check of an unleased monitor;
+	// CodeNotFound when there is none.
+	NextCheckAt(ctx context.Context, now time.Time) (time.Time, error)
 	// ReleaseMonitor gives a lease back unchecked, to be claimed from next on.
 	ReleaseMonitor(ctx context.Context, id, owner string, next time.Time) error
 	// FindVersion returns a monitor's version with its text.

@@ -52,6 +52,8 @@ type Store interface {
 type billingStore interface {
 	// RecordPaymentEvent is CodeConflict when the id was recorded before.
 	RecordPaymentEvent(ctx context.Context, id, typ string, livemode bool, at time.Time) error
+	// FindAccountByCustomer is CodeNotFound when no account holds the
+	// customer (the webhook then falls back to metadata, or skips).
 	FindAccountByCustomer(ctx context.Context, customerID string) (*Account, error)
 	// UpdateBilling sets the given fields; with an Event it changes nothing
 	// when the event may not follow those already applied (SubscriptionEvent).

@@ -10,14 +10,14 @@ import (
 
 // RequestRecord is one authenticated request, as the usage log keeps it.
 type RequestRecord struct {
-	At        time.Time `db:"at"`
-	AccountID string    `db:"account_id"`
-	KeyID     *string   `db:"key_id"`
-	KeyPrefix string    `db:"key_prefix"`
-	Method    string    `db:"method"`
-	Path      string    `db:"path"`
-	Status    int       `db:"status"`
-	Error     string    `db:"error"`
+	At        time.Time
+	AccountID string
+	KeyID     *string
+	KeyPrefix string
+	Method    string
+	Path      string
+	Status    int
+	Error     string
 }
 
 // Failed reports whether the request counts as an error: an error status,
@@ -33,10 +33,10 @@ type KeyUse struct {
 
 // DayCount adds to an account's per-day request counts (UTC day, YYYY-MM-DD).
 type DayCount struct {
-	AccountID string `db:"account_id"`
-	Day       string `db:"day"`
-	Total     int64  `db:"total"`
-	Errors    int64  `db:"errors"`
+	AccountID string
+	Day       string
+	Total     int64
+	Errors    int64
 }
 
 // UsageBatch is what one flush writes.
@@ -195,12 +195,12 @@ type DailyRequests struct {
 
 // RecentError is one of the newest failed requests.
 type RecentError struct {
-	At        time.Time `db:"at"`
-	KeyPrefix string    `db:"key_prefix"`
-	Method    string    `db:"method"`
-	Path      string    `db:"path"`
-	Status    int       `db:"status"`
-	Error     string    `db:"error"`
+	At        time.Time
+	KeyPrefix string
+	Method    string
+	Path      string
+	Status    int
+	Error     string
 }
 
 // UsageStats is the per-account aggregate of GET /api/developer/usage (interface.md 2.3).
