@@ -33,22 +33,3 @@ func (s *Service) PruneMonitorHistory(ctx context.Context) (int64, error) {
 	}
 	return total, nil
 }
-
-// historyLoop prunes monitor history at start and every pruneEvery until
-// ctx ends. Several replicas may all do it: the DELETEs are idempotent.
-func (s *Service) historyLoop(ctx context.Context) error {
-	t := time.NewTicker(pruneEvery)
-	defer t.Stop()
-	for {
-		if n, err := s.PruneMonitorHistory(ctx); err != nil && ctx.Err() == nil {
-			s.log.Warn("prune monitor history", "err", err)
-		} else if n > 0 {
-			s.log.Info("pruned monitor history", "rows", n)
-		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-t.C:
-		}
-	}
-}

@@ -133,7 +133,6 @@ func (s *Service) Run(ctx context.Context) error {
 	loops := []func(context.Context) error{
 		s.flushLoop,
 		s.pruneLoop,
-		s.historyLoop,
 		s.RunMonitors,
 	}
 	errs := make([]error, len(loops)+1)

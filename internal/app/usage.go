@@ -274,22 +274,30 @@ func (s *Service) PruneUsage(ctx context.Context, retention time.Duration) (int6
 	return s.store.PruneRequests(ctx, s.now().Add(-retention))
 }
 
-// pruneEvery is how often Run drops usage-log rows past retention.
+// pruneEvery is how often Run drops what is past its retention.
 const pruneEvery = time.Hour
 
-// pruneLoop prunes the usage log and the revoked sessions at start and
-// every pruneEvery until ctx ends. Several replicas may all do it: the DELETE is idempotent.
+// pruneLoop prunes the usage log, the revoked sessions and the monitor
+// history at start and every pruneEvery until ctx ends. Several replicas
+// may all do it: the DELETEs are idempotent.
 func (s *Service) pruneLoop(ctx context.Context) error {
+	prunes := []struct {
+		what  string
+		prune func(context.Context) (int64, error)
+	}{
+		{"usage log", func(ctx context.Context) (int64, error) { return s.PruneUsage(ctx, s.retention) }},
+		{"revoked sessions", s.PruneSessions},
+		{"monitor history", s.PruneMonitorHistory},
+	}
 	t := time.NewTicker(pruneEvery)
 	defer t.Stop()
 	for {
-		if n, err := s.PruneUsage(ctx, s.retention); err != nil && ctx.Err() == nil {
-			s.log.Warn("prune usage log", "err", err)
-		} else if n > 0 {
-			s.log.Info("pruned usage log", "rows", n)
-		}
-		if _, err := s.PruneSessions(ctx); err != nil && ctx.Err() == nil {
-			s.log.Warn("prune revoked sessions", "err", err)
+		for _, p := range prunes {
+			if n, err := p.prune(ctx); err != nil && ctx.Err() == nil {
+				s.log.Warn("prune "+p.what, "err", err)
+			} else if n > 0 {
+				s.log.Info("pruned "+p.what, "rows", n)
+			}
 		}
 		select {
 		case <-ctx.Done():
