@@ -310,8 +310,20 @@ func (s *Service) AnalyzeText(text string, src Source) *Analysis {
 	return a
 }
 
-// takeAnalysisPlace takes a place to run one analysis, waiting a moment for
-// one; it bounds the engine's work and memory however many requests come.
+// inAnalysisPlace runs f in a place for one analysis, waiting a moment for
+// one; it bounds the engine's work and memory however many requests and
+// monitor checks come.
+func (s *Service) inAnalysisPlace(ctx context.Context, f func()) error {
+	if err := s.takeAnalysisPlace(ctx); err != nil {
+		return err
+	}
+	defer func() { <-s.analysisPlaces }()
+	f()
+	return nil
+}
+
+// takeAnalysisPlace takes a place to run one analysis, or says the server
+// is busy when none frees within analysisWait.
 func (s *Service) takeAnalysisPlace(ctx context.Context) error {
 	select {
 	case s.analysisPlaces <- struct{}{}:
@@ -374,13 +386,10 @@ func (s *Service) produceAnalysis(ctx context.Context, in AnalyzeInput) (*Analys
 	if in.DocumentType != "" {
 		src.DocumentType = in.DocumentType
 	}
-	if err := s.takeAnalysisPlace(ctx); err != nil {
+	var a *Analysis
+	if err := s.inAnalysisPlace(ctx, func() { a = s.AnalyzeText(text, src) }); err != nil {
 		return nil, err
 	}
-	a := func() *Analysis {
-		defer func() { <-s.analysisPlaces }()
-		return s.AnalyzeText(text, src)
-	}()
 	if in.AI {
 		sum, err := s.llm.Summarize(ctx, llm.Input{Title: src.Title, DocumentType: src.DocumentType, Text: text, Findings: engineFindings(a.Findings)})
 		if err != nil {

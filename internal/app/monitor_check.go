@@ -202,14 +202,13 @@ func (s *Service) alertFor(ctx context.Context, m *Monitor, old string, doc *ext
 	if d.Added+d.Removed == 0 {
 		return nil, nil
 	}
-	if err := s.takeAnalysisPlace(ctx); err != nil {
+	opts := analyze.Options{DocumentType: doc.DocumentType}
+	var before, after analyze.Result
+	if err := s.inAnalysisPlace(ctx, func() {
+		before, after = s.analyzer.Analyze(old, opts), s.analyzer.Analyze(doc.Text, opts)
+	}); err != nil {
 		return nil, err
 	}
-	opts := analyze.Options{DocumentType: doc.DocumentType}
-	before, after := func() (analyze.Result, analyze.Result) {
-		defer func() { <-s.analysisPlaces }()
-		return s.analyzer.Analyze(old, opts), s.analyzer.Analyze(doc.Text, opts)
-	}()
 	added, removed := change.Findings(before.Findings, after.Findings)
 	return &Alert{ID: newID(), AccountID: m.AccountID, MonitorID: m.ID, URL: m.URL, DetectedAt: at,
 		Summary: change.Summary(d, added, removed), Diff: capDiff(d.Unified), Added: d.Added, Removed: d.Removed,
