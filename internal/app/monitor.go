@@ -240,11 +240,7 @@ func (s *Service) CheckMonitor(ctx context.Context, id string) (*Monitor, error)
 		s.release(m, owner, m.NextCheckAt)
 		return nil, err
 	}
-	var checkErr error
-	err = catch(func() (err error) {
-		checkErr, err = s.runCheck(ctx, m, owner)
-		return err
-	})
+	checkErr, err := s.runCheck(ctx, m, owner)
 	if checkErr != nil || err != nil {
 		c.refund(ctx)
 	}

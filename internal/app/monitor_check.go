@@ -81,8 +81,11 @@ func (s *Service) newVersion(monitorID string, doc *extract.Document, at time.Ti
 // an internal error); err is a failure to record it, errNotRecorded when
 // the lease was lost or the monitor deleted meanwhile. A check cut short by
 // ctx records nothing and gives its lease back, so another process checks
-// the monitor at once.
+// the monitor at once. A panic past the check itself is returned as an
+// internal error, so neither check-now nor a scheduler worker ends the
+// process.
 func (s *Service) runCheck(ctx context.Context, m *Monitor, owner string) (checkErr, err error) {
+	defer recoverInto(&err)
 	cctx, cancel := context.WithTimeout(ctx, s.mon.Lease-leaseMargin)
 	defer cancel()
 	if at, err := s.gate.wait(cctx, hostOf(m.URL)); err != nil {
@@ -294,11 +297,7 @@ func (s *Service) RunMonitors(ctx context.Context) error {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					err := catch(func() error {
-						_, err := s.runCheck(ctx, &m, owner)
-						return err
-					})
-					if err != nil && ctx.Err() == nil {
+					if _, err := s.runCheck(ctx, &m, owner); err != nil && ctx.Err() == nil {
 						s.log.Warn("record monitor check", "monitor", m.ID, "err", err)
 					}
 					done <- struct{}{}

@@ -178,12 +178,16 @@ const restartPause = time.Second
 // catch runs f and returns its error, or an internal error carrying the
 // panic and its stack when f panics, for the caller to log once.
 func catch(f func() error) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = Internal(fmt.Errorf("panic: %v\n%s", r, debug.Stack()))
-		}
-	}()
+	defer recoverInto(&err)
 	return f()
+}
+
+// recoverInto, deferred, turns a panic into *err: an internal error
+// carrying the panic and its stack.
+func recoverInto(err *error) {
+	if r := recover(); r != nil {
+		*err = Internal(fmt.Errorf("panic: %v\n%s", r, debug.Stack()))
+	}
 }
 
 func (s *Service) now() time.Time { return s.clock().UTC() }
