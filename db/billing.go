@@ -75,12 +75,8 @@ VALUES (?, ?, ?, ?) ON CONFLICT (checkout_session_id) DO NOTHING`
 // second one for the same session, even concurrent in another process,
 // waits on the first and then inserts nothing, so no credits are added twice.
 func (s *Store) GrantCredits(ctx context.Context, sessionID, accountID string, n int, at time.Time) (bool, error) {
-	r, err := s.exec(ctx, grantCreditsSQL, sessionID, accountID, n, at.UTC())
-	if err != nil {
+	if ok, err := oneRow(s.exec(ctx, grantCreditsSQL, sessionID, accountID, n, at.UTC())); err != nil || !ok {
 		return false, err
-	}
-	if k, err := r.RowsAffected(); err != nil || k == 0 {
-		return false, translate(err)
 	}
 	return true, s.AddCredits(ctx, accountID, n)
 }

@@ -72,12 +72,7 @@ const consumeCreditsSQL = `UPDATE accounts SET credits = credits - ? WHERE id = 
 
 // ConsumeCredits implements app.Store.
 func (s *Store) ConsumeCredits(ctx context.Context, accountID string, n int) (bool, error) {
-	r, err := s.exec(ctx, consumeCreditsSQL, n, accountID, n)
-	if err != nil {
-		return false, err
-	}
-	k, err := r.RowsAffected()
-	return k == 1, translate(err)
+	return oneRow(s.exec(ctx, consumeCreditsSQL, n, accountID, n))
 }
 
 const addCreditsSQL = `UPDATE accounts SET credits = credits + ? WHERE id = ?`

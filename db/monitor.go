@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"time"
 
@@ -144,12 +143,8 @@ WHERE id = ? AND account_id = ? AND deleted_at IS NULL`
 // page, never re-extracted again, goes at once, and its versions at the
 // next PruneMonitorHistory.
 func (s *Store) DeleteMonitor(ctx context.Context, accountID, id string, at time.Time) error {
-	r, err := s.exec(ctx, deleteMonitorSQL, at.UTC(), []byte{}, id, accountID)
-	if err != nil {
-		return err
-	}
-	if n, err := r.RowsAffected(); err != nil || n == 0 {
-		return monitorNotFound(translate(err))
+	if ok, err := oneRow(s.exec(ctx, deleteMonitorSQL, at.UTC(), []byte{}, id, accountID)); err != nil || !ok {
+		return monitorNotFound(err)
 	}
 	return nil
 }
@@ -333,14 +328,6 @@ func (s *Store) FinishCheck(ctx context.Context, c *app.CheckRecord) (bool, erro
 // monitor's lease by now.
 var errLeaseLost = errors.New("db: the monitor's lease was lost")
 
-func oneRow(r sql.Result, err error) (bool, error) {
-	if err != nil {
-		return false, err
-	}
-	n, err := r.RowsAffected()
-	return n == 1, translate(err)
-}
-
 // Retention (app.PruneMonitorHistory): versions are ranked per monitor,
 // newest first, leaving out the current one, which a live monitor always
 // keeps; a deleted monitor's versions all go.
@@ -365,13 +352,9 @@ func (s *Store) PruneMonitorHistory(ctx context.Context, tier app.Tier, keepVers
 		{pruneVersionsSQL, []any{string(tier), keepVersions, versionsBefore.UTC()}},
 		{pruneAlertsSQL, []any{alertsBefore.UTC(), string(tier)}},
 	} {
-		r, err := s.exec(ctx, q.sql, q.args...)
+		n, err := affected(s.exec(ctx, q.sql, q.args...))
 		if err != nil {
 			return total, err
-		}
-		n, err := r.RowsAffected()
-		if err != nil {
-			return total, translate(err)
 		}
 		total += n
 	}

@@ -27,10 +27,5 @@ const pruneSessionRevocationsSQL = `DELETE FROM revoked_sessions WHERE expires_a
 
 // PruneSessionRevocations implements app.Store.
 func (s *Store) PruneSessionRevocations(ctx context.Context, before time.Time) (int64, error) {
-	r, err := s.exec(ctx, pruneSessionRevocationsSQL, before.UTC())
-	if err != nil {
-		return 0, err
-	}
-	n, err := r.RowsAffected()
-	return n, translate(err)
+	return affected(s.exec(ctx, pruneSessionRevocationsSQL, before.UTC()))
 }

@@ -181,6 +181,21 @@ func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result
 	return r, translate(err)
 }
 
+// affected is how many rows a statement (exec's result) changed.
+func affected(r sql.Result, err error) (int64, error) {
+	if err != nil {
+		return 0, err
+	}
+	n, err := r.RowsAffected()
+	return n, translate(err)
+}
+
+// oneRow says whether a statement (exec's result) changed exactly one row.
+func oneRow(r sql.Result, err error) (bool, error) {
+	n, err := affected(r, err)
+	return n == 1, err
+}
+
 // queryer runs query as a prepared statement outside transactions: the
 // server parses and plans each statement once per connection, and every
 // later execution is one round trip (Bind/Execute). All SQL run through it is

@@ -123,10 +123,5 @@ const pruneRequestsSQL = `DELETE FROM request_log WHERE at < ?`
 
 // PruneRequests implements app.Store.
 func (s *Store) PruneRequests(ctx context.Context, before time.Time) (int64, error) {
-	r, err := s.exec(ctx, pruneRequestsSQL, before.UTC())
-	if err != nil {
-		return 0, err
-	}
-	n, err := r.RowsAffected()
-	return n, translate(err)
+	return affected(s.exec(ctx, pruneRequestsSQL, before.UTC()))
 }
