@@ -104,7 +104,11 @@ func score(w io.Writer, ls []Label, data string, rating map[string]string, folds
 	names := tosdrNames(services, d.ToSDR)
 	seen := inTraining(services, d.ToSDR, names)
 
-	engine, err := analyze.Load()
+	ms, err := analyze.Embedded()
+	if err != nil {
+		return err
+	}
+	engine, err := analyze.New(ms)
 	if err != nil {
 		return err
 	}
@@ -115,10 +119,6 @@ func score(w io.Writer, ls []Label, data string, rating map[string]string, folds
 		return nil
 	}
 
-	ms, err := analyze.Embedded()
-	if err != nil {
-		return err
-	}
 	var all []scored
 	for f := range folds {
 		held := map[string]bool{}
