@@ -20,7 +20,7 @@ func TestWholeFetchDaily(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e, ctx, m := mustWatched(t, d, terms("n1", "3 May 2026", "a=1", false), `"v1"`)
 		var mu sync.Mutex
-		var sent []string // the If-None-Match of each check's request
+		var sent []string                                                          // the If-None-Match of each check's request
 		page := html(terms("n1", "3 May 2026", "a=1", false, arbitration), `"v1"`) // changed, same ETag
 		e.Docs.Handle("/terms", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			mu.Lock()
