@@ -169,52 +169,57 @@ func (s *Store) DeleteMonitor(ctx context.Context, accountID, id string, at time
 // until the others have as many. The window bounds the claim's work; a
 // monitor further back waits for the ones before it as in plain due order.
 const (
-	claimWindow = 128
-	claimDueSQL = `WITH busy AS (
+	claimWindow = 32
+	// busy counts each account's checks in flight.
+	claimBusySQL = `busy AS (
   SELECT account_id, count(*) AS n FROM monitors
-  WHERE lease_owner IS NOT NULL AND lease_until > ? AND deleted_at IS NULL GROUP BY account_id)
-UPDATE monitors SET lease_owner = ?, lease_until = ?
-WHERE id IN (SELECT m.id FROM (
-    SELECT id, account_id, next_check_at FROM monitors
+  WHERE lease_owner IS NOT NULL AND lease_until > ? AND deleted_at IS NULL GROUP BY account_id)`
+	// The window: the earliest due, unleased monitors.
+	claimWindowSQL = `SELECT id, account_id, next_check_at FROM monitors
     WHERE deleted_at IS NULL AND next_check_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
-    ORDER BY next_check_at LIMIT ?) w
+    ORDER BY next_check_at LIMIT ?`
+	claimGuard = `m.deleted_at IS NULL AND m.next_check_at <= ? AND (m.lease_until IS NULL OR m.lease_until <= ?)`
+	// SQLite: one writer, so the pick needs no lock.
+	claimDueSQLiteSQL = `WITH ` + claimBusySQL + `
+UPDATE monitors SET lease_owner = ?, lease_until = ?
+WHERE id IN (SELECT m.id FROM (` + claimWindowSQL + `) w
   JOIN monitors m ON m.id = w.id
   LEFT JOIN busy b ON b.account_id = w.account_id
-  WHERE m.deleted_at IS NULL AND m.next_check_at <= ? AND (m.lease_until IS NULL OR m.lease_until <= ?)
-  ORDER BY COALESCE(b.n, 0), w.next_check_at LIMIT 1`
-	claimDueEnd = `)
+  WHERE ` + claimGuard + `
+  ORDER BY COALESCE(b.n, 0), w.next_check_at LIMIT 1)
 RETURNING ` + monitorColumns
-	claimDuePostgresSQL = claimDueSQL + ` FOR UPDATE OF m SKIP LOCKED` + claimDueEnd
-	claimDueSQLiteSQL   = claimDueSQL + claimDueEnd
+	// PostgreSQL: the window, ranked, becomes an array of ids; the pick
+	// locks the first of them it can (FOR UPDATE SKIP LOCKED), reading each
+	// by its primary key, and re-reads it under the lock (the guard).
+	claimDuePostgresSQL = `WITH ` + claimBusySQL + `,
+ranked AS MATERIALIZED (
+  SELECT array_agg(w.id ORDER BY COALESCE(b.n, 0), w.next_check_at) AS ids
+  FROM (` + claimWindowSQL + `) w LEFT JOIN busy b ON b.account_id = w.account_id)
+UPDATE monitors SET lease_owner = ?, lease_until = ?
+WHERE id IN (SELECT m.id FROM ranked, monitors m
+  WHERE m.id = ANY(ranked.ids) AND ` + claimGuard + `
+  ORDER BY array_position(ranked.ids, m.id) LIMIT 1 FOR UPDATE OF m SKIP LOCKED)
+RETURNING ` + monitorColumns
 )
 
 // ClaimDueMonitor implements app.Store.
 func (s *Store) ClaimDueMonitor(ctx context.Context, now, until time.Time, owner string) (*app.Monitor, error) {
-	q := claimDueSQLiteSQL
-	if s.postgres {
-		q = claimDuePostgresSQL
-	}
+	q, args := s.ClaimSQL(now, until, owner)
 	var r monitorRow
-	now = now.UTC()
-	if err := s.get(ctx, &r, q, claimArgs(now, until, owner)...); err != nil {
+	if err := s.get(ctx, &r, q, args...); err != nil {
 		return nil, err
 	}
 	return r.toApp(), nil
 }
 
-func claimArgs(now, until time.Time, owner string) []any {
-	now = now.UTC()
-	return []any{now, owner, until.UTC(), now, now, claimWindow, now, now}
-}
-
 // ClaimSQL returns the claim statement of the store's dialect as the
 // database receives it, and its arguments, for EXPLAIN in benchmarks.
 func (s *Store) ClaimSQL(now, until time.Time, owner string) (string, []any) {
-	q := claimDueSQLiteSQL
+	now, until = now.UTC(), until.UTC()
 	if s.postgres {
-		q = claimDuePostgresSQL
+		return s.db.Rebind(claimDuePostgresSQL), []any{now, now, now, claimWindow, owner, until, now, now}
 	}
-	return s.db.Rebind(q), claimArgs(now, until, owner)
+	return s.db.Rebind(claimDueSQLiteSQL), []any{now, owner, until, now, now, claimWindow, now, now}
 }
 
 const claimMonitorSQL = `UPDATE monitors SET lease_owner = ?, lease_until = ?

@@ -38,8 +38,8 @@ func BenchmarkClaimExplain(b *testing.B) {
 		b.Fatal(err)
 	}
 	// next_check_at spread over a day, 1,000 of them already due.
-	if _, err := x.ExecContext(ctx, `INSERT INTO monitors (id, account_id, url, interval_seconds, created_at, next_check_at, content_hash, raw_gz)
-SELECT gen_random_uuid(), $1, 'https://example.com/' || i, 86400, $2::timestamptz, $2::timestamptz + (i - 1000) * interval '864 milliseconds', 'h', ''::bytea
+	if _, err := x.ExecContext(ctx, `INSERT INTO monitors (id, account_id, url, interval_seconds, created_at, next_check_at, content_hash, content_seen_at, raw_gz)
+SELECT gen_random_uuid(), $1, 'https://example.com/' || i, 86400, $2::timestamptz, $2::timestamptz + (i - 1000) * interval '864 milliseconds', 'h', $2::timestamptz, ''::bytea
 FROM generate_series(1, 100000) i`, acct, now); err != nil {
 		b.Fatal(err)
 	}
