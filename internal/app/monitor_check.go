@@ -169,13 +169,13 @@ func asRetry(err error, now time.Time) *retryError {
 // record) a lost check; neither check-now nor a scheduler worker ends the
 // process.
 func (s *Service) runCheck(ctx context.Context, m *Monitor, owner string) (out Outcome) {
+	var panicked error
 	defer func() {
-		var err error
-		recoverInto(&err)
-		if err != nil {
-			out = Outcome{Result: CheckLost, Err: err}
+		if panicked != nil {
+			out = Outcome{Result: CheckLost, Err: panicked}
 		}
 	}()
+	defer recoverInto(&panicked) // runs first: recover works only in a deferred call itself
 	cctx, cancel := context.WithTimeout(ctx, s.mon.Lease-leaseMargin)
 	defer cancel()
 	var rec *CheckRecord
