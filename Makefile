@@ -43,7 +43,7 @@ bench-go: ## the Go benchmarks (testing.B; HTTP ones on PostgreSQL) and pgbench'
 FUZZTIME ?= 15s
 proof: ## five real replicas on one PostgreSQL under load, kill -9, a PostgreSQL restart and the attacks of free accounts (internal/proof), then each fuzz target for FUZZTIME
 	@echo "make proof: replicas on loopback (internal/proof, build tag proof)"
-	./scripts/with-postgres.sh $(GO) test -tags proof -count=1 -timeout 10m -v ./internal/proof/
+	./scripts/with-postgres.sh $(GO) test -tags proof -count=1 -timeout 25m -v ./internal/proof/
 	@echo "make proof: fuzzing, $(FUZZTIME) a target"
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./internal/extract
 	$(GO) test -run '^$$' -fuzz '^FuzzCompare$$' -fuzztime $(FUZZTIME) ./internal/change

@@ -25,20 +25,21 @@ type monitorRow struct {
 	ContentHash         string     `db:"content_hash"`
 	ETag                string     `db:"etag"`
 	LastModified        string     `db:"last_modified"`
+	WholeFetchAt        *time.Time `db:"whole_fetch_at"`
 }
 
 func monitorFromApp(m *app.Monitor) monitorRow {
 	return monitorRow{ID: m.ID, AccountID: m.AccountID, URL: m.URL, Name: m.Name, IntervalSeconds: m.IntervalSeconds,
 		CreatedAt: m.CreatedAt.UTC(), NextCheckAt: m.NextCheckAt.UTC(), LastCheckedAt: utcPtr(m.LastCheckedAt), LastChangedAt: utcPtr(m.LastChangedAt),
 		LastError: m.LastError, ConsecutiveFailures: m.ConsecutiveFailures, ConsecutiveChanges: m.ConsecutiveChanges,
-		ContentHash: m.ContentHash, ETag: m.ETag, LastModified: m.LastModified}
+		ContentHash: m.ContentHash, ETag: m.ETag, LastModified: m.LastModified, WholeFetchAt: utcPtr(m.WholeFetchAt)}
 }
 
 func (r *monitorRow) toApp() *app.Monitor {
 	return &app.Monitor{ID: r.ID, AccountID: r.AccountID, URL: r.URL, Name: r.Name, IntervalSeconds: r.IntervalSeconds,
 		CreatedAt: r.CreatedAt.UTC(), NextCheckAt: r.NextCheckAt.UTC(), LastCheckedAt: utcPtr(r.LastCheckedAt), LastChangedAt: utcPtr(r.LastChangedAt),
 		LastError: r.LastError, ConsecutiveFailures: r.ConsecutiveFailures, ConsecutiveChanges: r.ConsecutiveChanges,
-		ContentHash: r.ContentHash, ETag: r.ETag, LastModified: r.LastModified}
+		ContentHash: r.ContentHash, ETag: r.ETag, LastModified: r.LastModified, WholeFetchAt: utcPtr(r.WholeFetchAt)}
 }
 
 func monitorsToApp(rows []monitorRow) []app.Monitor {
@@ -50,7 +51,7 @@ func monitorsToApp(rows []monitorRow) []app.Monitor {
 }
 
 const monitorColumns = `id, account_id, url, name, interval_seconds, created_at, next_check_at, last_checked_at, last_changed_at,
-last_error, consecutive_failures, consecutive_changes, content_hash, etag, last_modified`
+last_error, consecutive_failures, consecutive_changes, content_hash, etag, last_modified, whole_fetch_at`
 
 const countMonitorsSQL = `SELECT count(*) FROM monitors WHERE account_id = ? AND deleted_at IS NULL`
 
@@ -89,7 +90,7 @@ func (s *Store) createCapped(ctx context.Context, accountID, countSQL string, li
 }
 
 const createMonitorSQL = `INSERT INTO monitors (id, account_id, url, name, interval_seconds, created_at, next_check_at, last_checked_at,
-content_hash, content_seen_at, etag, last_modified, raw_gz, raw_type, raw_url) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+content_hash, content_seen_at, etag, last_modified, raw_gz, raw_type, raw_url, whole_fetch_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 // CreateMonitor implements app.Store.
 func (s *Store) CreateMonitor(ctx context.Context, m *app.Monitor, v *app.MonitorVersion, raw *app.RawPage, limit int) (bool, error) {
@@ -106,7 +107,7 @@ func (s *Store) CreateMonitor(ctx context.Context, m *app.Monitor, v *app.Monito
 	return s.createCapped(ctx, m.AccountID, countMonitorsSQL, limit, func(tx *Store) error {
 		r := monitorFromApp(m)
 		if _, err := tx.exec(ctx, createMonitorSQL, r.ID, r.AccountID, r.URL, r.Name, r.IntervalSeconds, r.CreatedAt,
-			r.NextCheckAt, r.LastCheckedAt, r.ContentHash, v.LastSeenAt.UTC(), r.ETag, r.LastModified, rawGz, raw.ContentType, raw.URL); err != nil {
+			r.NextCheckAt, r.LastCheckedAt, r.ContentHash, v.LastSeenAt.UTC(), r.ETag, r.LastModified, rawGz, raw.ContentType, raw.URL, r.WholeFetchAt); err != nil {
 			return err
 		}
 		return tx.upsertVersion(ctx, v, textGz)
@@ -149,47 +150,76 @@ func (s *Store) DeleteMonitor(ctx context.Context, accountID, id string, at time
 	return nil
 }
 
-// The claim: one statement picks the due, unleased monitors in due order
-// (the monitors_due index) and leases them. The invariant is that a monitor
-// is leased to one owner at a time. It holds across processes because the
-// subquery locks each row it picks (FOR UPDATE) and skips rows another
-// claim has locked (SKIP LOCKED); a row whose claim committed meanwhile is
-// re-read under its lock, and its lease_until, now in the future, fails the
-// WHERE. SQLite has a single writer, so its statement needs no locking
-// clause. A check is recorded only WHERE lease_owner is still the claimer's
-// (FinishCheck), so a process that outlived its lease records nothing.
+// The claim: one statement leases one due monitor. The invariant is that a
+// monitor is leased to one owner at a time. It holds across processes
+// because the statement locks the row it picks (FOR UPDATE) and skips rows
+// another claim has locked (SKIP LOCKED); a row whose claim committed
+// meanwhile is re-read under its lock, and its lease_until, now in the
+// future, fails the guard. SQLite has a single writer, so its statement
+// needs no locking clause. A check is recorded only WHERE lease_owner is
+// still the claimer's (FinishCheck), so a process that outlived its lease
+// records nothing.
+//
+// Fairness: of the claimWindow earliest due monitors (a walk of the
+// monitors_due index), the claim takes one of the account with the fewest
+// checks in flight, counted over the leases held in every process (the
+// monitors_leased index holds only leased rows: at most every process's
+// workers), and the earliest due of those. So while another account has a
+// monitor among the earliest due, an account holding workers gets no more
+// until the others have as many. The window bounds the claim's work; a
+// monitor further back waits for the ones before it as in plain due order.
 const (
-	claimDueSQL = `UPDATE monitors SET lease_owner = ?, lease_until = ?
-WHERE id IN (SELECT id FROM monitors
-  WHERE deleted_at IS NULL AND next_check_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
-  ORDER BY next_check_at LIMIT ?`
-	claimDueEnd = `)
+	claimWindow = 32
+	// busy counts each account's checks in flight.
+	claimBusySQL = `busy AS (
+  SELECT account_id, count(*) AS n FROM monitors
+  WHERE lease_owner IS NOT NULL AND lease_until > ? AND deleted_at IS NULL GROUP BY account_id)`
+	// The window: the earliest due, unleased monitors.
+	claimWindowSQL = `SELECT id, account_id, next_check_at FROM monitors
+    WHERE deleted_at IS NULL AND next_check_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+    ORDER BY next_check_at LIMIT ?`
+	claimGuard = `m.deleted_at IS NULL AND m.next_check_at <= ? AND (m.lease_until IS NULL OR m.lease_until <= ?)`
+	// SQLite: one writer, so the pick needs no lock.
+	claimDueSQLiteSQL = `WITH ` + claimBusySQL + `
+UPDATE monitors SET lease_owner = ?, lease_until = ?
+WHERE id IN (SELECT m.id FROM (` + claimWindowSQL + `) w
+  JOIN monitors m ON m.id = w.id
+  LEFT JOIN busy b ON b.account_id = w.account_id
+  WHERE ` + claimGuard + `
+  ORDER BY COALESCE(b.n, 0), w.next_check_at LIMIT 1)
 RETURNING ` + monitorColumns
-	claimDuePostgresSQL = claimDueSQL + ` FOR UPDATE SKIP LOCKED` + claimDueEnd
-	claimDueSQLiteSQL   = claimDueSQL + claimDueEnd
+	// PostgreSQL: the window, ranked, becomes an array of ids; the pick
+	// locks the first of them it can (FOR UPDATE SKIP LOCKED), reading each
+	// by its primary key, and re-reads it under the lock (the guard).
+	claimDuePostgresSQL = `WITH ` + claimBusySQL + `,
+ranked AS MATERIALIZED (
+  SELECT array_agg(w.id ORDER BY COALESCE(b.n, 0), w.next_check_at) AS ids
+  FROM (` + claimWindowSQL + `) w LEFT JOIN busy b ON b.account_id = w.account_id)
+UPDATE monitors SET lease_owner = ?, lease_until = ?
+WHERE id IN (SELECT m.id FROM ranked, monitors m
+  WHERE m.id = ANY(ranked.ids) AND ` + claimGuard + `
+  ORDER BY array_position(ranked.ids, m.id) LIMIT 1 FOR UPDATE OF m SKIP LOCKED)
+RETURNING ` + monitorColumns
 )
 
-// ClaimDueMonitors implements app.Store.
-func (s *Store) ClaimDueMonitors(ctx context.Context, now, until time.Time, owner string, n int) ([]app.Monitor, error) {
-	q := claimDueSQLiteSQL
-	if s.postgres {
-		q = claimDuePostgresSQL
-	}
-	var rows []monitorRow
-	now = now.UTC()
-	if err := s.selectAll(ctx, &rows, q, owner, until.UTC(), now, now, n); err != nil {
+// ClaimDueMonitor implements app.Store.
+func (s *Store) ClaimDueMonitor(ctx context.Context, now, until time.Time, owner string) (*app.Monitor, error) {
+	q, args := s.ClaimSQL(now, until, owner)
+	var r monitorRow
+	if err := s.get(ctx, &r, q, args...); err != nil {
 		return nil, err
 	}
-	return monitorsToApp(rows), nil
+	return r.toApp(), nil
 }
 
 // ClaimSQL returns the claim statement of the store's dialect as the
-// database receives it, for EXPLAIN in benchmarks.
-func (s *Store) ClaimSQL() string {
+// database receives it, and its arguments, for EXPLAIN in benchmarks.
+func (s *Store) ClaimSQL(now, until time.Time, owner string) (string, []any) {
+	now, until = now.UTC(), until.UTC()
 	if s.postgres {
-		return s.db.Rebind(claimDuePostgresSQL)
+		return s.db.Rebind(claimDuePostgresSQL), []any{now, now, now, claimWindow, owner, until, now, now}
 	}
-	return s.db.Rebind(claimDueSQLiteSQL)
+	return s.db.Rebind(claimDueSQLiteSQL), []any{now, owner, until, now, now, claimWindow, now, now}
 }
 
 const claimMonitorSQL = `UPDATE monitors SET lease_owner = ?, lease_until = ?
@@ -253,6 +283,7 @@ func (s *Store) FindRawPage(ctx context.Context, monitorID string) (*app.RawPage
 const (
 	finishCheckedSQL = `UPDATE monitors SET lease_owner = NULL, lease_until = NULL, last_checked_at = ?, next_check_at = ?,
   last_error = '', consecutive_failures = 0, consecutive_changes = ?, etag = ?, last_modified = ?,
+  whole_fetch_at = COALESCE(?, whole_fetch_at),
   content_seen_at = COALESCE(?, content_seen_at),
   content_hash = COALESCE(?, content_hash), last_changed_at = COALESCE(?, last_changed_at),
   raw_gz = COALESCE(?, raw_gz), raw_type = COALESCE(?, raw_type), raw_url = COALESCE(?, raw_url)
@@ -269,6 +300,10 @@ WHERE monitor_id = ? AND content_hash = (SELECT content_hash FROM monitors WHERE
 // statement; only a new version takes a transaction.
 func (s *Store) FinishCheck(ctx context.Context, c *app.CheckRecord) (bool, error) {
 	at, next := c.CheckedAt.UTC(), c.NextCheckAt.UTC()
+	var whole any // nil leaves the column as it is (COALESCE)
+	if c.Whole {
+		whole = at
+	}
 	if c.Error != "" {
 		return oneRow(s.exec(ctx, finishFailedSQL, at, next, c.Error, c.Failures, c.MonitorID, c.LeaseOwner))
 	}
@@ -277,7 +312,7 @@ func (s *Store) FinishCheck(ctx context.Context, c *app.CheckRecord) (bool, erro
 		if c.Deferred {
 			seen = nil // the current version was not seen
 		}
-		return oneRow(s.exec(ctx, finishCheckedSQL, at, next, c.Changes, c.ETag, c.LastModified, seen, nil, nil, nil, nil, nil, c.MonitorID, c.LeaseOwner))
+		return oneRow(s.exec(ctx, finishCheckedSQL, at, next, c.Changes, c.ETag, c.LastModified, whole, seen, nil, nil, nil, nil, nil, c.MonitorID, c.LeaseOwner))
 	}
 	// nil leaves the column as it is (COALESCE). Compressing happens before
 	// the transaction, so the write locks are held only for the statements.
@@ -306,7 +341,7 @@ func (s *Store) FinishCheck(ctx context.Context, c *app.CheckRecord) (bool, erro
 		if _, err := tx.exec(ctx, flushSeenSQL, c.MonitorID, c.MonitorID, c.MonitorID); err != nil {
 			return err
 		}
-		ok, err := oneRow(tx.exec(ctx, finishCheckedSQL, at, next, c.Changes, c.ETag, c.LastModified, at, c.Version.ContentHash, changedAt, rawGz, rawType, rawURL, c.MonitorID, c.LeaseOwner))
+		ok, err := oneRow(tx.exec(ctx, finishCheckedSQL, at, next, c.Changes, c.ETag, c.LastModified, whole, at, c.Version.ContentHash, changedAt, rawGz, rawType, rawURL, c.MonitorID, c.LeaseOwner))
 		if err != nil {
 			return err
 		}

@@ -38,6 +38,24 @@ func mustMonitor(t *testing.T, s *db.Store, acct *app.Account, due time.Time, te
 	return m
 }
 
+// claimAll claims due monitors one at a time until none is left.
+func claimAll(t *testing.T, s *db.Store, now, until time.Time, owner string) ([]app.Monitor, error) {
+	t.Helper()
+	var out []app.Monitor
+	for range 100_000 {
+		m, err := s.ClaimDueMonitor(context.Background(), now, until, owner)
+		if app.ErrorCode(err) == app.CodeNotFound {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		out = append(out, *m)
+	}
+	t.Fatal("claims never ran out")
+	return nil, nil
+}
+
 // The claim leases each due monitor to one owner; a lease blocks a second
 // claim until it ends; only the owner records the check; a deleted monitor
 // is never claimed.
@@ -62,15 +80,15 @@ func TestMonitorClaimLease(t *testing.T) {
 				}
 				return ids
 			}
-			got, err := s.ClaimDueMonitors(ctx, base, base.Add(time.Minute), "11111111-1111-4111-8111-111111111111", 1000)
+			got, err := claimAll(t, s, base, base.Add(time.Minute), "11111111-1111-4111-8111-111111111111")
 			if ids := ours(got); err != nil || len(ids) != 2 || ids[0] != a.ID && ids[1] != a.ID {
 				t.Fatalf("first claim: %v %v", ids, err)
 			}
-			if got, _ := s.ClaimDueMonitors(ctx, base, base.Add(time.Minute), "22222222-2222-4222-8222-222222222222", 1000); len(ours(got)) != 0 {
+			if got, _ := claimAll(t, s, base, base.Add(time.Minute), "22222222-2222-4222-8222-222222222222"); len(ours(got)) != 0 {
 				t.Errorf("leased monitors claimed again: %v", ours(got))
 			}
 			// The lease ends: a second owner takes b over; the first can no longer record it.
-			got, _ = s.ClaimDueMonitors(ctx, base.Add(2*time.Minute), base.Add(3*time.Minute), "22222222-2222-4222-8222-222222222222", 1000)
+			got, _ = claimAll(t, s, base.Add(2*time.Minute), base.Add(3*time.Minute), "22222222-2222-4222-8222-222222222222")
 			if len(ours(got)) != 2 {
 				t.Errorf("expired leases not claimed again: %v", ours(got))
 			}
@@ -112,7 +130,7 @@ func TestMonitorClaimLease(t *testing.T) {
 			if err := s.DeleteMonitor(ctx, acct.ID, later.ID, base); app.ErrorCode(err) != app.CodeNotFound {
 				t.Errorf("second delete: %v", err)
 			}
-			got, _ = s.ClaimDueMonitors(ctx, base.Add(10*time.Hour), base.Add(11*time.Hour), "33333333-3333-4333-8333-333333333333", 1000)
+			got, _ = claimAll(t, s, base.Add(10*time.Hour), base.Add(11*time.Hour), "33333333-3333-4333-8333-333333333333")
 			for _, id := range ours(got) {
 				if id == later.ID {
 					t.Error("deleted monitor claimed")
@@ -201,6 +219,43 @@ func TestAlertDiffCompressed(t *testing.T) {
 			}
 			if got := read(); got != "-a\n+a2\n" {
 				t.Errorf("an older alert's diff reads %q", got)
+			}
+		})
+	}
+}
+
+// Fairness: of the due monitors, a claim takes one of the account with the
+// fewest checks in flight, the earliest due of those. One account with five
+// monitors due first and another with one due last: the second account's is
+// the second claimed, not the sixth; with none in flight the earliest due
+// goes first.
+func TestMonitorClaimPrefersIdleAccounts(t *testing.T) {
+	for _, d := range dbtest.Dialects {
+		t.Run(string(d), func(t *testing.T) {
+			s := dbtest.Open(t, d)
+			base := time.Now().UTC().Add(2000 * time.Hour).Truncate(time.Millisecond)
+			// PostgreSQL's database is shared by the package: lease out every
+			// other test's due monitor first (for a minute of the test's clock).
+			if _, err := claimAll(t, s, base, base.Add(time.Minute), "44444444-4444-4444-8444-444444444444"); err != nil {
+				t.Fatal(err)
+			}
+			busy, idle := mustMonitorAccount(t, s), mustMonitorAccount(t, s)
+			var many []*app.Monitor
+			for i := range 5 {
+				many = append(many, mustMonitor(t, s, busy, base.Add(-time.Duration(10-i)*time.Second), fmt.Sprint("m", i)))
+			}
+			one := mustMonitor(t, s, idle, base.Add(-time.Second), "one")
+			var order []string
+			for i := range 4 {
+				m, err := s.ClaimDueMonitor(context.Background(), base, base.Add(time.Minute), uuid.NewString())
+				if err != nil {
+					t.Fatalf("claim %d: %v", i, err)
+				}
+				order = append(order, m.ID)
+			}
+			want := []string{many[0].ID, one.ID, many[1].ID, many[2].ID}
+			if strings.Join(order, ",") != strings.Join(want, ",") {
+				t.Errorf("claimed %v, want %v", order, want)
 			}
 		})
 	}

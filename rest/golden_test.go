@@ -274,6 +274,7 @@ func goldenCases(t *testing.T, d dbtest.Dialect) []goldenCase {
 			e.Docs.Set("/terms", apptest.Page{ContentType: "text/html; charset=utf-8", Body: changed})
 			return e.do("POST", monitorPath("/api/monitor/check"), monKey, nil)
 		}},
+		{"POST /api/monitor/check", 400, "", func() response { return e.do("POST", "/api/monitor/check", monKey, nil) }},
 		{"POST /api/monitor/check", 401, "", func() response { return e.do("POST", monitorPath("/api/monitor/check"), badKey, nil) }},
 		{"POST /api/monitor/check", 403, "", func() response { return e.do("POST", monitorPath("/api/monitor/check"), extractOnly, nil) }},
 		{"POST /api/monitor/check", 404, "", func() response { return e.do("POST", "/api/monitor/check?id="+acct.ID, monKey, nil) }},
@@ -323,6 +324,7 @@ func goldenCases(t *testing.T, d dbtest.Dialect) []goldenCase {
 		{"PATCH /api/monitor/alerts", 415, "", func() response { return plain("PATCH", "/api/monitor/alerts", monKey) }},
 
 		{"DELETE /api/monitor", 200, "", func() response { return e.do("DELETE", monitorPath("/api/monitor"), monKey, nil) }},
+		{"DELETE /api/monitor", 400, "", func() response { return e.do("DELETE", "/api/monitor", monKey, nil) }},
 		{"DELETE /api/monitor", 401, "", func() response { return e.do("DELETE", monitorPath("/api/monitor"), badKey, nil) }},
 		{"DELETE /api/monitor", 403, "", func() response { return e.do("DELETE", monitorPath("/api/monitor"), extractOnly, nil) }},
 		{"DELETE /api/monitor", 404, "", func() response { return e.do("DELETE", monitorPath("/api/monitor"), monKey, nil) }},

@@ -39,6 +39,10 @@ type Monitor struct {
 	ContentHash  string
 	ETag         string
 	LastModified string
+	// WholeFetchAt is when the page was last fetched whole (answered other
+	// than 304); nil before this was recorded. A check sends no validators
+	// once it is a day old (wholeFetchEvery).
+	WholeFetchAt *time.Time
 }
 
 // Status is active, or failing while the latest checks failed.
@@ -148,7 +152,7 @@ func (s *Service) CreateMonitor(ctx context.Context, in MonitorCreate) (*Monitor
 		IntervalSeconds: int(interval / time.Second), CreatedAt: now, LastCheckedAt: &now,
 		// Jitter spreads monitors created together over a tenth of their interval.
 		NextCheckAt: now.Add(interval + rand.N(interval/10+time.Millisecond)).Truncate(time.Millisecond),
-		ContentHash: pg.Extracted.ContentHash, ETag: pg.ETag, LastModified: pg.LastModified}
+		ContentHash: pg.Extracted.ContentHash, ETag: pg.ETag, LastModified: pg.LastModified, WholeFetchAt: &now}
 	ok, err := s.store.CreateMonitor(ctx, m, s.newVersion(m.ID, pg.Extracted, now), rawPage(pg), limit)
 	if err != nil || !ok {
 		c.refund(ctx)
@@ -198,10 +202,14 @@ func (s *Service) FindMonitor(ctx context.Context, id string) (*Monitor, error) 
 }
 
 // monitorCaller is the caller of an operation on the monitor id: it needs
-// the monitor scope, and an id that is no UUID names no monitor.
+// the monitor scope and an id (a missing one is invalid), and an id that is
+// no UUID names no monitor.
 func monitorCaller(ctx context.Context, id string) (*Principal, error) {
 	if err := Require(ctx, ScopeOf(OpMonitor)); err != nil {
 		return nil, err
+	}
+	if id == "" {
+		return nil, &Error{Code: CodeInvalid, Message: "invalid request", Fields: []FieldError{{Field: "id", Message: "is required"}}}
 	}
 	if !validID(id) {
 		return nil, Errorf(CodeNotFound, "monitor not found")
@@ -224,7 +232,9 @@ func (s *Service) DeleteMonitor(ctx context.Context, id string) error {
 // takes one scan, given back when the check fails (the failure is then the
 // monitor's lastError) or records nothing (a panic past the check itself,
 // the monitor deleted meanwhile). A monitor being checked already is a
-// conflict.
+// conflict; a check that cannot be made now for a reason not the page's
+// (the server busy with analyses, the site asked too often just now) is
+// that error, and records nothing.
 func (s *Service) CheckMonitor(ctx context.Context, id string) (*Monitor, error) {
 	p, err := monitorCaller(ctx, id)
 	if err != nil {
@@ -240,12 +250,15 @@ func (s *Service) CheckMonitor(ctx context.Context, id string) (*Monitor, error)
 		s.release(m, owner, m.NextCheckAt)
 		return nil, err
 	}
-	checkErr, err := s.runCheck(ctx, m, owner)
-	if checkErr != nil || err != nil {
+	o := s.runCheck(ctx, m, owner)
+	if o.Result != CheckUnchanged && o.Result != CheckChanged {
 		c.refund(ctx)
 	}
-	if err != nil && !errors.Is(err, errNotRecorded) {
-		return nil, err
+	switch {
+	case o.Result == CheckRetry:
+		return nil, o.Err
+	case o.Result == CheckLost && !errors.Is(o.Err, errNotRecorded):
+		return nil, o.Err
 	}
 	// Nothing recorded: the monitor as it stands, not_found once deleted.
 	return s.store.FindMonitor(ctx, p.Account.ID, id)

@@ -28,10 +28,10 @@ type timedStore struct {
 
 func (s *timedStore) since(t time.Time) { s.sql.Add(int64(time.Since(t))) }
 
-func (s *timedStore) ClaimDueMonitors(ctx context.Context, now, until time.Time, owner string, n int) ([]app.Monitor, error) {
+func (s *timedStore) ClaimDueMonitor(ctx context.Context, now, until time.Time, owner string) (*app.Monitor, error) {
 	defer s.since(time.Now())
 	defer func(t time.Time) { s.claim.Add(int64(time.Since(t))) }(time.Now())
-	return s.Store.ClaimDueMonitors(ctx, now, until, owner, n)
+	return s.Store.ClaimDueMonitor(ctx, now, until, owner)
 }
 
 func (s *timedStore) NextCheckAt(ctx context.Context, now time.Time) (time.Time, error) {

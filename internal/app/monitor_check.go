@@ -51,10 +51,22 @@ const leaseMargin = 2 * time.Second
 // monitorNow is the service's clock at the precision both databases keep.
 func (s *Service) monitorNow() time.Time { return s.now().Truncate(time.Millisecond) }
 
-// readPage reads a monitored URL (conditionally, given validators) by the
-// service's one document path.
+// readPage reads a URL (conditionally, given validators) by the service's
+// one document path.
 func (s *Service) readPage(ctx context.Context, req fetch.Request) (*Document, error) {
 	return s.ReadDocument(ctx, req)
+}
+
+// fetchMonitored is a check's one request to the monitored page: the
+// politeness wait, then the read. Everything a check asks of the page's
+// host goes through here (and pageReader, which tests may replace), so
+// politeness can wrap it. A *retryError means the page was not asked at
+// all and the check is to be made again later, counting no failure.
+func (s *Service) fetchMonitored(ctx context.Context, m *Monitor, req fetch.Request) (*Document, error) {
+	if at, err := s.gate.wait(ctx, hostOf(m.URL)); err != nil {
+		return nil, &retryError{At: at, Err: Errorf(CodeConflict, "the monitor's site was asked too often just now; try again in a few seconds")}
+	}
+	return s.pageReader(ctx, req)
 }
 
 // extractStored extracts a stored raw page with the service's rules.
@@ -76,46 +88,129 @@ func (s *Service) newVersion(monitorID string, doc *extract.Document, at time.Ti
 		Text: doc.Text, WordCount: doc.WordCount, FirstSeenAt: at, LastSeenAt: at}
 }
 
-// runCheck checks m under owner's lease and records the outcome. checkErr
-// is why the check failed (recorded as the monitor's lastError, a panic as
-// an internal error); err is a failure to record it, errNotRecorded when
-// the lease was lost or the monitor deleted meanwhile. A check cut short by
-// ctx records nothing and gives its lease back, so another process checks
-// the monitor at once. A panic past the check itself is returned as an
-// internal error, so neither check-now nor a scheduler worker ends the
+// CheckResult is what one check came to.
+type CheckResult int
+
+const (
+	// CheckUnchanged: recorded; the current version was seen again (or the
+	// server answered 304).
+	CheckUnchanged CheckResult = iota
+	// CheckChanged: recorded; a new version, with Outcome.Alert when it
+	// raised one (a change too soon after the last alert raises none).
+	CheckChanged
+	// CheckFailed: recorded as the monitor's failure; Outcome.Err is why
+	// (an *Error whose Message becomes lastError) and the next check backs
+	// off.
+	CheckFailed
+	// CheckRetry: the check could not be made for a reason that is not the
+	// page's (the server busy with analyses, the host asked too often just
+	// now, the lease's time ran out, the database, shutdown). Nothing is
+	// recorded and no failure counted: the lease is given back with the
+	// monitor due again at RetryAt.
+	CheckRetry
+	// CheckLost: nothing recorded, because the lease was lost or the
+	// monitor deleted meanwhile (Err is errNotRecorded) or recording
+	// failed (Err is the store's error).
+	CheckLost
+)
+
+// Outcome is the one value a check returns.
+type Outcome struct {
+	Result CheckResult
+	// Err: CheckFailed's cause (an *Error; a typed failure code travels in
+	// it), CheckRetry's reason, CheckLost's cause; nil otherwise.
+	Err     error
+	Alert   *Alert    // CheckChanged: the alert raised, if any
+	RetryAt time.Time // CheckRetry: when the monitor is due again
+}
+
+// Recorded says whether the check left its mark on the monitor (a scan
+// is spent on it).
+func (o Outcome) Recorded() bool {
+	return o.Result == CheckUnchanged || o.Result == CheckChanged || o.Result == CheckFailed
+}
+
+// retryError marks a check that could not be made for a reason not the
+// page's: it is made again from At on, counting no failure.
+type retryError struct {
+	At  time.Time
+	Err error
+}
+
+func (e *retryError) Error() string { return e.Err.Error() }
+func (e *retryError) Unwrap() error { return e.Err }
+
+// retryDelay is how long a check retried for a passing reason (a busy
+// server, the lease's time, the database) waits before it is made again.
+const retryDelay = 5 * time.Second
+
+// asRetry classifies a check's error: a *retryError as it is; the server
+// busy with analyses, a comparison cut short by the lease, and an internal
+// error of the service's own reading (the store) as a retry after
+// retryDelay; anything else (the page's answer, a panic in the check) is a
+// failure of the monitor, nil here.
+func asRetry(err error, now time.Time) *retryError {
+	var re *retryError
+	if errors.As(err, &re) {
+		return re
+	}
+	switch ErrorCode(err) {
+	case CodeBusy, CodeUnavailable:
+		return &retryError{At: now.Add(retryDelay), Err: err}
+	}
+	return nil
+}
+
+// runCheck checks m under owner's lease and records what it saw: the
+// check's one outcome. A check cut short by ctx (shutdown, the caller gone)
+// records nothing and gives its lease back at m's due time, so another
+// process checks the monitor at once. A panic anywhere in it is an
+// internal error: in the check itself the monitor's failure, past it (the
+// record) a lost check; neither check-now nor a scheduler worker ends the
 // process.
-func (s *Service) runCheck(ctx context.Context, m *Monitor, owner string) (checkErr, err error) {
-	defer recoverInto(&err)
+func (s *Service) runCheck(ctx context.Context, m *Monitor, owner string) (out Outcome) {
+	var panicked error
+	defer func() {
+		if panicked != nil {
+			out = Outcome{Result: CheckLost, Err: panicked}
+		}
+	}()
+	defer recoverInto(&panicked) // runs first: recover works only in a deferred call itself
 	cctx, cancel := context.WithTimeout(ctx, s.mon.Lease-leaseMargin)
 	defer cancel()
-	if at, err := s.gate.wait(cctx, hostOf(m.URL)); err != nil {
-		// A manual check refused here must not bring the next scheduled
-		// (free) check forward; a claimed monitor is already due, so the
-		// scheduler's release time is unchanged.
-		if m.NextCheckAt.After(at) {
-			at = m.NextCheckAt
-		}
-		s.release(m, owner, at)
-		return nil, Errorf(CodeConflict, "the monitor's site was asked too often just now; try again in a few seconds")
-	}
 	var rec *CheckRecord
-	checkErr = catch(func() (err error) {
+	checkErr := catch(func() (err error) {
 		rec, err = s.observe(cctx, m)
 		return err
 	})
 	if ctx.Err() != nil {
 		s.release(m, owner, m.NextCheckAt)
-		return nil, ctx.Err()
+		return Outcome{Result: CheckRetry, Err: ctx.Err(), RetryAt: m.NextCheckAt}
 	}
 	now := s.monitorNow()
+	if re := asRetry(checkErr, now); re != nil {
+		// A check refused here never brings the next scheduled (free) check
+		// forward: a manual check of a monitor not yet due leaves it as it is.
+		at := re.At
+		if m.NextCheckAt.After(at) {
+			at = m.NextCheckAt
+		}
+		s.release(m, owner, at)
+		return Outcome{Result: CheckRetry, Err: re.Err, RetryAt: at}
+	}
+	out = Outcome{Result: CheckUnchanged}
 	if checkErr != nil {
 		e := AsError(checkErr)
 		if e.Code == CodeInternal {
 			s.log.Error("monitor check failed", "monitor", m.ID, "err", checkErr)
 		}
+		out = Outcome{Result: CheckFailed, Err: e}
 		rec = &CheckRecord{Error: e.Message, Failures: m.ConsecutiveFailures + 1}
 		rec.NextCheckAt = now.Add(backoff(m.Interval(), rec.Failures))
 	} else {
+		if rec.Version != nil {
+			out = Outcome{Result: CheckChanged, Alert: rec.Alert}
+		}
 		rec.NextCheckAt = now.Add(m.Interval())
 	}
 	rec.MonitorID, rec.LeaseOwner, rec.CheckedAt = m.ID, owner, now
@@ -123,17 +218,36 @@ func (s *Service) runCheck(ctx context.Context, m *Monitor, owner string) (check
 	if err == nil && !ok {
 		err = errNotRecorded
 	}
-	return checkErr, err
+	if err != nil {
+		return Outcome{Result: CheckLost, Err: err}
+	}
+	return out
 }
 
 // errNotRecorded: a check's lease was lost, or its monitor deleted, before
 // it could record what it saw.
 var errNotRecorded = errors.New("monitor check outlived its lease or its monitor; not recorded")
 
+// wholeFetchEvery is the longest a monitor goes without fetching its page
+// whole (no validators): a server that answers 304 wrongly cannot hide a
+// change for longer.
+const wholeFetchEvery = 24 * time.Hour
+
+// conditional says whether m's next fetch may send validators: not when
+// its page was last fetched whole wholeFetchEvery ago or more (or never
+// since this was recorded).
+func conditional(m *Monitor, now time.Time) bool {
+	return m.WholeFetchAt != nil && now.Sub(*m.WholeFetchAt) < wholeFetchEvery
+}
+
 // observe fetches m's document and compares it with the current version:
 // the record to write, with an alert when the text really changed.
 func (s *Service) observe(ctx context.Context, m *Monitor) (*CheckRecord, error) {
-	pg, err := s.readPage(ctx, fetch.Request{URL: m.URL, ETag: m.ETag, LastModified: m.LastModified})
+	req := fetch.Request{URL: m.URL}
+	if conditional(m, s.monitorNow()) {
+		req.ETag, req.LastModified = m.ETag, m.LastModified
+	}
+	pg, err := s.fetchMonitored(ctx, m, req)
 	if err != nil {
 		return nil, err
 	}
@@ -141,6 +255,7 @@ func (s *Service) observe(ctx context.Context, m *Monitor) (*CheckRecord, error)
 	if pg.NotModified {
 		return rec, nil // 304: unchanged
 	}
+	rec.Whole = true
 	if pg.Extracted.ContentHash == m.ContentHash {
 		// The current version, seen again. Its stored raw page stays: any
 		// fetch of this text re-extracts the same under new rules.
@@ -150,7 +265,7 @@ func (s *Service) observe(ctx context.Context, m *Monitor) (*CheckRecord, error)
 	rec.Raw, rec.Version = rawPage(pg), s.newVersion(m.ID, pg.Extracted, now)
 	base, err := s.store.FindVersion(ctx, m.ID, m.ContentHash)
 	if err != nil {
-		return nil, err
+		return nil, storeRetry(err, now)
 	}
 	old := base.Text
 	if base.ExtractorVersion != s.extractor.Version() {
@@ -158,7 +273,7 @@ func (s *Service) observe(ctx context.Context, m *Monitor) (*CheckRecord, error)
 		// of the stored page, so new rules alone never raise an alert.
 		raw, err := s.store.FindRawPage(ctx, m.ID)
 		if err != nil {
-			return nil, err
+			return nil, storeRetry(err, now)
 		}
 		if doc, err := s.extractStored(raw); err == nil {
 			if doc.ContentHash == pg.Extracted.ContentHash {
@@ -173,7 +288,7 @@ func (s *Service) observe(ctx context.Context, m *Monitor) (*CheckRecord, error)
 		// the first check an interval after the last alert, which compares
 		// with the version that alert left. Without validators that check
 		// fetches the page whole, so a 304 cannot hide the change.
-		return &CheckRecord{Changes: changes, Deferred: true}, nil
+		return &CheckRecord{Changes: changes, Deferred: true, Whole: true}, nil
 	}
 	rec.Alert, err = s.alertFor(ctx, m, old, pg.Extracted, now)
 	if err != nil {
@@ -186,6 +301,12 @@ func (s *Service) observe(ctx context.Context, m *Monitor) (*CheckRecord, error)
 		}
 	}
 	return rec, nil
+}
+
+// storeRetry: the database failing to give a check what it reads is not
+// the page's failure; the check is made again later.
+func storeRetry(err error, now time.Time) error {
+	return &retryError{At: now.Add(retryDelay), Err: err}
 }
 
 // constantChanges is how many checks in a row must see a change before an
@@ -259,7 +380,8 @@ func hostOf(u string) string {
 	return u
 }
 
-// wakeScheduler tells this process's scheduler that a monitor was created.
+// wakeScheduler tells one sleeping scheduler worker of this process that a
+// monitor was created, so it looks again at what is due next.
 func (s *Service) wakeScheduler() {
 	select {
 	case s.wake <- struct{}{}:
@@ -267,68 +389,67 @@ func (s *Service) wakeScheduler() {
 	}
 }
 
-// pollInterval bounds the scheduler's sleep, so monitors created by other
-// processes and leases that ran out are picked up within it.
+// pollInterval bounds a scheduler worker's sleep, so monitors created by
+// other processes and leases that ran out are picked up within it.
 const pollInterval = time.Second
 
-// RunMonitors checks due monitors until ctx ends, at most Workers at once,
-// then waits for the checks under way. Several processes may run it on one
-// PostgreSQL database: each due monitor is claimed by one of them.
+// RunMonitors runs Workers scheduler workers until ctx ends, then waits for
+// the checks under way; with 0 workers it runs none and only waits for ctx.
+// Each worker claims one due monitor, checks it, records it, and claims
+// the next, or sleeps until the next is due (at most pollInterval) or it
+// is woken. Several processes may run it on one PostgreSQL database: each
+// due monitor is claimed by one of them, and a claim prefers the monitors
+// of the accounts with the fewest checks in flight across all of them
+// (ClaimDueMonitor).
 func (s *Service) RunMonitors(ctx context.Context) error {
-	workers := s.mon.Workers
-	if workers <= 0 {
-		<-ctx.Done()
-		return nil
-	}
 	var wg sync.WaitGroup
-	defer wg.Wait()
-	done := make(chan struct{}, workers)
-	busy := 0
-	for {
-		wait := pollInterval
-		if busy < workers {
-			now, owner := s.monitorNow(), newID()
-			ms, err := s.store.ClaimDueMonitors(ctx, now, now.Add(s.mon.Lease), owner, workers-busy)
-			if err != nil && ctx.Err() == nil {
-				s.log.Error("claim monitors", "err", err)
-			}
-			for _, m := range ms {
-				busy++
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					if _, err := s.runCheck(ctx, &m, owner); err != nil && ctx.Err() == nil {
-						s.log.Warn("record monitor check", "monitor", m.ID, "err", err)
-					}
-					done <- struct{}{}
-				}()
-			}
-			if busy < workers && err == nil {
-				// Without a monitor to check (not_found) the wait stays.
-				if next, err := s.store.NextCheckAt(ctx, now); err == nil {
-					wait = min(wait, next.Sub(s.now()))
-				}
-			}
+	for range s.mon.Workers {
+		wg.Go(func() { s.monitorWorker(ctx) })
+	}
+	wg.Wait()
+	<-ctx.Done()
+	return nil
+}
+
+func (s *Service) monitorWorker(ctx context.Context) {
+	for ctx.Err() == nil {
+		if !s.checkNextDue(ctx) {
+			s.sleepUntilDue(ctx)
 		}
-		timer := time.NewTimer(max(wait, time.Millisecond))
-		select {
-		case <-ctx.Done():
-			timer.Stop()
-			return nil
-		case <-done:
-			busy--
-		case <-s.wake:
-		case <-timer.C:
+	}
+}
+
+// checkNextDue claims one due monitor and checks it; false when there was
+// none to claim.
+func (s *Service) checkNextDue(ctx context.Context) bool {
+	now, owner := s.monitorNow(), newID()
+	m, err := s.store.ClaimDueMonitor(ctx, now, now.Add(s.mon.Lease), owner)
+	if err != nil {
+		if ErrorCode(err) != CodeNotFound && ctx.Err() == nil {
+			s.log.Error("claim monitor", "err", err)
 		}
-		timer.Stop()
-		for drained := false; !drained; {
-			select {
-			case <-done:
-				busy--
-			default:
-				drained = true
-			}
-		}
+		return false
+	}
+	if o := s.runCheck(ctx, m, owner); o.Result == CheckLost && ctx.Err() == nil {
+		s.log.Warn("record monitor check", "monitor", m.ID, "err", o.Err)
+	}
+	return true
+}
+
+// sleepUntilDue waits until the earliest unleased monitor is due, at most
+// pollInterval, or until woken or ctx ends.
+func (s *Service) sleepUntilDue(ctx context.Context) {
+	wait := pollInterval
+	now := s.monitorNow()
+	if next, err := s.store.NextCheckAt(ctx, now); err == nil {
+		wait = min(wait, next.Sub(now))
+	}
+	timer := time.NewTimer(max(wait, time.Millisecond))
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+	case <-s.wake:
+	case <-timer.C:
 	}
 }
 

@@ -83,8 +83,9 @@ func TestTextLimitEverySource(t *testing.T) {
 }
 
 // An alert's analyses take a place of the analysis bound: with every place
-// taken the check fails as busy (a failure, nothing recorded, the scan
-// given back); once one is free the same change raises its alert.
+// taken the check is refused as busy, a retry and not the monitor's
+// failure (nothing recorded, no failure counted, the scan given back);
+// once one is free the same change raises its alert.
 func TestAlertAnalysesShareTheAnalysisBound(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newMonitorEnv(t, dbtest.Open(t, d), func(o *app.Options) { o.AnalysisWait = 20 * time.Millisecond })
@@ -95,10 +96,13 @@ func TestAlertAnalysesShareTheAnalysisBound(t *testing.T) {
 		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false, arbitration), ""))
 
 		release := e.Svc.FillAnalyses()
-		got := e.mustCheck(t, ctx, m.ID)
+		_, err := e.Svc.CheckMonitor(ctx, m.ID)
 		release()
-		if got.ConsecutiveFailures != 1 || got.LastChangedAt != nil {
-			t.Errorf("check with every analysis place taken: %+v", got)
+		if app.ErrorCode(err) != app.CodeBusy {
+			t.Errorf("check with every analysis place taken: %v, want busy", err)
+		}
+		if got, _ := e.Svc.FindMonitor(ctx, m.ID); got.ConsecutiveFailures != 0 || got.LastError != "" || got.LastChangedAt != nil {
+			t.Errorf("after the busy check: %+v", got)
 		}
 		if a := e.alerts(t, ctx, app.AlertFilter{}); len(a) != 0 {
 			t.Errorf("%d alerts while the analyses were full", len(a))

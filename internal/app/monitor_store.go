@@ -20,10 +20,12 @@ type monitorStore interface {
 	// DeleteMonitor is CodeNotFound for an unknown, foreign or deleted monitor.
 	DeleteMonitor(ctx context.Context, accountID, id string, at time.Time) error
 
-	// ClaimDueMonitors leases up to n due, unleased monitors to owner until
-	// until, in due order; no two claims (in any process) return one monitor
-	// while its lease holds.
-	ClaimDueMonitors(ctx context.Context, now, until time.Time, owner string, n int) ([]Monitor, error)
+	// ClaimDueMonitor leases one due, unleased monitor to owner until until;
+	// no two claims (in any process) return one monitor while its lease
+	// holds. Of the earliest due it takes one of the account with the
+	// fewest checks in flight (leases held, in every process), the earliest
+	// due of those. CodeNotFound when none is due.
+	ClaimDueMonitor(ctx context.Context, now, until time.Time, owner string) (*Monitor, error)
 	// ClaimMonitor leases one of an account's monitors now: CodeNotFound when
 	// it is unknown or foreign, CodeConflict while another check holds it.
 	ClaimMonitor(ctx context.Context, accountID, id string, now, until time.Time, owner string) (*Monitor, error)
@@ -85,6 +87,9 @@ type CheckRecord struct {
 	// seen stay as they are.
 	Changes  int
 	Deferred bool
+	// Whole says the page was fetched whole (not answered 304): the
+	// monitor's WholeFetchAt becomes CheckedAt.
+	Whole bool
 }
 
 // AlertQuery selects a page of an account's alerts, newest first.

@@ -210,3 +210,29 @@ func TestBatchItemPanicIsItsError(t *testing.T) {
 		}
 	})
 }
+
+// panickyRecord panics while recording a check.
+type panickyRecord struct{ app.Store }
+
+func (s *panickyRecord) FinishCheck(context.Context, *app.CheckRecord) (bool, error) {
+	panic("record bug")
+}
+
+// A panic past the check itself (recording it) loses the check: check-now
+// answers an internal error and gives its scan back, and the process (this
+// test) lives on.
+func TestCheckPanicPastTheCheckIsLost(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newMonitorEnv(t, &panickyRecord{dbtest.Open(t, d)})
+		ctx := e.mustCaller(t, app.TierAdvanced)
+		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false), ""))
+		m := e.mustCreate(t, ctx, e.Docs.URL("/terms"))
+		before := scansUsed(t, e.Svc, ctx)
+		if _, err := e.Svc.CheckMonitor(ctx, m.ID); app.ErrorCode(err) != app.CodeInternal {
+			t.Errorf("check whose record panicked: %v, want internal", err)
+		}
+		if used := scansUsed(t, e.Svc, ctx); used != before {
+			t.Errorf("the lost check took %d scans", used-before)
+		}
+	})
+}

@@ -80,6 +80,9 @@ type Service struct {
 	mon  MonitorOptions
 	gate *hostGate
 	wake chan struct{} // a monitor was created: the scheduler looks again
+	// pageReader is a check's read of its page (readPage; a benchmark of
+	// dispatch alone replaces it).
+	pageReader func(context.Context, fetch.Request) (*Document, error)
 }
 
 // New builds a Service. It starts nothing: a server calls Run for the
@@ -103,6 +106,7 @@ func New(o Options) *Service {
 	}
 	s.mon.setDefaults()
 	s.gate = &hostGate{gap: s.mon.HostInterval, next: map[string]time.Time{}}
+	s.pageReader = s.readPage
 	if s.fetcher == nil {
 		s.fetcher = fetch.New(fetch.Options{})
 	}

@@ -26,6 +26,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jmoiron/sqlx"
 	"github.com/stripe/stripe-go/v76/webhook"
 
 	"github.com/clausewatch/clausewatch/db"
@@ -642,4 +643,109 @@ func TestMonitorsOncePerInterval(t *testing.T) {
 		}
 	}
 	t.Logf("%d checks of %d monitors in %v", checks, n, end.Sub(start).Round(time.Millisecond))
+}
+
+// Scale: 100,000 monitors of 100 accounts on five replicas, each running
+// eight scheduler workers, against one loopback site that answers 304 to a
+// conditional GET (as most unchanged pages do). Their first checks fall due
+// evenly over scaleSpread, their interval is longer than the test: each
+// monitor must be fetched exactly once (never twice in an interval, never
+// missed) and none later than scaleLate after it fell due.
+func TestMonitorsAtScale(t *testing.T) {
+	const (
+		n           = 100_000
+		accounts    = 100
+		scaleSpread = 300 * time.Second
+		scaleLate   = 10 * time.Second
+	)
+	var mu sync.Mutex
+	hits := make(map[int][]time.Time, n)
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		at := time.Now()
+		var i int
+		if _, err := fmt.Sscanf(r.URL.Path, "/s/%d", &i); err == nil {
+			mu.Lock()
+			hits[i] = append(hits[i], at)
+			mu.Unlock()
+		}
+		w.Header().Set("ETag", `"v1"`)
+		if r.Header.Get("If-None-Match") == `"v1"` {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, "<html><body><h1>Terms</h1><p>We may change these terms at any time (%s).</p></body></html>", r.URL.Path)
+	}))
+	defer site.Close()
+	dbURL := dbtest.PostgresURL(t)
+	x, err := sqlx.Open("postgres", dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	c := newCluster(t, dbURL, 0)
+	ctx := context.Background()
+	// Only this test's monitors: earlier tests' stay out of the way.
+	if _, err := x.ExecContext(ctx, `UPDATE monitors SET deleted_at = now() WHERE deleted_at IS NULL`); err != nil {
+		t.Fatal(err)
+	}
+	run := fmt.Sprint(time.Now().UnixNano())
+	if _, err := x.ExecContext(ctx, `INSERT INTO accounts (id, subject, created_at, updated_at)
+SELECT gen_random_uuid(), 'scale|' || $1 || '|' || i, now(), now() FROM generate_series(0, $2 - 1) i`, run, accounts); err != nil {
+		t.Fatal(err)
+	}
+	// Due from start on, one every scaleSpread/n; validators set, so every
+	// check is a conditional GET answered 304.
+	start := time.Now().Add(20 * time.Second).Truncate(time.Millisecond) // the replicas' start-up
+	if _, err := x.ExecContext(ctx, `INSERT INTO monitors (id, account_id, url, interval_seconds, created_at, next_check_at,
+  content_hash, content_seen_at, etag, raw_gz, whole_fetch_at)
+SELECT gen_random_uuid(), a.id, $2 || '/s/' || i, 3600, now(), $3::timestamptz + i * ($4::float8 / $5) * interval '1 millisecond',
+  'h', now(), '"v1"', ''::bytea, now()
+FROM generate_series(0, $5 - 1) i JOIN (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM accounts WHERE subject LIKE 'scale|' || $1 || '|%') a
+  ON a.k = i % $6`, run, site.URL, start.UTC(), float64(scaleSpread/time.Millisecond), n, accounts); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.ExecContext(ctx, `ANALYZE monitors`); err != nil {
+		t.Fatal(err)
+	}
+	c.env = append(c.env, "CLAUSEWATCH_MONITOR_WORKERS=8", "CLAUSEWATCH_MONITOR_MIN_INTERVAL=1s", "CLAUSEWATCH_MONITOR_HOST_INTERVAL=0",
+		"CLAUSEWATCH_FETCH_ALLOW_HOSTS="+site.Listener.Addr().String(), "CLAUSEWATCH_FETCH_TIMEOUT=5s")
+	for range replicas {
+		c.start(t, "")
+	}
+	end := start.Add(scaleSpread + scaleLate + 2*time.Second)
+	time.Sleep(time.Until(end))
+	for i, p := range c.procs {
+		if err := p.Stop(); err != nil {
+			t.Errorf("replica %d on SIGTERM: %v", i, err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	step := scaleSpread / n
+	var checks, twice, missed, late int
+	var worst, total time.Duration
+	for i := range n {
+		due := start.Add(time.Duration(i) * step)
+		hs := hits[i]
+		checks += len(hs)
+		switch {
+		case len(hs) == 0:
+			missed++
+			continue
+		case len(hs) > 1:
+			twice++
+		}
+		l := max(hs[0].Sub(due), 0)
+		total += l
+		worst = max(worst, l)
+		if l > scaleLate {
+			late++
+		}
+	}
+	if twice+missed+late > 0 {
+		t.Errorf("%d monitors: %d checked twice within their interval, %d never checked, %d later than %v", n, twice, missed, late, scaleLate)
+	}
+	t.Logf("%d checks of %d monitors due over %v on %d replicas: %.0f checks/s, lateness mean %v, worst %v",
+		checks, n, scaleSpread, replicas, float64(checks)/scaleSpread.Seconds(), (total / time.Duration(max(checks, 1))).Round(time.Millisecond), worst.Round(time.Millisecond))
 }
