@@ -23,8 +23,9 @@ type MonitorOptions struct {
 	Workers int
 	// MinInterval is the shortest interval a monitor may have (default 1h).
 	MinInterval time.Duration
-	// HostInterval is the least time between two requests to one host from
-	// this process (default 1s; negative: no limit).
+	// HostInterval is the least time between two requests to one host
+	// from all processes on the database together (default 1s; negative:
+	// no limit). A host's schedule grows past it (host.go).
 	HostInterval time.Duration
 	// Lease is how long a claimed check may take before another process may
 	// claim the monitor again (default 35s). It must exceed the fetch
@@ -88,7 +89,7 @@ func (s *Service) runCheck(ctx context.Context, m *Monitor, owner string) (check
 	defer recoverInto(&err)
 	cctx, cancel := context.WithTimeout(ctx, s.mon.Lease-leaseMargin)
 	defer cancel()
-	if at, err := s.gate.wait(cctx, hostOf(m.URL)); err != nil {
+	if at, err := s.gate.wait(cctx, m.URL); err != nil {
 		// A manual check refused here must not bring the next scheduled
 		// (free) check forward; a claimed monitor is already due, so the
 		// scheduler's release time is unchanged.
@@ -114,6 +115,7 @@ func (s *Service) runCheck(ctx context.Context, m *Monitor, owner string) (check
 			s.log.Error("monitor check failed", "monitor", m.ID, "err", checkErr)
 		}
 		rec = &CheckRecord{Error: e.Message, Failures: m.ConsecutiveFailures + 1}
+		rec.ErrorCode, rec.BlockedBy = failureOf(checkErr)
 		rec.NextCheckAt = now.Add(backoff(m.Interval(), rec.Failures))
 	} else {
 		rec.NextCheckAt = now.Add(m.Interval())
@@ -133,7 +135,7 @@ var errNotRecorded = errors.New("monitor check outlived its lease or its monitor
 // observe fetches m's document and compares it with the current version:
 // the record to write, with an alert when the text really changed.
 func (s *Service) observe(ctx context.Context, m *Monitor) (*CheckRecord, error) {
-	pg, err := s.readPage(ctx, fetch.Request{URL: m.URL, ETag: m.ETag, LastModified: m.LastModified})
+	pg, err := s.checkPage(ctx, m, fetch.Request{URL: m.URL, ETag: m.ETag, LastModified: m.LastModified})
 	if err != nil {
 		return nil, err
 	}
@@ -329,50 +331,6 @@ func (s *Service) RunMonitors(ctx context.Context) error {
 				drained = true
 			}
 		}
-	}
-}
-
-var errHostBusy = errors.New("host busy")
-
-// hostGate spaces this process's requests to one host (politeness).
-type hostGate struct {
-	gap  time.Duration
-	mu   sync.Mutex
-	next map[string]time.Time
-}
-
-// wait returns when the host may be asked again. When that is past ctx's
-// deadline it returns at once with the time and errHostBusy, taking no turn.
-func (g *hostGate) wait(ctx context.Context, host string) (time.Time, error) {
-	if g.gap <= 0 {
-		return time.Time{}, nil
-	}
-	g.mu.Lock()
-	now := time.Now()
-	at := now
-	if t := g.next[host]; t.After(now) {
-		at = t
-	}
-	if dl, ok := ctx.Deadline(); ok && at.After(dl) {
-		g.mu.Unlock()
-		return at, errHostBusy
-	}
-	if len(g.next) > 10000 { // forget hosts whose turn has passed
-		for h, t := range g.next {
-			if t.Before(now) {
-				delete(g.next, h)
-			}
-		}
-	}
-	g.next[host] = at.Add(g.gap)
-	g.mu.Unlock()
-	t := time.NewTimer(at.Sub(now))
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return at, ctx.Err()
-	case <-t.C:
-		return at, nil
 	}
 }
 
