@@ -276,7 +276,7 @@ func (s *Service) checkPage(ctx context.Context, m *Monitor, req fetch.Request) 
 
 // A new text is a structure change, not a content change, when it has
 // under collapsedShare of the words of a version that had at least
-// minStructureWords, or when a legal document is no longer one of its type.
+// minStructureWords, or when a legal text no longer reads as one at all.
 const (
 	collapsedShare    = 0.5
 	minStructureWords = 50
@@ -289,8 +289,10 @@ func structureChanged(base *MonitorVersion, doc *extract.Document) string {
 		return fmt.Sprintf("its text shrank from %d to %d words", base.WordCount, doc.WordCount)
 	}
 	was, is := extract.DetectType("", base.Text), extract.DetectType("", doc.Text)
-	if was != "other" && is != was {
-		return fmt.Sprintf("its text no longer reads as a %s document (now: %s)", was, is)
+	if was != "other" && is == "other" {
+		// Only a legal text turning into none counts: between terms and
+		// privacy the type of a text alone is too close to call.
+		return fmt.Sprintf("its text no longer reads as a legal document (it read as %s)", was)
 	}
 	return ""
 }
