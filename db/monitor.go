@@ -20,6 +20,8 @@ type monitorRow struct {
 	LastCheckedAt       *time.Time `db:"last_checked_at"`
 	LastChangedAt       *time.Time `db:"last_changed_at"`
 	LastError           string     `db:"last_error"`
+	LastErrorCode       string     `db:"last_error_code"`
+	BlockedBy           string     `db:"blocked_by"`
 	ConsecutiveFailures int        `db:"consecutive_failures"`
 	ConsecutiveChanges  int        `db:"consecutive_changes"`
 	ContentHash         string     `db:"content_hash"`
@@ -31,14 +33,14 @@ type monitorRow struct {
 func monitorFromApp(m *app.Monitor) monitorRow {
 	return monitorRow{ID: m.ID, AccountID: m.AccountID, URL: m.URL, Name: m.Name, IntervalSeconds: m.IntervalSeconds,
 		CreatedAt: m.CreatedAt.UTC(), NextCheckAt: m.NextCheckAt.UTC(), LastCheckedAt: utcPtr(m.LastCheckedAt), LastChangedAt: utcPtr(m.LastChangedAt),
-		LastError: m.LastError, ConsecutiveFailures: m.ConsecutiveFailures, ConsecutiveChanges: m.ConsecutiveChanges,
+		LastError: m.LastError, LastErrorCode: m.LastErrorCode, BlockedBy: m.BlockedBy, ConsecutiveFailures: m.ConsecutiveFailures, ConsecutiveChanges: m.ConsecutiveChanges,
 		ContentHash: m.ContentHash, ETag: m.ETag, LastModified: m.LastModified, WholeFetchAt: utcPtr(m.WholeFetchAt)}
 }
 
 func (r *monitorRow) toApp() *app.Monitor {
 	return &app.Monitor{ID: r.ID, AccountID: r.AccountID, URL: r.URL, Name: r.Name, IntervalSeconds: r.IntervalSeconds,
 		CreatedAt: r.CreatedAt.UTC(), NextCheckAt: r.NextCheckAt.UTC(), LastCheckedAt: utcPtr(r.LastCheckedAt), LastChangedAt: utcPtr(r.LastChangedAt),
-		LastError: r.LastError, ConsecutiveFailures: r.ConsecutiveFailures, ConsecutiveChanges: r.ConsecutiveChanges,
+		LastError: r.LastError, LastErrorCode: r.LastErrorCode, BlockedBy: r.BlockedBy, ConsecutiveFailures: r.ConsecutiveFailures, ConsecutiveChanges: r.ConsecutiveChanges,
 		ContentHash: r.ContentHash, ETag: r.ETag, LastModified: r.LastModified, WholeFetchAt: utcPtr(r.WholeFetchAt)}
 }
 
@@ -51,7 +53,7 @@ func monitorsToApp(rows []monitorRow) []app.Monitor {
 }
 
 const monitorColumns = `id, account_id, url, name, interval_seconds, created_at, next_check_at, last_checked_at, last_changed_at,
-last_error, consecutive_failures, consecutive_changes, content_hash, etag, last_modified, whole_fetch_at`
+last_error, last_error_code, blocked_by, consecutive_failures, consecutive_changes, content_hash, etag, last_modified, whole_fetch_at`
 
 const countMonitorsSQL = `SELECT count(*) FROM monitors WHERE account_id = ? AND deleted_at IS NULL`
 
@@ -282,14 +284,14 @@ func (s *Store) FindRawPage(ctx context.Context, monitorID string) (*app.RawPage
 // Recording a check: only the lease's owner may (see the claim above).
 const (
 	finishCheckedSQL = `UPDATE monitors SET lease_owner = NULL, lease_until = NULL, last_checked_at = ?, next_check_at = ?,
-  last_error = '', consecutive_failures = 0, consecutive_changes = ?, etag = ?, last_modified = ?,
+  last_error = '', last_error_code = '', blocked_by = '', consecutive_failures = 0, consecutive_changes = ?, etag = ?, last_modified = ?,
   whole_fetch_at = COALESCE(?, whole_fetch_at),
   content_seen_at = COALESCE(?, content_seen_at),
   content_hash = COALESCE(?, content_hash), last_changed_at = COALESCE(?, last_changed_at),
   raw_gz = COALESCE(?, raw_gz), raw_type = COALESCE(?, raw_type), raw_url = COALESCE(?, raw_url)
 WHERE id = ? AND lease_owner = ? AND deleted_at IS NULL`
 	finishFailedSQL = `UPDATE monitors SET lease_owner = NULL, lease_until = NULL, last_checked_at = ?, next_check_at = ?,
-  last_error = ?, consecutive_failures = ?
+  last_error = ?, last_error_code = ?, blocked_by = ?, consecutive_failures = ?
 WHERE id = ? AND lease_owner = ? AND deleted_at IS NULL`
 	// The version being replaced keeps when it was last seen.
 	flushSeenSQL = `UPDATE monitor_versions SET last_seen_at = (SELECT content_seen_at FROM monitors WHERE id = ?)
@@ -305,7 +307,7 @@ func (s *Store) FinishCheck(ctx context.Context, c *app.CheckRecord) (bool, erro
 		whole = at
 	}
 	if c.Error != "" {
-		return oneRow(s.exec(ctx, finishFailedSQL, at, next, c.Error, c.Failures, c.MonitorID, c.LeaseOwner))
+		return oneRow(s.exec(ctx, finishFailedSQL, at, next, c.Error, c.ErrorCode, c.BlockedBy, c.Failures, c.MonitorID, c.LeaseOwner))
 	}
 	if c.Version == nil {
 		var seen any = at

@@ -25,6 +25,14 @@ func (r *monitorResolver) LastError(ctx context.Context, obj *app.Monitor) (*str
 	return nonEmpty(obj.LastError), nil
 }
 
+func (r *monitorResolver) LastErrorCode(ctx context.Context, obj *app.Monitor) (*string, error) {
+	return nonEmpty(obj.LastErrorCode), nil
+}
+
+func (r *monitorResolver) BlockedBy(ctx context.Context, obj *app.Monitor) (*string, error) {
+	return nonEmpty(obj.BlockedBy), nil
+}
+
 func (r *monitorResolver) Versions(ctx context.Context, obj *app.Monitor, limit *int, cursor *string) (*app.VersionPage, error) {
 	return r.Service.FindMonitorVersions(ctx, obj.ID, limit, deref(cursor))
 }

@@ -2,6 +2,7 @@ package graph_test
 
 import (
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -15,7 +16,7 @@ const monitorPage = `<html><head><title>Terms of Service</title></head><body><ma
 <p>You may close your account whenever you like.</p>
 %s</main></body></html>`
 
-const monitorFields = `id url name intervalSeconds status createdAt lastCheckedAt nextCheckAt lastChangedAt lastError consecutiveFailures`
+const monitorFields = `id url name intervalSeconds status createdAt lastCheckedAt nextCheckAt lastChangedAt lastError lastErrorCode blockedBy consecutiveFailures`
 
 // The monitor operations over GraphQL: the same service, scopes and errors
 // as REST, with the version history REST does not have.
@@ -82,6 +83,17 @@ func TestMonitorOperations(t *testing.T) {
 		e.mustData(t, raw, `mutation($ids: [ID!]!) { updateAlerts(ids: $ids, read: true) { updated } }`, map[string]any{"ids": []string{got.Alerts.Alerts[0].ID}}, &upd)
 		if upd.UpdateAlerts.Updated != 1 {
 			t.Errorf("updated %d", upd.UpdateAlerts.Updated)
+		}
+
+		// A failed check says why: its code and the bot protection.
+		e.Docs.Set("/terms", apptest.Page{Status: 403, ContentType: "text/html", Header: http.Header{"Cf-Mitigated": {"challenge"}, "Server": {"cloudflare"}},
+			Body: "<html><head><title>Just a moment...</title></head><body></body></html>"})
+		var failed struct {
+			CheckMonitor struct{ LastError, LastErrorCode, BlockedBy *string }
+		}
+		e.mustData(t, raw, `mutation($id: ID!) { checkMonitor(id: $id) { lastError lastErrorCode blockedBy } }`, map[string]any{"id": m.ID}, &failed)
+		if f := failed.CheckMonitor; f.LastError == nil || f.LastErrorCode == nil || *f.LastErrorCode != "blocked" || f.BlockedBy == nil || *f.BlockedBy != "cloudflare" {
+			t.Errorf("failed check: %+v", f)
 		}
 
 		// Errors carry the same codes as REST's statuses.

@@ -19,13 +19,16 @@ type monitorJSON struct {
 	NextCheckAt         Time    `json:"nextCheckAt"`
 	LastChangedAt       *Time   `json:"lastChangedAt"`
 	LastError           *string `json:"lastError"`
+	LastErrorCode       *string `json:"lastErrorCode"`
+	BlockedBy           *string `json:"blockedBy"`
 	ConsecutiveFailures int     `json:"consecutiveFailures"`
 }
 
 func newMonitorJSON(m *app.Monitor) monitorJSON {
 	return monitorJSON{ID: m.ID, URL: m.URL, Name: m.Name, IntervalSeconds: m.IntervalSeconds, Status: m.Status(),
 		CreatedAt: Time(m.CreatedAt), LastCheckedAt: timePtr(m.LastCheckedAt), NextCheckAt: Time(m.NextCheckAt),
-		LastChangedAt: timePtr(m.LastChangedAt), LastError: nonEmpty(m.LastError), ConsecutiveFailures: m.ConsecutiveFailures}
+		LastChangedAt: timePtr(m.LastChangedAt), LastError: nonEmpty(m.LastError),
+		LastErrorCode: nonEmpty(m.LastErrorCode), BlockedBy: nonEmpty(m.BlockedBy), ConsecutiveFailures: m.ConsecutiveFailures}
 }
 
 // findingJSON is a finding that appeared in or went away from a document.

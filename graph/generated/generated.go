@@ -220,6 +220,7 @@ type ComplexityRoot struct {
 	}
 
 	Monitor struct {
+		BlockedBy           func(childComplexity int) int
 		ConsecutiveFailures func(childComplexity int) int
 		CreatedAt           func(childComplexity int) int
 		ID                  func(childComplexity int) int
@@ -227,6 +228,7 @@ type ComplexityRoot struct {
 		LastChangedAt       func(childComplexity int) int
 		LastCheckedAt       func(childComplexity int) int
 		LastError           func(childComplexity int) int
+		LastErrorCode       func(childComplexity int) int
 		Name                func(childComplexity int) int
 		NextCheckAt         func(childComplexity int) int
 		Status              func(childComplexity int) int
@@ -344,6 +346,8 @@ type KeyLimitResolver interface {
 }
 type MonitorResolver interface {
 	LastError(ctx context.Context, obj *app.Monitor) (*string, error)
+	LastErrorCode(ctx context.Context, obj *app.Monitor) (*string, error)
+	BlockedBy(ctx context.Context, obj *app.Monitor) (*string, error)
 
 	Versions(ctx context.Context, obj *app.Monitor, limit *int, cursor *string) (*app.VersionPage, error)
 }
@@ -1049,6 +1053,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.KeyStatus.Scans(childComplexity), true
 
+	case "Monitor.blockedBy":
+		if e.ComplexityRoot.Monitor.BlockedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Monitor.BlockedBy(childComplexity), true
 	case "Monitor.consecutiveFailures":
 		if e.ComplexityRoot.Monitor.ConsecutiveFailures == nil {
 			break
@@ -1091,6 +1101,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Monitor.LastError(childComplexity), true
+	case "Monitor.lastErrorCode":
+		if e.ComplexityRoot.Monitor.LastErrorCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Monitor.LastErrorCode(childComplexity), true
 	case "Monitor.name":
 		if e.ComplexityRoot.Monitor.Name == nil {
 			break
@@ -1879,6 +1895,15 @@ type Monitor {
   lastChangedAt: Time
   "Why the latest check failed; null while checks succeed."
   lastError: String
+  """
+  Why the latest check failed, in one word: dns, connect, tls, timeout,
+  http_403, http_404, http_410, http_429, http_5xx, http_other, blocked,
+  robots, too_large, not_a_document, structure_changed, invalid or internal;
+  null while checks succeed.
+  """
+  lastErrorCode: String
+  "The bot protection that refused the latest check (cloudflare, akamai, datadome or unknown) when lastErrorCode is blocked; null otherwise."
+  blockedBy: String
   consecutiveFailures: Int!
   "The distinct extracted texts seen, newest first (limit 1..100, default 20)."
   versions(limit: Int, cursor: String): MonitorVersionPage!
@@ -2423,6 +2448,10 @@ func (ec *executionContext) childFields_Monitor(ctx context.Context, field graph
 		return ec.fieldContext_Monitor_lastChangedAt(ctx, field)
 	case "lastError":
 		return ec.fieldContext_Monitor_lastError(ctx, field)
+	case "lastErrorCode":
+		return ec.fieldContext_Monitor_lastErrorCode(ctx, field)
+	case "blockedBy":
+		return ec.fieldContext_Monitor_blockedBy(ctx, field)
 	case "consecutiveFailures":
 		return ec.fieldContext_Monitor_consecutiveFailures(ctx, field)
 	case "versions":
@@ -5887,6 +5916,52 @@ func (ec *executionContext) _Monitor_lastError(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Monitor_lastError(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Monitor", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Monitor_lastErrorCode(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Monitor_lastErrorCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Monitor().LastErrorCode(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Monitor_lastErrorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Monitor", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Monitor_blockedBy(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Monitor_blockedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Monitor().BlockedBy(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Monitor_blockedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Monitor", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
@@ -10335,6 +10410,82 @@ func (ec *executionContext) _Monitor(ctx context.Context, sel ast.SelectionSet, 
 					}
 				}()
 				res = ec._Monitor_lastError(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "lastErrorCode":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Monitor_lastErrorCode(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "blockedBy":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Monitor_blockedBy(ctx, field, obj)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}

@@ -20,16 +20,21 @@ const (
 
 // Monitor watches one public legal document for an account.
 type Monitor struct {
-	ID                  string
-	AccountID           string
-	URL                 string
-	Name                string
-	IntervalSeconds     int
-	CreatedAt           time.Time
-	NextCheckAt         time.Time
-	LastCheckedAt       *time.Time
-	LastChangedAt       *time.Time
-	LastError           string
+	ID              string
+	AccountID       string
+	URL             string
+	Name            string
+	IntervalSeconds int
+	CreatedAt       time.Time
+	NextCheckAt     time.Time
+	LastCheckedAt   *time.Time
+	LastChangedAt   *time.Time
+	LastError       string
+	// LastErrorCode says why the latest check failed in one word (README,
+	// "Failure codes"); BlockedBy names the bot protection that refused it
+	// when the code is blocked. Both are "" while checks succeed.
+	LastErrorCode       string
+	BlockedBy           string
 	ConsecutiveFailures int
 	// ConsecutiveChanges counts the successful checks in a row that saw
 	// the text change.

@@ -23,8 +23,9 @@ type MonitorOptions struct {
 	Workers int
 	// MinInterval is the shortest interval a monitor may have (default 1h).
 	MinInterval time.Duration
-	// HostInterval is the least time between two requests to one host from
-	// this process (default 1s; negative: no limit).
+	// HostInterval is the least time between two requests to one host
+	// from all processes on the database together (default 1s; negative:
+	// no limit). A host's schedule grows past it (host.go).
 	HostInterval time.Duration
 	// Lease is how long a claimed check may take before another process may
 	// claim the monitor again (default 35s). It must exceed the fetch
@@ -63,10 +64,16 @@ func (s *Service) readPage(ctx context.Context, req fetch.Request) (*Document, e
 // politeness can wrap it. A *retryError means the page was not asked at
 // all and the check is to be made again later, counting no failure.
 func (s *Service) fetchMonitored(ctx context.Context, m *Monitor, req fetch.Request) (*Document, error) {
-	if at, err := s.gate.wait(ctx, hostOf(m.URL)); err != nil {
+	if at, err := s.gate.wait(ctx, m.URL); err != nil {
+		// A manual check refused here must not bring the next scheduled
+		// (free) check forward; a claimed monitor is already due, so the
+		// scheduler's release time is unchanged.
+		if m.NextCheckAt.After(at) {
+			at = m.NextCheckAt
+		}
 		return nil, &retryError{At: at, Err: Errorf(CodeConflict, "the monitor's site was asked too often just now; try again in a few seconds")}
 	}
-	return s.pageReader(ctx, req)
+	return s.checkPage(ctx, m, req)
 }
 
 // extractStored extracts a stored raw page with the service's rules.
@@ -206,6 +213,7 @@ func (s *Service) runCheck(ctx context.Context, m *Monitor, owner string) (out O
 		}
 		out = Outcome{Result: CheckFailed, Err: e}
 		rec = &CheckRecord{Error: e.Message, Failures: m.ConsecutiveFailures + 1}
+		rec.ErrorCode, rec.BlockedBy = failureOf(checkErr)
 		rec.NextCheckAt = now.Add(backoff(m.Interval(), rec.Failures))
 	} else {
 		if rec.Version != nil {
@@ -450,50 +458,6 @@ func (s *Service) sleepUntilDue(ctx context.Context) {
 	case <-ctx.Done():
 	case <-s.wake:
 	case <-timer.C:
-	}
-}
-
-var errHostBusy = errors.New("host busy")
-
-// hostGate spaces this process's requests to one host (politeness).
-type hostGate struct {
-	gap  time.Duration
-	mu   sync.Mutex
-	next map[string]time.Time
-}
-
-// wait returns when the host may be asked again. When that is past ctx's
-// deadline it returns at once with the time and errHostBusy, taking no turn.
-func (g *hostGate) wait(ctx context.Context, host string) (time.Time, error) {
-	if g.gap <= 0 {
-		return time.Time{}, nil
-	}
-	g.mu.Lock()
-	now := time.Now()
-	at := now
-	if t := g.next[host]; t.After(now) {
-		at = t
-	}
-	if dl, ok := ctx.Deadline(); ok && at.After(dl) {
-		g.mu.Unlock()
-		return at, errHostBusy
-	}
-	if len(g.next) > 10000 { // forget hosts whose turn has passed
-		for h, t := range g.next {
-			if t.Before(now) {
-				delete(g.next, h)
-			}
-		}
-	}
-	g.next[host] = at.Add(g.gap)
-	g.mu.Unlock()
-	t := time.NewTimer(at.Sub(now))
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return at, ctx.Err()
-	case <-t.C:
-		return at, nil
 	}
 }
 

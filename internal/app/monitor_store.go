@@ -74,6 +74,9 @@ type CheckRecord struct {
 	// monitor's count of failures in a row after this check.
 	Error    string
 	Failures int
+	// ErrorCode says why in one word (Monitor.LastErrorCode); BlockedBy
+	// names the bot protection when it is blocked.
+	ErrorCode, BlockedBy string
 	// On success: the validators for the next conditional GET, the version
 	// seen (nil: unchanged, the current version was seen again), the raw page
 	// to keep (nil: keep the stored one) and the alert (nil: no change).

@@ -78,7 +78,7 @@ type Service struct {
 	analysisWait   time.Duration
 
 	mon  MonitorOptions
-	gate *hostGate
+	gate *politeness
 	wake chan struct{} // a monitor was created: the scheduler looks again
 	// pageReader is a check's read of its page (readPage; a benchmark of
 	// dispatch alone replaces it).
@@ -105,7 +105,7 @@ func New(o Options) *Service {
 		s.retention = 90 * 24 * time.Hour
 	}
 	s.mon.setDefaults()
-	s.gate = &hostGate{gap: s.mon.HostInterval, next: map[string]time.Time{}}
+	s.gate = newPoliteness(s, s.mon.HostInterval)
 	s.pageReader = s.readPage
 	if s.fetcher == nil {
 		s.fetcher = fetch.New(fetch.Options{})

@@ -37,6 +37,7 @@ type Store interface {
 
 	budgetStore
 	monitorStore
+	hostStore
 	billingStore
 	sessionStore
 

@@ -288,6 +288,7 @@ func (s *Service) pruneLoop(ctx context.Context) error {
 		{"usage log", func(ctx context.Context) (int64, error) { return s.PruneUsage(ctx, s.retention) }},
 		{"revoked sessions", s.PruneSessions},
 		{"monitor history", s.PruneMonitorHistory},
+		{"host schedule", s.pruneHosts},
 	}
 	t := time.NewTicker(pruneEvery)
 	defer t.Stop()

@@ -40,7 +40,8 @@ type Config struct {
 	// 0 turns its scheduler off.
 	MonitorWorkers int
 	// MonitorHostInterval is the least time between two requests to one
-	// host from one process; 0 lifts it (tests).
+	// host from all processes on the database together (the floor of the
+	// per-host schedule); 0 lifts it (tests).
 	MonitorHostInterval time.Duration
 	// AnalysisConcurrency is how many analyses one process runs at once
 	// (each can hold hundreds of MB on a long text); more wait a moment, then 503.

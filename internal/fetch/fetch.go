@@ -27,8 +27,13 @@ import (
 	"time"
 )
 
-// DefaultUserAgent names the service to the sites it reads.
-const DefaultUserAgent = "clausewatch/0.1 (+https://github.com/clausewatch/clausewatch)"
+// RobotsToken is the product token robots.txt groups name the service by
+// (RFC 9309 section 2.2.1).
+const RobotsToken = "clausewatch"
+
+// DefaultUserAgent names the service to the sites it reads, with the
+// address of a page saying what it is and why it reads them.
+const DefaultUserAgent = RobotsToken + "/0.1 (+https://github.com/clausewatch/clausewatch#monitoring-politeness-and-failure-codes)"
 
 const (
 	defaultTimeout  = 15 * time.Second
@@ -99,11 +104,17 @@ func (k Kind) String() string {
 }
 
 // Error is a classified fetch failure. Msg is safe to show to the user and
-// says what they can do; Err is the cause, for logs.
+// says what they can do; Err is the cause, for logs. Code says why the
+// fetch failed in one word (see the Code constants); BlockedBy names the
+// bot protection that refused it (Code blocked); RetryAfter is the wait a
+// 429 or 503 asked for (0: none given).
 type Error struct {
-	Kind Kind
-	Msg  string
-	Err  error
+	Kind       Kind
+	Code       Code
+	BlockedBy  string
+	RetryAfter time.Duration
+	Msg        string
+	Err        error
 }
 
 func (e *Error) Error() string {
@@ -116,7 +127,13 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 func newErr(k Kind, err error, format string, args ...any) *Error {
-	return &Error{Kind: k, Msg: fmt.Sprintf(format, args...), Err: err}
+	return &Error{Kind: k, Code: defaultCode(k), Msg: fmt.Sprintf(format, args...), Err: err}
+}
+
+// coded sets e's Code and returns it.
+func (e *Error) coded(c Code) *Error {
+	e.Code = c
+	return e
 }
 
 // Client fetches public documents. It is safe for concurrent use.
@@ -155,6 +172,10 @@ func New(o Options) *Client {
 	tr := &http.Transport{
 		Proxy: nil, // never a proxy from the environment: it would bypass the dial check
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			if host, _, err := net.SplitHostPort(addr); err == nil && specialUseName(host) {
+				// RFC 6761 section 6.4: resolvers answer these at once, negatively.
+				return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+			}
 			if c.allow[strings.ToLower(addr)] {
 				return open.DialContext(ctx, network, addr)
 			}
@@ -178,6 +199,13 @@ func New(o Options) *Client {
 		},
 	}
 	return c
+}
+
+// specialUseName reports whether host is under .invalid, a name that never
+// resolves (RFC 6761 section 6.4): it is refused without asking DNS.
+func specialUseName(host string) bool {
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	return host == "invalid" || strings.HasSuffix(host, ".invalid")
 }
 
 // guardControl runs after DNS resolution, on the exact address being
@@ -324,7 +352,7 @@ func (c *Client) Fetch(ctx context.Context, r Request) (*Response, error) {
 		return out, nil
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, newErr(KindUpstream, nil, "the site answered %s; check that the URL opens in a browser", statusText(resp.StatusCode))
+		return nil, statusError(resp, time.Now())
 	}
 	if k, why := unreadableType(out.ContentType); k {
 		return nil, unreadable(why)
@@ -364,36 +392,11 @@ func (c *Client) tooLarge() *Error {
 // readBody decompresses and reads the body, stopping one byte past the cap
 // so a decompression bomb costs at most MaxBytes of memory.
 func (c *Client) readBody(resp *http.Response) ([]byte, error) {
-	var rd io.Reader = resp.Body
-	switch enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding"))); enc {
-	case "", "identity":
-	case "gzip", "x-gzip":
-		zr, err := gzip.NewReader(resp.Body)
-		if err != nil {
-			return nil, newErr(KindUpstream, err, "the site sent a corrupt compressed response; try again later")
-		}
-		defer zr.Close()
-		rd = zr
-	case "deflate":
-		// "deflate" is meant to be zlib-wrapped, but some servers send raw deflate.
-		buf := make([]byte, 2)
-		n, _ := io.ReadFull(resp.Body, buf)
-		head := io.MultiReader(strings.NewReader(string(buf[:n])), resp.Body)
-		if n == 2 && (uint16(buf[0])<<8|uint16(buf[1]))%31 == 0 && buf[0]&0x0f == 8 {
-			zr, err := zlib.NewReader(head)
-			if err != nil {
-				return nil, newErr(KindUpstream, err, "the site sent a corrupt compressed response; try again later")
-			}
-			defer zr.Close()
-			rd = zr
-		} else {
-			fr := flate.NewReader(head)
-			defer fr.Close()
-			rd = fr
-		}
-	default:
-		return nil, newErr(KindUnreadable, nil, "the site sent the document in an encoding we cannot decode (%s)", enc)
+	rd, done, err := decoded(resp)
+	if err != nil {
+		return nil, err
 	}
+	defer done()
 	body, err := io.ReadAll(io.LimitReader(rd, c.opts.MaxBytes+1))
 	if int64(len(body)) > c.opts.MaxBytes {
 		return nil, c.tooLarge()
@@ -405,6 +408,38 @@ func (c *Client) readBody(resp *http.Response) ([]byte, error) {
 		return nil, err
 	}
 	return body, nil
+}
+
+// decoded is the body with its Content-Encoding undone; done closes the
+// decoder.
+func decoded(resp *http.Response) (rd io.Reader, done func(), err error) {
+	rd, done = resp.Body, func() {}
+	switch enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding"))); enc {
+	case "", "identity":
+	case "gzip", "x-gzip":
+		zr, err := gzip.NewReader(resp.Body)
+		if err != nil {
+			return nil, nil, newErr(KindUpstream, err, "the site sent a corrupt compressed response; try again later")
+		}
+		return zr, func() { zr.Close() }, nil
+	case "deflate":
+		// "deflate" is meant to be zlib-wrapped, but some servers send raw deflate.
+		buf := make([]byte, 2)
+		n, _ := io.ReadFull(resp.Body, buf)
+		head := io.MultiReader(strings.NewReader(string(buf[:n])), resp.Body)
+		if n == 2 && (uint16(buf[0])<<8|uint16(buf[1]))%31 == 0 && buf[0]&0x0f == 8 {
+			zr, err := zlib.NewReader(head)
+			if err != nil {
+				return nil, nil, newErr(KindUpstream, err, "the site sent a corrupt compressed response; try again later")
+			}
+			return zr, func() { zr.Close() }, nil
+		}
+		fr := flate.NewReader(head)
+		return fr, func() { fr.Close() }, nil
+	default:
+		return nil, nil, newErr(KindUnreadable, nil, "the site sent the document in an encoding we cannot decode (%s)", enc)
+	}
+	return rd, done, nil
 }
 
 // classify maps a transport error to a Kind and a message.
@@ -430,15 +465,18 @@ func (c *Client) classify(ctx context.Context, err error, host string) *Error {
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) {
 		if dnsErr.IsNotFound {
-			return newErr(KindUpstream, err, "the host %s does not exist; check the spelling of the URL", host)
+			return newErr(KindUpstream, err, "the host %s does not exist; check the spelling of the URL", host).coded(CodeDNS)
 		}
-		return newErr(KindUpstream, err, "the host name %s could not be resolved; try again later", host)
+		return newErr(KindUpstream, err, "the host name %s could not be resolved; try again later", host).coded(CodeDNS)
 	}
 	var certErr *tls.CertificateVerificationError
 	if errors.As(err, &certErr) {
-		return newErr(KindUpstream, err, "the site's TLS certificate is not valid for %s", host)
+		return newErr(KindUpstream, err, "the site's TLS certificate is not valid for %s", host).coded(CodeTLS)
 	}
-	return newErr(KindUpstream, err, "could not connect to %s; check the URL or try again later", host)
+	if isTLSError(err) {
+		return newErr(KindUpstream, err, "the TLS handshake with %s failed; the site's HTTPS is misconfigured", host).coded(CodeTLS)
+	}
+	return newErr(KindUpstream, err, "could not connect to %s; check the URL or try again later", host).coded(CodeConnect)
 }
 
 // unreadableType reports whether a Content-Type is certainly not a
