@@ -22,6 +22,7 @@ type monitorRow struct {
 	LastError           string     `db:"last_error"`
 	ConsecutiveFailures int        `db:"consecutive_failures"`
 	ConsecutiveChanges  int        `db:"consecutive_changes"`
+	AlertOn             string     `db:"alert_on"`
 	ContentHash         string     `db:"content_hash"`
 	ETag                string     `db:"etag"`
 	LastModified        string     `db:"last_modified"`
@@ -31,14 +32,14 @@ func monitorFromApp(m *app.Monitor) monitorRow {
 	return monitorRow{ID: m.ID, AccountID: m.AccountID, URL: m.URL, Name: m.Name, IntervalSeconds: m.IntervalSeconds,
 		CreatedAt: m.CreatedAt.UTC(), NextCheckAt: m.NextCheckAt.UTC(), LastCheckedAt: utcPtr(m.LastCheckedAt), LastChangedAt: utcPtr(m.LastChangedAt),
 		LastError: m.LastError, ConsecutiveFailures: m.ConsecutiveFailures, ConsecutiveChanges: m.ConsecutiveChanges,
-		ContentHash: m.ContentHash, ETag: m.ETag, LastModified: m.LastModified}
+		AlertOn: m.AlertOn, ContentHash: m.ContentHash, ETag: m.ETag, LastModified: m.LastModified}
 }
 
 func (r *monitorRow) toApp() *app.Monitor {
 	return &app.Monitor{ID: r.ID, AccountID: r.AccountID, URL: r.URL, Name: r.Name, IntervalSeconds: r.IntervalSeconds,
 		CreatedAt: r.CreatedAt.UTC(), NextCheckAt: r.NextCheckAt.UTC(), LastCheckedAt: utcPtr(r.LastCheckedAt), LastChangedAt: utcPtr(r.LastChangedAt),
 		LastError: r.LastError, ConsecutiveFailures: r.ConsecutiveFailures, ConsecutiveChanges: r.ConsecutiveChanges,
-		ContentHash: r.ContentHash, ETag: r.ETag, LastModified: r.LastModified}
+		AlertOn: r.AlertOn, ContentHash: r.ContentHash, ETag: r.ETag, LastModified: r.LastModified}
 }
 
 func monitorsToApp(rows []monitorRow) []app.Monitor {
@@ -50,7 +51,7 @@ func monitorsToApp(rows []monitorRow) []app.Monitor {
 }
 
 const monitorColumns = `id, account_id, url, name, interval_seconds, created_at, next_check_at, last_checked_at, last_changed_at,
-last_error, consecutive_failures, consecutive_changes, content_hash, etag, last_modified`
+last_error, consecutive_failures, consecutive_changes, alert_on, content_hash, etag, last_modified`
 
 const countMonitorsSQL = `SELECT count(*) FROM monitors WHERE account_id = ? AND deleted_at IS NULL`
 
@@ -89,7 +90,7 @@ func (s *Store) createCapped(ctx context.Context, accountID, countSQL string, li
 }
 
 const createMonitorSQL = `INSERT INTO monitors (id, account_id, url, name, interval_seconds, created_at, next_check_at, last_checked_at,
-content_hash, content_seen_at, etag, last_modified, raw_gz, raw_type, raw_url) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+content_hash, content_seen_at, etag, last_modified, raw_gz, raw_type, raw_url, alert_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 // CreateMonitor implements app.Store.
 func (s *Store) CreateMonitor(ctx context.Context, m *app.Monitor, v *app.MonitorVersion, raw *app.RawPage, limit int) (bool, error) {
@@ -106,7 +107,7 @@ func (s *Store) CreateMonitor(ctx context.Context, m *app.Monitor, v *app.Monito
 	return s.createCapped(ctx, m.AccountID, countMonitorsSQL, limit, func(tx *Store) error {
 		r := monitorFromApp(m)
 		if _, err := tx.exec(ctx, createMonitorSQL, r.ID, r.AccountID, r.URL, r.Name, r.IntervalSeconds, r.CreatedAt,
-			r.NextCheckAt, r.LastCheckedAt, r.ContentHash, v.LastSeenAt.UTC(), r.ETag, r.LastModified, rawGz, raw.ContentType, raw.URL); err != nil {
+			r.NextCheckAt, r.LastCheckedAt, r.ContentHash, v.LastSeenAt.UTC(), r.ETag, r.LastModified, rawGz, raw.ContentType, raw.URL, r.AlertOn); err != nil {
 			return err
 		}
 		return tx.upsertVersion(ctx, v, textGz)

@@ -80,6 +80,8 @@ type Service struct {
 	mon  MonitorOptions
 	gate *hostGate
 	wake chan struct{} // a monitor was created: the scheduler looks again
+
+	grades *gradeCache // grades of monitor versions (version.go)
 }
 
 // New builds a Service. It starts nothing: a server calls Run for the
@@ -89,7 +91,7 @@ func New(o Options) *Service {
 		webhookSecret: o.WebhookSecret, prices: o.Prices, fetcher: o.Fetcher, llm: o.LLM,
 		analyzer: o.Analyzer, extractor: o.Extractor,
 		retention: o.UsageRetention, usage: &recorder{store: o.Store},
-		mon: o.Monitor, wake: make(chan struct{}, 1)}
+		mon: o.Monitor, wake: make(chan struct{}, 1), grades: &gradeCache{m: map[string]string{}}}
 	n := o.AnalysisConcurrency
 	if n <= 0 {
 		n = 2 * runtime.GOMAXPROCS(0)

@@ -37,6 +37,7 @@ type Store interface {
 
 	budgetStore
 	monitorStore
+	feedStore
 	billingStore
 	sessionStore
 
