@@ -34,7 +34,7 @@ func TestMonitorScenario(t *testing.T) {
 		}
 		m := res.json(t)
 		if m["url"] != url || m["name"] != "Example terms" || m["intervalSeconds"] != 86400.0 || m["status"] != "active" ||
-			m["lastChangedAt"] != nil || m["lastError"] != nil || m["consecutiveFailures"] != 0.0 || len(m) != 11 {
+			m["lastChangedAt"] != nil || m["lastError"] != nil || m["consecutiveFailures"] != 0.0 || m["alertOn"] != "any" || len(m) != 12 {
 			t.Errorf("monitor %s", res.body)
 		}
 		for _, f := range []string{"createdAt", "lastCheckedAt", "nextCheckAt"} {

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -94,8 +95,14 @@ func hashFeedToken(raw string) []byte {
 // its monitors (Monitor set).
 type Feed struct {
 	AccountID string
-	Monitor   *Monitor
-	Alerts    []Alert
+	// Since is when the token was made: the feed's updated time while it
+	// holds no alert.
+	Since   time.Time
+	Monitor *Monitor
+	Alerts  []Alert
+	// Names are the account's monitors' names (or URLs), by id; alerts of
+	// deleted monitors are named by their URL.
+	Names map[string]string
 }
 
 // ReadFeed reads the feed token names: the account's alerts, or with a
@@ -116,13 +123,22 @@ func (s *Service) ReadFeed(ctx context.Context, token, monitorID string) (*Feed,
 	if subtle.ConstantTimeCompare(t.Hash, hashFeedToken(token)) != 1 {
 		return nil, ErrUnauthenticated()
 	}
-	f := &Feed{AccountID: t.AccountID}
+	f := &Feed{AccountID: t.AccountID, Since: t.CreatedAt, Names: map[string]string{}}
 	if monitorID != "" {
 		if !validID(monitorID) {
 			return nil, Errorf(CodeNotFound, "monitor not found")
 		}
 		if f.Monitor, err = s.store.FindMonitor(ctx, t.AccountID, monitorID); err != nil {
 			return nil, err
+		}
+		f.Names[f.Monitor.ID] = cmp.Or(f.Monitor.Name, f.Monitor.URL)
+	} else {
+		ms, err := s.store.FindMonitors(ctx, t.AccountID)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range ms {
+			f.Names[m.ID] = cmp.Or(m.Name, m.URL)
 		}
 	}
 	f.Alerts, err = s.store.FindAlerts(ctx, AlertQuery{AccountID: t.AccountID, MonitorID: monitorID, Limit: FeedEntries})
