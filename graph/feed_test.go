@@ -33,7 +33,9 @@ func TestHistoryAndFeedToken(t *testing.T) {
 
 		var got struct {
 			Monitor struct {
-				Versions struct{ Versions []struct{ ContentHash, Grade string } }
+				Versions struct {
+					Versions []struct{ ContentHash, Grade string }
+				}
 			}
 		}
 		e.mustData(t, raw, `query($id: ID!) { monitor(id: $id) { versions { versions { contentHash grade } } } }`, map[string]any{"id": id}, &got)
@@ -70,7 +72,9 @@ func TestHistoryAndFeedToken(t *testing.T) {
 		if r := e.do(t, raw, `mutation { rotateFeedToken { token } }`, nil); r.code() != "FORBIDDEN" {
 			t.Errorf("rotate with a key: %s", r.body)
 		}
-		var rot struct{ RotateFeedToken struct{ Token, Prefix, CreatedAt string } }
+		var rot struct {
+			RotateFeedToken struct{ Token, Prefix, CreatedAt string }
+		}
 		e.mustData(t, tok, `mutation { rotateFeedToken { token prefix createdAt } }`, nil, &rot)
 		if !strings.HasPrefix(rot.RotateFeedToken.Token, app.FeedTokenPrefix) || rot.RotateFeedToken.Prefix != rot.RotateFeedToken.Token[:12] {
 			t.Errorf("rotated %+v", rot)
