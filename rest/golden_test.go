@@ -325,7 +325,9 @@ func goldenCases(t *testing.T, d dbtest.Dialect) []goldenCase {
 
 		{"GET /api/monitor/versions", 200, "", func() response {
 			res := e.do("GET", "/api/monitor/versions?monitorId="+monitorID, monKey, nil)
-			var page struct{ Versions []struct{ ContentHash string } }
+			var page struct {
+				Versions []struct{ ContentHash string }
+			}
 			_ = json.Unmarshal(res.body, &page) // a wrong body fails the golden
 			for _, v := range page.Versions {
 				versions = append(versions, v.ContentHash)
