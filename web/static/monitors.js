@@ -70,9 +70,13 @@ function showAlert(alertBox, id) {
     return;
   }
   el.querySelector("details")?.setAttribute("open", "");
-  el.scrollIntoView({ block: "start" });
   el.classList.add("flash");
-  el.querySelector("h3")?.focus();
+  // After the shell has focused the page's heading (it does so once render
+  // returns), so the alert stays in view.
+  requestAnimationFrame(() => {
+    el.querySelector("h3")?.focus();
+    el.scrollIntoView({ block: "start" });
+  });
 }
 
 // refreshUnread puts the number of unread alerts beside "Monitors" in the header.
