@@ -136,6 +136,7 @@ test("an alert reads as a person reads it, and the history compares versions", a
   await card.getByRole("button", { name: "Compare" }).click();
   await card.locator(".version-diff h4", { hasText: "Version 1 → version 2" }).waitFor();
   assert.match(await card.locator(".version-diff").innerText(), /binding arbitration/);
+  assert.doesNotMatch(await card.innerText(), /\bnull\b/, "an absent part was written out as null");
   await page.screenshot({ path: `${artifacts}/monitors-history-1280.png`, fullPage: true });
 });
 

@@ -228,7 +228,7 @@ async function toggleHistory(button, box, m) {
       const { monitorVersionDiff: d } = await gql(`query ($id: ID!, $a: String!, $b: String!) { monitorVersionDiff(monitorId: $id, from: $a, to: $b) {
         diff added removed changed summarised gradeBefore gradeAfter findingsAdded { ${findingFields} } findingsRemoved { ${findingFields} } } }`,
       { id: m.id, a: vs[Number(from)].contentHash, b: vs[Number(to)].contentHash });
-      result.replaceChildren(
+      fill(result,
         h("h4", {}, `Version ${n - Number(from)} → version ${n - Number(to)}`),
         h("p", {}, gradeMove(d.gradeBefore, d.gradeAfter), " ", `${d.changed} paragraph${d.changed === 1 ? "" : "s"} changed `,
           h("span", { class: "ins" }, `+${d.added}`), " ", h("span", { class: "del" }, `−${d.removed}`)),
@@ -239,10 +239,16 @@ async function toggleHistory(button, box, m) {
       result.replaceChildren(errorBox(err, "The versions could not be compared."));
     }
   } }, "Compare");
-  box.replaceChildren(h("h4", {}, "History"),
+  fill(box, h("h4", {}, "History"),
     n < 2 ? h("p", { class: "empty" }, "One version so far: nothing has changed since watching began.") : null,
     list, page.nextCursor ? h("p", { class: "muted" }, "The 50 newest versions are shown.") : null,
     n >= 2 ? h("div", { class: "actions" }, compare) : null, result);
+}
+
+// fill replaces el's children with those given, leaving out the absent
+// (null) ones, which replaceChildren would write as the text "null".
+function fill(el, ...children) {
+  el.replaceChildren(...children.flat().filter((c) => c != null && c !== false));
 }
 
 function gradeMove(before, after) {
@@ -330,7 +336,7 @@ async function loadFeed(box, monitorBox) {
   } }, token ? "Make a new feed URL" : "Make a feed URL");
   const url = (path) => `${location.origin}/feeds/${feedToken.token}${path}`;
   const shown = feedToken && token && feedToken.prefix === token.prefix;
-  box.replaceChildren(h("section", { class: "card feeds", "aria-labelledby": "feeds-title" },
+  fill(box, h("section", { class: "card feeds", "aria-labelledby": "feeds-title" },
     h("h2", { id: "feeds-title" }, "Feeds"),
     h("p", {}, "Follow your alerts in a feed reader: an Atom feed of all of them, or of one document. The feed URL holds a read-only token, separate from your API keys; make a new one to cut off the old."),
     shown ? [
