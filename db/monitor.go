@@ -24,6 +24,7 @@ type monitorRow struct {
 	BlockedBy           string     `db:"blocked_by"`
 	ConsecutiveFailures int        `db:"consecutive_failures"`
 	ConsecutiveChanges  int        `db:"consecutive_changes"`
+	AlertOn             string     `db:"alert_on"`
 	ContentHash         string     `db:"content_hash"`
 	ETag                string     `db:"etag"`
 	LastModified        string     `db:"last_modified"`
@@ -34,14 +35,14 @@ func monitorFromApp(m *app.Monitor) monitorRow {
 	return monitorRow{ID: m.ID, AccountID: m.AccountID, URL: m.URL, Name: m.Name, IntervalSeconds: m.IntervalSeconds,
 		CreatedAt: m.CreatedAt.UTC(), NextCheckAt: m.NextCheckAt.UTC(), LastCheckedAt: utcPtr(m.LastCheckedAt), LastChangedAt: utcPtr(m.LastChangedAt),
 		LastError: m.LastError, LastErrorCode: m.LastErrorCode, BlockedBy: m.BlockedBy, ConsecutiveFailures: m.ConsecutiveFailures, ConsecutiveChanges: m.ConsecutiveChanges,
-		ContentHash: m.ContentHash, ETag: m.ETag, LastModified: m.LastModified, WholeFetchAt: utcPtr(m.WholeFetchAt)}
+		AlertOn: m.AlertOn, ContentHash: m.ContentHash, ETag: m.ETag, LastModified: m.LastModified, WholeFetchAt: utcPtr(m.WholeFetchAt)}
 }
 
 func (r *monitorRow) toApp() *app.Monitor {
 	return &app.Monitor{ID: r.ID, AccountID: r.AccountID, URL: r.URL, Name: r.Name, IntervalSeconds: r.IntervalSeconds,
 		CreatedAt: r.CreatedAt.UTC(), NextCheckAt: r.NextCheckAt.UTC(), LastCheckedAt: utcPtr(r.LastCheckedAt), LastChangedAt: utcPtr(r.LastChangedAt),
 		LastError: r.LastError, LastErrorCode: r.LastErrorCode, BlockedBy: r.BlockedBy, ConsecutiveFailures: r.ConsecutiveFailures, ConsecutiveChanges: r.ConsecutiveChanges,
-		ContentHash: r.ContentHash, ETag: r.ETag, LastModified: r.LastModified, WholeFetchAt: utcPtr(r.WholeFetchAt)}
+		AlertOn: r.AlertOn, ContentHash: r.ContentHash, ETag: r.ETag, LastModified: r.LastModified, WholeFetchAt: utcPtr(r.WholeFetchAt)}
 }
 
 func monitorsToApp(rows []monitorRow) []app.Monitor {
@@ -53,7 +54,7 @@ func monitorsToApp(rows []monitorRow) []app.Monitor {
 }
 
 const monitorColumns = `id, account_id, url, name, interval_seconds, created_at, next_check_at, last_checked_at, last_changed_at,
-last_error, last_error_code, blocked_by, consecutive_failures, consecutive_changes, content_hash, etag, last_modified, whole_fetch_at`
+last_error, last_error_code, blocked_by, consecutive_failures, consecutive_changes, alert_on, content_hash, etag, last_modified, whole_fetch_at`
 
 const countMonitorsSQL = `SELECT count(*) FROM monitors WHERE account_id = ? AND deleted_at IS NULL`
 
@@ -92,7 +93,7 @@ func (s *Store) createCapped(ctx context.Context, accountID, countSQL string, li
 }
 
 const createMonitorSQL = `INSERT INTO monitors (id, account_id, url, name, interval_seconds, created_at, next_check_at, last_checked_at,
-content_hash, content_seen_at, etag, last_modified, raw_gz, raw_type, raw_url, whole_fetch_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+content_hash, content_seen_at, etag, last_modified, raw_gz, raw_type, raw_url, whole_fetch_at, alert_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 // CreateMonitor implements app.Store.
 func (s *Store) CreateMonitor(ctx context.Context, m *app.Monitor, v *app.MonitorVersion, raw *app.RawPage, limit int) (bool, error) {
@@ -109,7 +110,7 @@ func (s *Store) CreateMonitor(ctx context.Context, m *app.Monitor, v *app.Monito
 	return s.createCapped(ctx, m.AccountID, countMonitorsSQL, limit, func(tx *Store) error {
 		r := monitorFromApp(m)
 		if _, err := tx.exec(ctx, createMonitorSQL, r.ID, r.AccountID, r.URL, r.Name, r.IntervalSeconds, r.CreatedAt,
-			r.NextCheckAt, r.LastCheckedAt, r.ContentHash, v.LastSeenAt.UTC(), r.ETag, r.LastModified, rawGz, raw.ContentType, raw.URL, r.WholeFetchAt); err != nil {
+			r.NextCheckAt, r.LastCheckedAt, r.ContentHash, v.LastSeenAt.UTC(), r.ETag, r.LastModified, rawGz, raw.ContentType, raw.URL, r.WholeFetchAt, r.AlertOn); err != nil {
 			return err
 		}
 		return tx.upsertVersion(ctx, v, textGz)

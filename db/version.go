@@ -12,8 +12,10 @@ VALUES (?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (monitor_id, content_hash) DO UPDATE SET last_seen_at = excluded.last_seen_at,
   extractor_version = excluded.extractor_version, text_gz = excluded.text_gz, word_count = excluded.word_count`
 
-const findVersionSQL = `SELECT monitor_id, content_hash, extractor_version, word_count, first_seen_at, last_seen_at, text_gz
-FROM monitor_versions WHERE monitor_id = ? AND content_hash = ?`
+// The current version's last sighting is on the monitor (content_seen_at).
+const findVersionSQL = `SELECT v.monitor_id, v.content_hash, v.extractor_version, v.word_count, v.first_seen_at, v.last_seen_at, v.text_gz,
+  m.content_hash AS current_hash, m.content_seen_at
+FROM monitor_versions v JOIN monitors m ON m.id = v.monitor_id WHERE v.monitor_id = ? AND v.content_hash = ?`
 
 // versionRow is a monitor version as stored, without its text.
 type versionRow struct {
@@ -39,10 +41,15 @@ func (r *versionRow) toApp(text string) app.MonitorVersion {
 func (s *Store) FindVersion(ctx context.Context, monitorID, contentHash string) (*app.MonitorVersion, error) {
 	var row struct {
 		versionRow
-		TextGz []byte `db:"text_gz"`
+		TextGz      []byte    `db:"text_gz"`
+		CurrentHash string    `db:"current_hash"`
+		SeenAt      time.Time `db:"content_seen_at"`
 	}
 	if err := s.get(ctx, &row, findVersionSQL, monitorID, contentHash); err != nil {
 		return nil, err
+	}
+	if row.ContentHash == row.CurrentHash {
+		row.LastSeenAt = row.SeenAt
 	}
 	text, err := decompress(row.TextGz)
 	if err != nil {

@@ -76,6 +76,9 @@ func complexity() generated.ComplexityRoot {
 	c.Extraction.Text = large
 	c.Extraction.Markdown = large
 	c.Alert.Diff = large
+	c.VersionDiff.Diff = large
+	// A version's grade analyzes its text the first time it is asked.
+	c.MonitorVersion.Grade = func(int) int { return 5 }
 	c.Query.Analyses = func(child int, limit *int, _ *string) int { return pageCost(child, limit) }
 	return c
 }

@@ -37,6 +37,10 @@ func (r *monitorResolver) Versions(ctx context.Context, obj *app.Monitor, limit 
 	return r.Service.FindMonitorVersions(ctx, obj.ID, limit, deref(cursor))
 }
 
+func (r *monitorVersionResolver) Grade(ctx context.Context, obj *app.MonitorVersion) (string, error) {
+	return r.Service.VersionGrade(ctx, obj)
+}
+
 func (r *mutationResolver) CreateMonitor(ctx context.Context, input app.MonitorCreate) (*app.Monitor, error) {
 	return r.Service.CreateMonitor(ctx, input)
 }
@@ -77,7 +81,12 @@ func (r *Resolver) Alert() generated.AlertResolver { return &alertResolver{r} }
 
 func (r *Resolver) Monitor() generated.MonitorResolver { return &monitorResolver{r} }
 
+func (r *Resolver) MonitorVersion() generated.MonitorVersionResolver {
+	return &monitorVersionResolver{r}
+}
+
 type (
-	alertResolver   struct{ *Resolver }
-	monitorResolver struct{ *Resolver }
+	alertResolver          struct{ *Resolver }
+	monitorResolver        struct{ *Resolver }
+	monitorVersionResolver struct{ *Resolver }
 )

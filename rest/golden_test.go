@@ -195,6 +195,7 @@ func goldenCases(t *testing.T, d dbtest.Dialect) []goldenCase {
 		return e.do(method, path, bearer, []byte(`{}`), "Content-Type", "text/plain")
 	}
 	var monitorID, slowID, alertID string
+	var versions []string // the monitor's content hashes, newest first
 	monitorPath := func(p string) string { return p + "?id=" + monitorID }
 
 	// A second account at its monitor limit (free: 3).
@@ -322,6 +323,37 @@ func goldenCases(t *testing.T, d dbtest.Dialect) []goldenCase {
 		}},
 		{"PATCH /api/monitor/alerts", 413, "", func() response { return e.do("PATCH", "/api/monitor/alerts", monKey, big) }},
 		{"PATCH /api/monitor/alerts", 415, "", func() response { return plain("PATCH", "/api/monitor/alerts", monKey) }},
+
+		{"GET /api/monitor/versions", 200, "", func() response {
+			res := e.do("GET", "/api/monitor/versions?monitorId="+monitorID, monKey, nil)
+			var page struct {
+				Versions []struct{ ContentHash string }
+			}
+			_ = json.Unmarshal(res.body, &page) // a wrong body fails the golden
+			for _, v := range page.Versions {
+				versions = append(versions, v.ContentHash)
+			}
+			return res
+		}},
+		{"GET /api/monitor/versions", 400, "", func() response { return e.do("GET", "/api/monitor/versions", monKey, nil) }},
+		{"GET /api/monitor/versions", 401, "", func() response { return e.do("GET", "/api/monitor/versions?monitorId="+monitorID, badKey, nil) }},
+		{"GET /api/monitor/versions", 403, "", func() response { return e.do("GET", "/api/monitor/versions?monitorId="+monitorID, extractOnly, nil) }},
+		{"GET /api/monitor/versions", 404, "", func() response { return e.do("GET", "/api/monitor/versions?monitorId="+acct.ID, monKey, nil) }},
+
+		{"GET /api/monitor/versions/diff", 200, "", func() response {
+			if len(versions) < 2 {
+				t.Fatalf("versions %v", versions)
+			}
+			return e.do("GET", "/api/monitor/versions/diff?monitorId="+monitorID+"&from="+versions[len(versions)-1]+"&to="+versions[0], monKey, nil)
+		}},
+		{"GET /api/monitor/versions/diff", 400, "", func() response {
+			return e.do("GET", "/api/monitor/versions/diff?monitorId="+monitorID+"&from=v1&to=v3", monKey, nil)
+		}},
+		{"GET /api/monitor/versions/diff", 401, "", func() response { return e.do("GET", "/api/monitor/versions/diff", badKey, nil) }},
+		{"GET /api/monitor/versions/diff", 403, "", func() response { return e.do("GET", "/api/monitor/versions/diff", extractOnly, nil) }},
+		{"GET /api/monitor/versions/diff", 404, "", func() response {
+			return e.do("GET", "/api/monitor/versions/diff?monitorId="+monitorID+"&from="+strings.Repeat("0", 64)+"&to="+versions[0], monKey, nil)
+		}},
 
 		{"DELETE /api/monitor", 200, "", func() response { return e.do("DELETE", monitorPath("/api/monitor"), monKey, nil) }},
 		{"DELETE /api/monitor", 400, "", func() response { return e.do("DELETE", "/api/monitor", monKey, nil) }},

@@ -13,6 +13,7 @@ type monitorJSON struct {
 	URL                 string  `json:"url"`
 	Name                string  `json:"name"`
 	IntervalSeconds     int     `json:"intervalSeconds"`
+	AlertOn             string  `json:"alertOn"`
 	Status              string  `json:"status"`
 	CreatedAt           Time    `json:"createdAt"`
 	LastCheckedAt       *Time   `json:"lastCheckedAt"`
@@ -25,7 +26,7 @@ type monitorJSON struct {
 }
 
 func newMonitorJSON(m *app.Monitor) monitorJSON {
-	return monitorJSON{ID: m.ID, URL: m.URL, Name: m.Name, IntervalSeconds: m.IntervalSeconds, Status: m.Status(),
+	return monitorJSON{ID: m.ID, URL: m.URL, Name: m.Name, IntervalSeconds: m.IntervalSeconds, AlertOn: m.AlertOn, Status: m.Status(),
 		CreatedAt: Time(m.CreatedAt), LastCheckedAt: timePtr(m.LastCheckedAt), NextCheckAt: Time(m.NextCheckAt),
 		LastChangedAt: timePtr(m.LastChangedAt), LastError: nonEmpty(m.LastError),
 		LastErrorCode: nonEmpty(m.LastErrorCode), BlockedBy: nonEmpty(m.BlockedBy), ConsecutiveFailures: m.ConsecutiveFailures}

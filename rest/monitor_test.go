@@ -34,7 +34,7 @@ func TestMonitorScenario(t *testing.T) {
 		}
 		m := res.json(t)
 		if m["url"] != url || m["name"] != "Example terms" || m["intervalSeconds"] != 86400.0 || m["status"] != "active" ||
-			m["lastChangedAt"] != nil || m["lastError"] != nil || m["consecutiveFailures"] != 0.0 || m["lastErrorCode"] != nil || m["blockedBy"] != nil || len(m) != 13 {
+			m["lastChangedAt"] != nil || m["lastError"] != nil || m["consecutiveFailures"] != 0.0 || m["lastErrorCode"] != nil || m["blockedBy"] != nil || m["alertOn"] != "any" || len(m) != 14 {
 			t.Errorf("monitor %s", res.body)
 		}
 		for _, f := range []string{"createdAt", "lastCheckedAt", "nextCheckAt"} {

@@ -22,6 +22,7 @@ func TestOpenAPICoversEveryEndpoint(t *testing.T) {
 		"GET /api/monitor/alerts", "PATCH /api/monitor/alerts",
 		"GET /api/developer/keys", "POST /api/developer/keys", "DELETE /api/developer/keys/{id}",
 		"GET /api/developer/usage", "GET /api/developer/usage/per-key", "POST /api/webhooks/payment",
+		"GET /api/monitor/versions", "GET /api/monitor/versions/diff", "GET /feeds/{token}/alerts", "GET /feeds/{token}/monitors/{id}",
 	}
 	for _, ep := range endpoints {
 		method, path, _ := strings.Cut(ep, " ")

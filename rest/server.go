@@ -26,12 +26,16 @@ type Options struct {
 	Logger  *slog.Logger
 	// Ready reports whether the database answers (GET /readyz).
 	Ready func(context.Context) error
+	// PublicURL is the origin the portal is reached at, which feed entries
+	// link to (config.Config.PublicURL); empty: the request's own.
+	PublicURL string
 }
 
 type server struct {
-	svc   *app.Service
-	log   *slog.Logger
-	ready func(context.Context) error
+	svc       *app.Service
+	log       *slog.Logger
+	ready     func(context.Context) error
+	publicURL string
 }
 
 // handler is a REST handler: it returns an error instead of writing one, so
@@ -40,7 +44,7 @@ type handler func(w http.ResponseWriter, r *http.Request) error
 
 // Register mounts every REST route on mux.
 func Register(mux *http.ServeMux, o Options) {
-	s := &server{svc: o.Service, log: o.Logger, ready: o.Ready}
+	s := &server{svc: o.Service, log: o.Logger, ready: o.Ready, publicURL: o.PublicURL}
 
 	// scoped routes: interface.md 5.3, the scope read from app's one table
 	s.route(mux, "POST /api/extract", app.OpExtract, s.handleExtract)
@@ -52,6 +56,8 @@ func Register(mux *http.ServeMux, o Options) {
 	s.route(mux, "POST /api/monitor/check", app.OpMonitor, s.handleMonitorCheck)
 	s.route(mux, "GET /api/monitor/alerts", app.OpMonitor, s.handleAlertList)
 	s.route(mux, "PATCH /api/monitor/alerts", app.OpMonitor, s.handleAlertUpdate)
+	s.route(mux, "GET /api/monitor/versions", app.OpMonitor, s.handleVersionList)
+	s.route(mux, "GET /api/monitor/versions/diff", app.OpMonitor, s.handleVersionDiff)
 
 	// account routes: any credential of the account
 	s.route(mux, "GET /api/developer/keys", "", s.handleKeyList)
@@ -61,6 +67,9 @@ func Register(mux *http.ServeMux, o Options) {
 	s.route(mux, "GET /api/developer/usage/per-key", "", s.handleUsagePerKey)
 
 	mux.Handle("POST /api/webhooks/payment", s.wrap(s.handleWebhook))
+	// Feeds: public by their token, outside /api and its credentials.
+	mux.Handle("GET /feeds/{token}/alerts", s.wrap(s.handleFeed))
+	mux.Handle("GET /feeds/{token}/monitors/{id}", s.wrap(s.handleFeed))
 	mux.Handle("/api/", s.wrap(func(http.ResponseWriter, *http.Request) error {
 		return app.Errorf(app.CodeNotFound, "no such endpoint")
 	}))

@@ -83,7 +83,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	mux := http.NewServeMux()
-	rest.Register(mux, rest.Options{Service: svc, Logger: log, Ready: store.Ping})
+	rest.Register(mux, rest.Options{Service: svc, Logger: log, Ready: store.Ping, PublicURL: cfg.PublicURL})
 	portal := web.Options{Service: svc, Logger: log, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies}
 	gql := web.WithSessionCookie(portal, graph.NewHandler(graph.Options{Service: svc, Logger: log, Introspection: cfg.Introspection}))
 	mux.Handle("/graphql", gql)

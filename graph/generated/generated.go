@@ -38,6 +38,7 @@ type ResolverRoot interface {
 	ItemError() ItemErrorResolver
 	KeyLimit() KeyLimitResolver
 	Monitor() MonitorResolver
+	MonitorVersion() MonitorVersionResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
 	Source() SourceResolver
@@ -169,6 +170,11 @@ type ComplexityRoot struct {
 		WordCount    func(childComplexity int) int
 	}
 
+	FeedToken struct {
+		CreatedAt func(childComplexity int) int
+		Prefix    func(childComplexity int) int
+	}
+
 	Finding struct {
 		Case        func(childComplexity int) int
 		Category    func(childComplexity int) int
@@ -220,6 +226,7 @@ type ComplexityRoot struct {
 	}
 
 	Monitor struct {
+		AlertOn             func(childComplexity int) int
 		BlockedBy           func(childComplexity int) int
 		ConsecutiveFailures func(childComplexity int) int
 		CreatedAt           func(childComplexity int) int
@@ -239,6 +246,7 @@ type ComplexityRoot struct {
 	MonitorVersion struct {
 		ContentHash func(childComplexity int) int
 		FirstSeenAt func(childComplexity int) int
+		Grade       func(childComplexity int) int
 		LastSeenAt  func(childComplexity int) int
 		WordCount   func(childComplexity int) int
 	}
@@ -249,27 +257,36 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		Analyze       func(childComplexity int, input app.AnalyzeInput) int
-		AnalyzeBatch  func(childComplexity int, items []*app.AnalyzeInput) int
-		CheckMonitor  func(childComplexity int, id string) int
-		CreateAPIKey  func(childComplexity int, name string, scopes []string) int
-		CreateMonitor func(childComplexity int, input app.MonitorCreate) int
-		DeleteMonitor func(childComplexity int, id string) int
-		Extract       func(childComplexity int, url string) int
-		RevokeAPIKey  func(childComplexity int, id string) int
-		UpdateAlerts  func(childComplexity int, ids []string, read bool) int
+		Analyze         func(childComplexity int, input app.AnalyzeInput) int
+		AnalyzeBatch    func(childComplexity int, items []*app.AnalyzeInput) int
+		CheckMonitor    func(childComplexity int, id string) int
+		CreateAPIKey    func(childComplexity int, name string, scopes []string) int
+		CreateMonitor   func(childComplexity int, input app.MonitorCreate) int
+		DeleteMonitor   func(childComplexity int, id string) int
+		Extract         func(childComplexity int, url string) int
+		RevokeAPIKey    func(childComplexity int, id string) int
+		RotateFeedToken func(childComplexity int) int
+		UpdateAlerts    func(childComplexity int, ids []string, read bool) int
+	}
+
+	NewFeedToken struct {
+		CreatedAt func(childComplexity int) int
+		Prefix    func(childComplexity int) int
+		Token     func(childComplexity int) int
 	}
 
 	Query struct {
-		APIKeys   func(childComplexity int, includeRevoked *bool) int
-		Alerts    func(childComplexity int, unread *bool, monitorID *string, limit *int, cursor *string) int
-		Analyses  func(childComplexity int, limit *int, cursor *string) int
-		Analysis  func(childComplexity int, id string) int
-		KeyLimits func(childComplexity int) int
-		Monitor   func(childComplexity int, id string) int
-		Monitors  func(childComplexity int) int
-		Usage     func(childComplexity int, days *int) int
-		Viewer    func(childComplexity int) int
+		APIKeys            func(childComplexity int, includeRevoked *bool) int
+		Alerts             func(childComplexity int, unread *bool, monitorID *string, limit *int, cursor *string) int
+		Analyses           func(childComplexity int, limit *int, cursor *string) int
+		Analysis           func(childComplexity int, id string) int
+		FeedToken          func(childComplexity int) int
+		KeyLimits          func(childComplexity int) int
+		Monitor            func(childComplexity int, id string) int
+		MonitorVersionDiff func(childComplexity int, monitorID string, from string, to string) int
+		Monitors           func(childComplexity int) int
+		Usage              func(childComplexity int, days *int) int
+		Viewer             func(childComplexity int) int
 	}
 
 	Readability struct {
@@ -307,6 +324,21 @@ type ComplexityRoot struct {
 		SuccessCount  func(childComplexity int) int
 		SuccessRate   func(childComplexity int) int
 		TotalRequests func(childComplexity int) int
+	}
+
+	VersionDiff struct {
+		Added           func(childComplexity int) int
+		Changed         func(childComplexity int) int
+		Diff            func(childComplexity int) int
+		FindingsAdded   func(childComplexity int) int
+		FindingsRemoved func(childComplexity int) int
+		From            func(childComplexity int) int
+		GradeAfter      func(childComplexity int) int
+		GradeBefore     func(childComplexity int) int
+		MonitorID       func(childComplexity int) int
+		Removed         func(childComplexity int) int
+		Summarised      func(childComplexity int) int
+		To              func(childComplexity int) int
 	}
 
 	Viewer struct {
@@ -351,10 +383,14 @@ type MonitorResolver interface {
 
 	Versions(ctx context.Context, obj *app.Monitor, limit *int, cursor *string) (*app.VersionPage, error)
 }
+type MonitorVersionResolver interface {
+	Grade(ctx context.Context, obj *app.MonitorVersion) (string, error)
+}
 type MutationResolver interface {
 	Analyze(ctx context.Context, input app.AnalyzeInput) (*app.Analysis, error)
 	AnalyzeBatch(ctx context.Context, items []*app.AnalyzeInput) (*app.BatchResult, error)
 	Extract(ctx context.Context, url string) (*app.Extraction, error)
+	RotateFeedToken(ctx context.Context) (*app.NewFeedToken, error)
 	CreateAPIKey(ctx context.Context, name string, scopes []string) (*app.CreatedKey, error)
 	RevokeAPIKey(ctx context.Context, id string) (*app.Key, error)
 	CreateMonitor(ctx context.Context, input app.MonitorCreate) (*app.Monitor, error)
@@ -366,12 +402,14 @@ type QueryResolver interface {
 	Viewer(ctx context.Context) (*app.Account, error)
 	Analysis(ctx context.Context, id string) (*app.Analysis, error)
 	Analyses(ctx context.Context, limit *int, cursor *string) (*app.AnalysisPage, error)
+	FeedToken(ctx context.Context) (*app.FeedToken, error)
 	APIKeys(ctx context.Context, includeRevoked *bool) ([]*app.Key, error)
 	Monitors(ctx context.Context) ([]*app.Monitor, error)
 	Monitor(ctx context.Context, id string) (*app.Monitor, error)
 	Alerts(ctx context.Context, unread *bool, monitorID *string, limit *int, cursor *string) (*app.AlertPage, error)
 	Usage(ctx context.Context, days *int) (*app.UsageStats, error)
 	KeyLimits(ctx context.Context) (*app.KeyLimits, error)
+	MonitorVersionDiff(ctx context.Context, monitorID string, from string, to string) (*app.VersionDiff, error)
 }
 type SourceResolver interface {
 	URL(ctx context.Context, obj *app.Source) (*string, error)
@@ -872,6 +910,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Extraction.WordCount(childComplexity), true
 
+	case "FeedToken.createdAt":
+		if e.ComplexityRoot.FeedToken.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeedToken.CreatedAt(childComplexity), true
+	case "FeedToken.prefix":
+		if e.ComplexityRoot.FeedToken.Prefix == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeedToken.Prefix(childComplexity), true
+
 	case "Finding.case":
 		if e.ComplexityRoot.Finding.Case == nil {
 			break
@@ -1053,6 +1104,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.KeyStatus.Scans(childComplexity), true
 
+	case "Monitor.alertOn":
+		if e.ComplexityRoot.Monitor.AlertOn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Monitor.AlertOn(childComplexity), true
 	case "Monitor.blockedBy":
 		if e.ComplexityRoot.Monitor.BlockedBy == nil {
 			break
@@ -1155,6 +1212,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MonitorVersion.FirstSeenAt(childComplexity), true
+	case "MonitorVersion.grade":
+		if e.ComplexityRoot.MonitorVersion.Grade == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MonitorVersion.Grade(childComplexity), true
 	case "MonitorVersion.lastSeenAt":
 		if e.ComplexityRoot.MonitorVersion.LastSeenAt == nil {
 			break
@@ -1269,6 +1332,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RevokeAPIKey(childComplexity, args["id"].(string)), true
+	case "Mutation.rotateFeedToken":
+		if e.ComplexityRoot.Mutation.RotateFeedToken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.RotateFeedToken(childComplexity), true
 	case "Mutation.updateAlerts":
 		if e.ComplexityRoot.Mutation.UpdateAlerts == nil {
 			break
@@ -1280,6 +1349,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateAlerts(childComplexity, args["ids"].([]string), args["read"].(bool)), true
+
+	case "NewFeedToken.createdAt":
+		if e.ComplexityRoot.NewFeedToken.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NewFeedToken.CreatedAt(childComplexity), true
+	case "NewFeedToken.prefix":
+		if e.ComplexityRoot.NewFeedToken.Prefix == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NewFeedToken.Prefix(childComplexity), true
+	case "NewFeedToken.token":
+		if e.ComplexityRoot.NewFeedToken.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NewFeedToken.Token(childComplexity), true
 
 	case "Query.apiKeys":
 		if e.ComplexityRoot.Query.APIKeys == nil {
@@ -1325,6 +1413,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Analysis(childComplexity, args["id"].(string)), true
+	case "Query.feedToken":
+		if e.ComplexityRoot.Query.FeedToken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.FeedToken(childComplexity), true
 
 	case "Query.keyLimits":
 		if e.ComplexityRoot.Query.KeyLimits == nil {
@@ -1343,6 +1437,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Monitor(childComplexity, args["id"].(string)), true
+	case "Query.monitorVersionDiff":
+		if e.ComplexityRoot.Query.MonitorVersionDiff == nil {
+			break
+		}
+
+		args, err := ec.field_Query_monitorVersionDiff_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.MonitorVersionDiff(childComplexity, args["monitorId"].(string), args["from"].(string), args["to"].(string)), true
 	case "Query.monitors":
 		if e.ComplexityRoot.Query.Monitors == nil {
 			break
@@ -1503,6 +1608,79 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.UsageStats.TotalRequests(childComplexity), true
+
+	case "VersionDiff.added":
+		if e.ComplexityRoot.VersionDiff.Added == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VersionDiff.Added(childComplexity), true
+	case "VersionDiff.changed":
+		if e.ComplexityRoot.VersionDiff.Changed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VersionDiff.Changed(childComplexity), true
+	case "VersionDiff.diff":
+		if e.ComplexityRoot.VersionDiff.Diff == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VersionDiff.Diff(childComplexity), true
+	case "VersionDiff.findingsAdded":
+		if e.ComplexityRoot.VersionDiff.FindingsAdded == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VersionDiff.FindingsAdded(childComplexity), true
+	case "VersionDiff.findingsRemoved":
+		if e.ComplexityRoot.VersionDiff.FindingsRemoved == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VersionDiff.FindingsRemoved(childComplexity), true
+	case "VersionDiff.from":
+		if e.ComplexityRoot.VersionDiff.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VersionDiff.From(childComplexity), true
+	case "VersionDiff.gradeAfter":
+		if e.ComplexityRoot.VersionDiff.GradeAfter == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VersionDiff.GradeAfter(childComplexity), true
+	case "VersionDiff.gradeBefore":
+		if e.ComplexityRoot.VersionDiff.GradeBefore == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VersionDiff.GradeBefore(childComplexity), true
+	case "VersionDiff.monitorId":
+		if e.ComplexityRoot.VersionDiff.MonitorID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VersionDiff.MonitorID(childComplexity), true
+	case "VersionDiff.removed":
+		if e.ComplexityRoot.VersionDiff.Removed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VersionDiff.Removed(childComplexity), true
+	case "VersionDiff.summarised":
+		if e.ComplexityRoot.VersionDiff.Summarised == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VersionDiff.Summarised(childComplexity), true
+	case "VersionDiff.to":
+		if e.ComplexityRoot.VersionDiff.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VersionDiff.To(childComplexity), true
 
 	case "Viewer.credits":
 		if e.ComplexityRoot.Viewer.Credits == nil {
@@ -1841,6 +2019,30 @@ extend type Mutation {
   extract(url: String!): Extraction
 }
 `, BuiltIn: false},
+	{Name: "../schema/feed.graphqls", Input: `"The account's feed token: read-only access to the Atom feeds of its alerts, /feeds/{token}/alerts and /feeds/{token}/monitors/{monitorId}. It is never shown again after rotateFeedToken."
+type FeedToken {
+  "The token's first 12 characters, to recognise it by."
+  prefix: String!
+  createdAt: Time!
+}
+
+"A feed token just made: the only time the token itself is shown."
+type NewFeedToken {
+  token: String!
+  prefix: String!
+  createdAt: Time!
+}
+
+extend type Query {
+  "The account's feed token, null until one is made. Any credential of the account."
+  feedToken: FeedToken
+}
+
+extend type Mutation {
+  "Makes a new feed token; the previous one stops working at once on every replica. Account sessions only (an API key is FORBIDDEN)."
+  rotateFeedToken: NewFeedToken!
+}
+`, BuiltIn: false},
 	{Name: "../schema/key.graphqls", Input: `"An API key as listed (interface.md 2.1). The raw key is never shown again after creation."
 type ApiKey {
   id: ID!
@@ -1886,6 +2088,8 @@ type Monitor {
   url: String!
   name: String!
   intervalSeconds: Int!
+  "What raises an alert: any (any change of the text) or risk (only a bad or blocker finding added or removed, or the grade moving). A change that raises none is still recorded as a version."
+  alertOn: String!
   "active, or failing while its latest checks failed."
   status: String!
   createdAt: Time!
@@ -1915,6 +2119,8 @@ type MonitorVersion {
   firstSeenAt: Time!
   lastSeenAt: Time!
   wordCount: Int!
+  "The text's grade, A to E (analyzed on first asking, then remembered). Complexity 5."
+  grade: String!
 }
 
 type MonitorVersionPage {
@@ -1971,6 +2177,8 @@ input CreateMonitorInput {
   name: String
   "Default 86400; from the server's minimum (CLAUSEWATCH_MONITOR_MIN_INTERVAL) to 2592000 (30 days). Any other value, including one past the 32-bit Int, is INVALID with details naming intervalSeconds."
   intervalSeconds: Int
+  "any (default) or risk; anything else is INVALID with details naming alertOn."
+  alertOn: String
 }
 
 type DeleteMonitorResult {
@@ -2073,6 +2281,35 @@ extend type Query {
   usage(days: Int): UsageStats!
   "Every active key's budgets, for polling before a limit is hit."
   keyLimits: KeyLimits!
+}
+`, BuiltIn: false},
+	{Name: "../schema/version.graphqls", Input: `"What changed from one version of a monitored document to another."
+type VersionDiff {
+  monitorId: ID!
+  from: MonitorVersion!
+  to: MonitorVersion!
+  "Unified diff of the two texts, one paragraph a line, as an alert's; empty when summarised. Complexity 40."
+  diff: String!
+  "Lines added."
+  added: Int!
+  "Lines removed."
+  removed: Int!
+  "Paragraphs changed (a paragraph rewritten in place counts once)."
+  changed: Int!
+  "True when the texts differ too much to diff line by line within the bound."
+  summarised: Boolean!
+  "Findings in the newer text and not the older, matched by case and place."
+  findingsAdded: [ChangedFinding!]!
+  findingsRemoved: [ChangedFinding!]!
+  "The grade of from's text."
+  gradeBefore: String!
+  "The grade of to's text."
+  gradeAfter: String!
+}
+
+extend type Query {
+  "The diff between two versions of one of the account's monitors, named by their contentHash (Monitor.versions). Scope monitor; no scan."
+  monitorVersionDiff(monitorId: ID!, from: String!, to: String!): VersionDiff!
 }
 `, BuiltIn: false},
 }
@@ -2326,6 +2563,16 @@ func (ec *executionContext) childFields_Extraction(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type Extraction", field.Name)
 }
 
+func (ec *executionContext) childFields_FeedToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "prefix":
+		return ec.fieldContext_FeedToken_prefix(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_FeedToken_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FeedToken", field.Name)
+}
+
 func (ec *executionContext) childFields_Finding(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "category":
@@ -2436,6 +2683,8 @@ func (ec *executionContext) childFields_Monitor(ctx context.Context, field graph
 		return ec.fieldContext_Monitor_name(ctx, field)
 	case "intervalSeconds":
 		return ec.fieldContext_Monitor_intervalSeconds(ctx, field)
+	case "alertOn":
+		return ec.fieldContext_Monitor_alertOn(ctx, field)
 	case "status":
 		return ec.fieldContext_Monitor_status(ctx, field)
 	case "createdAt":
@@ -2470,6 +2719,8 @@ func (ec *executionContext) childFields_MonitorVersion(ctx context.Context, fiel
 		return ec.fieldContext_MonitorVersion_lastSeenAt(ctx, field)
 	case "wordCount":
 		return ec.fieldContext_MonitorVersion_wordCount(ctx, field)
+	case "grade":
+		return ec.fieldContext_MonitorVersion_grade(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MonitorVersion", field.Name)
 }
@@ -2482,6 +2733,18 @@ func (ec *executionContext) childFields_MonitorVersionPage(ctx context.Context, 
 		return ec.fieldContext_MonitorVersionPage_nextCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MonitorVersionPage", field.Name)
+}
+
+func (ec *executionContext) childFields_NewFeedToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "token":
+		return ec.fieldContext_NewFeedToken_token(ctx, field)
+	case "prefix":
+		return ec.fieldContext_NewFeedToken_prefix(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_NewFeedToken_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type NewFeedToken", field.Name)
 }
 
 func (ec *executionContext) childFields_Readability(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2556,6 +2819,36 @@ func (ec *executionContext) childFields_UsageStats(ctx context.Context, field gr
 		return ec.fieldContext_UsageStats_recentErrors(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UsageStats", field.Name)
+}
+
+func (ec *executionContext) childFields_VersionDiff(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "monitorId":
+		return ec.fieldContext_VersionDiff_monitorId(ctx, field)
+	case "from":
+		return ec.fieldContext_VersionDiff_from(ctx, field)
+	case "to":
+		return ec.fieldContext_VersionDiff_to(ctx, field)
+	case "diff":
+		return ec.fieldContext_VersionDiff_diff(ctx, field)
+	case "added":
+		return ec.fieldContext_VersionDiff_added(ctx, field)
+	case "removed":
+		return ec.fieldContext_VersionDiff_removed(ctx, field)
+	case "changed":
+		return ec.fieldContext_VersionDiff_changed(ctx, field)
+	case "summarised":
+		return ec.fieldContext_VersionDiff_summarised(ctx, field)
+	case "findingsAdded":
+		return ec.fieldContext_VersionDiff_findingsAdded(ctx, field)
+	case "findingsRemoved":
+		return ec.fieldContext_VersionDiff_findingsRemoved(ctx, field)
+	case "gradeBefore":
+		return ec.fieldContext_VersionDiff_gradeBefore(ctx, field)
+	case "gradeAfter":
+		return ec.fieldContext_VersionDiff_gradeAfter(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type VersionDiff", field.Name)
 }
 
 func (ec *executionContext) childFields_Viewer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2953,6 +3246,36 @@ func (ec *executionContext) field_Query_apiKeys_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["includeRevoked"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_monitorVersionDiff_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "monitorId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["monitorId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg2
 	return args, nil
 }
 
@@ -4968,6 +5291,52 @@ func (ec *executionContext) fieldContext_Extraction_fetchedAt(_ context.Context,
 	return graphql.NewScalarFieldContext("Extraction", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _FeedToken_prefix(ctx context.Context, field graphql.CollectedField, obj *app.FeedToken) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FeedToken_prefix(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Prefix, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FeedToken_prefix(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FeedToken", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FeedToken_createdAt(ctx context.Context, field graphql.CollectedField, obj *app.FeedToken) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FeedToken_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FeedToken_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FeedToken", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
 func (ec *executionContext) _Finding_category(ctx context.Context, field graphql.CollectedField, obj *app.Finding) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5781,6 +6150,29 @@ func (ec *executionContext) fieldContext_Monitor_intervalSeconds(_ context.Conte
 	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _Monitor_alertOn(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Monitor_alertOn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AlertOn, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Monitor_alertOn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Monitor_status(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6124,6 +6516,29 @@ func (ec *executionContext) fieldContext_MonitorVersion_wordCount(_ context.Cont
 	return graphql.NewScalarFieldContext("MonitorVersion", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _MonitorVersion_grade(ctx context.Context, field graphql.CollectedField, obj *app.MonitorVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MonitorVersion_grade(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MonitorVersion().Grade(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MonitorVersion_grade(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MonitorVersion", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _MonitorVersionPage_versions(ctx context.Context, field graphql.CollectedField, obj *app.VersionPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6307,6 +6722,38 @@ func (ec *executionContext) fieldContext_Mutation_extract(ctx context.Context, f
 	if fc.Args, err = ec.field_Mutation_extract_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_rotateFeedToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_rotateFeedToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().RotateFeedToken(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *app.NewFeedToken) graphql.Marshaler {
+			return ec.marshalNNewFeedToken2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐNewFeedToken(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_rotateFeedToken(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_NewFeedToken(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -6575,6 +7022,75 @@ func (ec *executionContext) fieldContext_Mutation_updateAlerts(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _NewFeedToken_token(ctx context.Context, field graphql.CollectedField, obj *app.NewFeedToken) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NewFeedToken_token(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Token, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NewFeedToken_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NewFeedToken", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NewFeedToken_prefix(ctx context.Context, field graphql.CollectedField, obj *app.NewFeedToken) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NewFeedToken_prefix(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Prefix, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NewFeedToken_prefix(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NewFeedToken", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NewFeedToken_createdAt(ctx context.Context, field graphql.CollectedField, obj *app.NewFeedToken) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NewFeedToken_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NewFeedToken_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NewFeedToken", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
 func (ec *executionContext) _Query_viewer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6691,6 +7207,38 @@ func (ec *executionContext) fieldContext_Query_analyses(ctx context.Context, fie
 	if fc.Args, err = ec.field_Query_analyses_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_feedToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_feedToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().FeedToken(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *app.FeedToken) graphql.Marshaler {
+			return ec.marshalOFeedToken2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFeedToken(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_feedToken(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FeedToken(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -6931,6 +7479,50 @@ func (ec *executionContext) fieldContext_Query_keyLimits(_ context.Context, fiel
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_KeyLimits(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_monitorVersionDiff(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_monitorVersionDiff(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().MonitorVersionDiff(ctx, fc.Args["monitorId"].(string), fc.Args["from"].(string), fc.Args["to"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *app.VersionDiff) graphql.Marshaler {
+			return ec.marshalNVersionDiff2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐVersionDiff(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_monitorVersionDiff(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_VersionDiff(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_monitorVersionDiff_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -7533,6 +8125,318 @@ func (ec *executionContext) fieldContext_UsageStats_recentErrors(_ context.Conte
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _VersionDiff_monitorId(ctx context.Context, field graphql.CollectedField, obj *app.VersionDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VersionDiff_monitorId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MonitorID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VersionDiff_monitorId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VersionDiff", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _VersionDiff_from(ctx context.Context, field graphql.CollectedField, obj *app.VersionDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VersionDiff_from(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.From, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v app.MonitorVersion) graphql.Marshaler {
+			return ec.marshalNMonitorVersion2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitorVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VersionDiff_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "VersionDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MonitorVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _VersionDiff_to(ctx context.Context, field graphql.CollectedField, obj *app.VersionDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VersionDiff_to(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.To, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v app.MonitorVersion) graphql.Marshaler {
+			return ec.marshalNMonitorVersion2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitorVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VersionDiff_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "VersionDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MonitorVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _VersionDiff_diff(ctx context.Context, field graphql.CollectedField, obj *app.VersionDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VersionDiff_diff(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Diff, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VersionDiff_diff(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VersionDiff", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _VersionDiff_added(ctx context.Context, field graphql.CollectedField, obj *app.VersionDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VersionDiff_added(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Added, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VersionDiff_added(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VersionDiff", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _VersionDiff_removed(ctx context.Context, field graphql.CollectedField, obj *app.VersionDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VersionDiff_removed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Removed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VersionDiff_removed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VersionDiff", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _VersionDiff_changed(ctx context.Context, field graphql.CollectedField, obj *app.VersionDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VersionDiff_changed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Changed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VersionDiff_changed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VersionDiff", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _VersionDiff_summarised(ctx context.Context, field graphql.CollectedField, obj *app.VersionDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VersionDiff_summarised(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Summarised, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VersionDiff_summarised(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VersionDiff", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _VersionDiff_findingsAdded(ctx context.Context, field graphql.CollectedField, obj *app.VersionDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VersionDiff_findingsAdded(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FindingsAdded, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []app.AlertFinding) graphql.Marshaler {
+			return ec.marshalNChangedFinding2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlertFindingᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VersionDiff_findingsAdded(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "VersionDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangedFinding(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _VersionDiff_findingsRemoved(ctx context.Context, field graphql.CollectedField, obj *app.VersionDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VersionDiff_findingsRemoved(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FindingsRemoved, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []app.AlertFinding) graphql.Marshaler {
+			return ec.marshalNChangedFinding2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlertFindingᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VersionDiff_findingsRemoved(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "VersionDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangedFinding(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _VersionDiff_gradeBefore(ctx context.Context, field graphql.CollectedField, obj *app.VersionDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VersionDiff_gradeBefore(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GradeBefore, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VersionDiff_gradeBefore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VersionDiff", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _VersionDiff_gradeAfter(ctx context.Context, field graphql.CollectedField, obj *app.VersionDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VersionDiff_gradeAfter(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GradeAfter, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VersionDiff_gradeAfter(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VersionDiff", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Viewer_id(ctx context.Context, field graphql.CollectedField, obj *app.Account) (ret graphql.Marshaler) {
@@ -8782,7 +9686,7 @@ func (ec *executionContext) unmarshalInputCreateMonitorInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"url", "name", "intervalSeconds"}
+	fieldsInOrder := [...]string{"url", "name", "intervalSeconds", "alertOn"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -8810,6 +9714,13 @@ func (ec *executionContext) unmarshalInputCreateMonitorInput(ctx context.Context
 				return it, err
 			}
 			it.IntervalSeconds = data
+		case "alertOn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("alertOn"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AlertOn = data
 		}
 	}
 	return it, nil
@@ -9868,6 +10779,49 @@ func (ec *executionContext) _Extraction(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var feedTokenImplementors = []string{"FeedToken"}
+
+func (ec *executionContext) _FeedToken(ctx context.Context, sel ast.SelectionSet, obj *app.FeedToken) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, feedTokenImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FeedToken")
+		case "prefix":
+			out.Values[i] = ec._FeedToken_prefix(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._FeedToken_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var findingImplementors = []string{"Finding"}
 
 func (ec *executionContext) _Finding(ctx context.Context, sel ast.SelectionSet, obj *app.Finding) graphql.Marshaler {
@@ -10375,6 +11329,11 @@ func (ec *executionContext) _Monitor(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "alertOn":
+			out.Values[i] = ec._Monitor_alertOn(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "status":
 			out.Values[i] = ec._Monitor_status(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -10593,23 +11552,61 @@ func (ec *executionContext) _MonitorVersion(ctx context.Context, sel ast.Selecti
 		case "contentHash":
 			out.Values[i] = ec._MonitorVersion_contentHash(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "firstSeenAt":
 			out.Values[i] = ec._MonitorVersion_firstSeenAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "lastSeenAt":
 			out.Values[i] = ec._MonitorVersion_lastSeenAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "wordCount":
 			out.Values[i] = ec._MonitorVersion_wordCount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "grade":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MonitorVersion_grade(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -10715,6 +11712,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "rotateFeedToken":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_rotateFeedToken(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createApiKey":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createApiKey(ctx, field)
@@ -10755,6 +11759,54 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 				return ec._Mutation_updateAlerts(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var newFeedTokenImplementors = []string{"NewFeedToken"}
+
+func (ec *executionContext) _NewFeedToken(ctx context.Context, sel ast.SelectionSet, obj *app.NewFeedToken) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, newFeedTokenImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("NewFeedToken")
+		case "token":
+			out.Values[i] = ec._NewFeedToken_token(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "prefix":
+			out.Values[i] = ec._NewFeedToken_prefix(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._NewFeedToken_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -10853,6 +11905,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				}()
 				res = ec._Query_analyses(ctx, field)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "feedToken":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_feedToken(ctx, field)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -10984,6 +12058,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_keyLimits(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "monitorVersionDiff":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_monitorVersionDiff(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -11315,6 +12411,99 @@ func (ec *executionContext) _UsageStats(ctx context.Context, sel ast.SelectionSe
 			}
 		case "recentErrors":
 			out.Values[i] = ec._UsageStats_recentErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var versionDiffImplementors = []string{"VersionDiff"}
+
+func (ec *executionContext) _VersionDiff(ctx context.Context, sel ast.SelectionSet, obj *app.VersionDiff) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, versionDiffImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("VersionDiff")
+		case "monitorId":
+			out.Values[i] = ec._VersionDiff_monitorId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "from":
+			out.Values[i] = ec._VersionDiff_from(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "to":
+			out.Values[i] = ec._VersionDiff_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "diff":
+			out.Values[i] = ec._VersionDiff_diff(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "added":
+			out.Values[i] = ec._VersionDiff_added(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removed":
+			out.Values[i] = ec._VersionDiff_removed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "changed":
+			out.Values[i] = ec._VersionDiff_changed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "summarised":
+			out.Values[i] = ec._VersionDiff_summarised(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "findingsAdded":
+			out.Values[i] = ec._VersionDiff_findingsAdded(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "findingsRemoved":
+			out.Values[i] = ec._VersionDiff_findingsRemoved(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "gradeBefore":
+			out.Values[i] = ec._VersionDiff_gradeBefore(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "gradeAfter":
+			out.Values[i] = ec._VersionDiff_gradeAfter(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -12221,6 +13410,16 @@ func (ec *executionContext) marshalNMonitorVersionPage2ᚖgithubᚗcomᚋclausew
 	return ec._MonitorVersionPage(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNNewFeedToken2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐNewFeedToken(ctx context.Context, sel ast.SelectionSet, v *app.NewFeedToken) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._NewFeedToken(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNReadability2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐReadability(ctx context.Context, sel ast.SelectionSet, v app.Readability) graphql.Marshaler {
 	return ec._Readability(ctx, sel, &v)
 }
@@ -12348,6 +13547,16 @@ func (ec *executionContext) marshalNUsageStats2ᚖgithubᚗcomᚋclausewatchᚋc
 		return graphql.Null
 	}
 	return ec._UsageStats(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNVersionDiff2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐVersionDiff(ctx context.Context, sel ast.SelectionSet, v *app.VersionDiff) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._VersionDiff(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNViewer2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAccount(ctx context.Context, sel ast.SelectionSet, v *app.Account) graphql.Marshaler {
@@ -12577,6 +13786,13 @@ func (ec *executionContext) marshalOExtraction2ᚖgithubᚗcomᚋclausewatchᚋc
 		return graphql.Null
 	}
 	return ec._Extraction(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOFeedToken2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFeedToken(ctx context.Context, sel ast.SelectionSet, v *app.FeedToken) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._FeedToken(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOGradeBasis2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐGradeBasis(ctx context.Context, sel ast.SelectionSet, v *app.GradeBasis) graphql.Marshaler {

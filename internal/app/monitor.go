@@ -39,6 +39,8 @@ type Monitor struct {
 	// ConsecutiveChanges counts the successful checks in a row that saw
 	// the text change.
 	ConsecutiveChanges int
+	// AlertOn is AlertOnAny or AlertOnRisk (see Wants).
+	AlertOn string
 	// The check's state: the current version and the validators of the
 	// next conditional GET.
 	ContentHash  string
@@ -70,6 +72,9 @@ type MonitorVersion struct {
 	FirstSeenAt      time.Time
 	LastSeenAt       time.Time
 	Text             string // read by FindVersion only
+	// Grade is the text's grade; set by FindVersionHistory and
+	// DiffMonitorVersions, "" where it was not asked for.
+	Grade string
 }
 
 // Alert says what changed in a monitored document.
@@ -111,9 +116,10 @@ const (
 
 // MonitorCreate is the body of POST /api/monitor.
 type MonitorCreate struct {
-	URL             string `json:"url" validate:"required,max=2048"`
-	Name            string `json:"name" validate:"max=200"`
-	IntervalSeconds *int   `json:"intervalSeconds"` // default 86400 (or the minimum, if higher)
+	URL             string  `json:"url" validate:"required,max=2048"`
+	Name            string  `json:"name" validate:"max=200"`
+	IntervalSeconds *int    `json:"intervalSeconds"` // default 86400 (or the minimum, if higher)
+	AlertOn         *string `json:"alertOn"`         // any (default) or risk
 }
 
 // CreateMonitor starts watching a public URL. It needs the monitor scope and
@@ -130,6 +136,10 @@ func (s *Service) CreateMonitor(ctx context.Context, in MonitorCreate) (*Monitor
 		return nil, err
 	}
 	interval, err := s.interval(in.IntervalSeconds)
+	if err != nil {
+		return nil, err
+	}
+	on, err := alertOn(in.AlertOn)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +164,7 @@ func (s *Service) CreateMonitor(ctx context.Context, in MonitorCreate) (*Monitor
 	}
 	now := s.monitorNow()
 	m := &Monitor{ID: newID(), AccountID: p.Account.ID, URL: in.URL, Name: in.Name,
-		IntervalSeconds: int(interval / time.Second), CreatedAt: now, LastCheckedAt: &now,
+		IntervalSeconds: int(interval / time.Second), AlertOn: on, CreatedAt: now, LastCheckedAt: &now,
 		// Jitter spreads monitors created together over a tenth of their interval.
 		NextCheckAt: now.Add(interval + rand.N(interval/10+time.Millisecond)).Truncate(time.Millisecond),
 		ContentHash: pg.Extracted.ContentHash, ETag: pg.ETag, LastModified: pg.LastModified, WholeFetchAt: &now}

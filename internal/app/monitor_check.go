@@ -302,6 +302,9 @@ func (s *Service) observe(ctx context.Context, m *Monitor) (*CheckRecord, error)
 	if err != nil {
 		return nil, err
 	}
+	if rec.Alert != nil && !m.Wants(rec.Alert) {
+		rec.Alert = nil // recorded as the current version, without an alert
+	}
 	if rec.Alert != nil {
 		rec.Changes = changes
 		if changes >= constantChanges {
@@ -341,7 +344,7 @@ func (s *Service) alertFor(ctx context.Context, m *Monitor, old string, doc *ext
 	}); err != nil {
 		return nil, err
 	}
-	added, removed := change.Findings(before.Findings, after.Findings)
+	added, removed := change.FindingsMoved(old, doc.Text, before.Findings, after.Findings)
 	return &Alert{ID: newID(), AccountID: m.AccountID, MonitorID: m.ID, URL: m.URL, DetectedAt: at,
 		Summary: change.Summary(d, added, removed), Diff: capDiff(d.Unified), Added: d.Added, Removed: d.Removed,
 		FindingsAdded: alertFindings(added), FindingsRemoved: alertFindings(removed),

@@ -83,6 +83,8 @@ type Service struct {
 	// pageReader is a check's read of its page (readPage; a benchmark of
 	// dispatch alone replaces it).
 	pageReader func(context.Context, fetch.Request) (*Document, error)
+
+	grades *gradeCache // grades of monitor versions (version.go)
 }
 
 // New builds a Service. It starts nothing: a server calls Run for the
@@ -92,7 +94,7 @@ func New(o Options) *Service {
 		webhookSecret: o.WebhookSecret, prices: o.Prices, fetcher: o.Fetcher, llm: o.LLM,
 		analyzer: o.Analyzer, extractor: o.Extractor,
 		retention: o.UsageRetention, usage: &recorder{store: o.Store},
-		mon: o.Monitor, wake: make(chan struct{}, 1)}
+		mon: o.Monitor, wake: make(chan struct{}, 1), grades: &gradeCache{m: map[string]string{}}}
 	n := o.AnalysisConcurrency
 	if n <= 0 {
 		n = 2 * runtime.GOMAXPROCS(0)

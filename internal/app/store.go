@@ -38,6 +38,7 @@ type Store interface {
 	budgetStore
 	monitorStore
 	hostStore
+	feedStore
 	billingStore
 	sessionStore
 

@@ -179,34 +179,18 @@ func hunkSpan(before, n int) string {
 }
 
 // Findings returns the findings of newF not in oldF (added) and the reverse
-// (removed). Findings match by category and normalized quote, as a multiset,
-// so a paragraph that only moved is neither added nor removed.
+// (removed), by case and quote alone, as a multiset, so a paragraph that
+// only moved is neither added nor removed. FindingsMoved, given the texts,
+// also pairs findings whose quote boundary moved.
 func Findings(oldF, newF []analyze.Finding) (added, removed []analyze.Finding) {
-	seen := map[string]int{}
-	for _, f := range oldF {
-		seen[findingKey(f)]++
+	oldLeft, newLeft := matchByQuote(oldF, newF)
+	for _, i := range newLeft {
+		added = append(added, newF[i])
 	}
-	for _, f := range newF {
-		k := findingKey(f)
-		if seen[k] > 0 {
-			seen[k]--
-			continue
-		}
-		added = append(added, f)
-	}
-	for _, f := range oldF {
-		if k := findingKey(f); seen[k] > 0 {
-			seen[k]--
-			removed = append(removed, f)
-		}
+	for _, i := range oldLeft {
+		removed = append(removed, oldF[i])
 	}
 	return added, removed
-}
-
-// findingKey is a finding's category and its quote's words, lower-cased.
-func findingKey(f analyze.Finding) string {
-	words := strings.FieldsFunc(strings.ToLower(f.Quote), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-	return f.Category + "\x00" + strings.Join(words, " ")
 }
 
 // Summary is one plain sentence: "2 paragraphs changed; added: disputes go

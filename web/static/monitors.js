@@ -1,24 +1,36 @@
-// Monitors and alerts: list, create, delete, check now; alerts with their
-// diff (added green, removed red), findings added and removed, read/unread,
-// and the unread count in the header. Fields as graph/schema/monitor.graphqls.
+// Monitors and alerts: list, create (with what to alert on), delete, check
+// now; each monitor's history as a timeline with the grade at each version
+// and the diff between any two; alerts with their grade move, findings
+// added and removed, and the changes paragraph by paragraph; the feed token
+// for the Atom feeds; and the unread count in the header. Fields as
+// graph/schema/monitor.graphqls, version.graphqls and feed.graphqls.
+//
+// lastErrorCode/blockedBy (branch i22-polite) are not in the schema this
+// page was written against: once they are, add them to monitorFields and
+// to failure() below.
 import { gql } from "./api.js";
-import { h, heading, when, timeEl, errorBox, confirmDialog, busy, toast } from "./ui.js";
+import { h, heading, when, timeEl, errorBox, confirmDialog, busy, toast, copy } from "./ui.js";
 
-const monitorFields = `id url name intervalSeconds status createdAt lastCheckedAt nextCheckAt
+const monitorFields = `id url name intervalSeconds alertOn status createdAt lastCheckedAt nextCheckAt
   lastChangedAt lastError consecutiveFailures`;
 const findingFields = "category severity title quote";
-const alertFields = `id monitorId url detectedAt read summary diff added removed
+const alertFields = `id monitorId url detectedAt read summary diff added removed gradeBefore gradeAfter
   findingsAdded { ${findingFields} } findingsRemoved { ${findingFields} }`;
 
 const intervals = [[3600, "Every hour"], [21600, "Every 6 hours"], [86400, "Every day"], [604800, "Every week"]];
+const alertOns = [["any", "Any change of the text"], ["risk", "Only changes that matter: a bad or blocker finding, or the grade"]];
 
 let unreadOnly = false;
+// The feed token shown after a rotation: the server keeps only its hash, so
+// it lives in this page's memory until a reload.
+let feedToken = null;
 
-export async function render(main) {
+export async function render(main, { arg } = {}) {
   const monitors = h("div", { id: "monitor-list" });
   const alerts = h("div", { id: "alert-list" });
+  const feeds = h("div", { id: "feed-box" });
   main.replaceChildren(
-    heading("Monitors", h("p", { class: "lead" }, "Watch a public policy and get an alert, with the diff, when it changes.")),
+    heading("Monitors", h("p", { class: "lead" }, "Watch a public policy and get an alert, with the changes, when it changes.")),
     createForm(monitors, alerts),
     h("section", { "aria-labelledby": "monitors-title" }, h("h2", { id: "monitors-title" }, "Watched documents"), monitors),
     h("section", { "aria-labelledby": "alerts-title" },
@@ -26,8 +38,13 @@ export async function render(main) {
         h("label", { class: "toggle" },
           h("input", { type: "checkbox", checked: unreadOnly, onchange: (e) => { unreadOnly = e.target.checked; load(monitors, alerts); } }),
           " Unread only")),
-      alerts));
+      alerts),
+    feeds);
   await load(monitors, alerts);
+  loadFeed(feeds, monitors);
+  // #monitors/alert/<id>: a feed entry's link opens on its alert.
+  const m = /^alert\/(.+)$/.exec(arg ?? "");
+  if (m) showAlert(alerts, m[1]);
 }
 
 async function load(monitorBox, alertBox) {
@@ -44,6 +61,22 @@ async function load(monitorBox, alertBox) {
   monitorBox.replaceChildren(monitorList(data.monitors, monitorBox, alertBox));
   alertBox.replaceChildren(alertList(data.alerts.alerts, names, monitorBox, alertBox));
   refreshUnread();
+}
+
+function showAlert(alertBox, id) {
+  const el = alertBox.querySelector(`[data-alert-id="${CSS.escape(id)}"]`);
+  if (!el) {
+    alertBox.prepend(h("p", { class: "empty" }, "That alert is not among the 50 newest shown here."));
+    return;
+  }
+  el.querySelector("details")?.setAttribute("open", "");
+  el.classList.add("flash");
+  // After the shell has focused the page's heading (it does so once render
+  // returns), so the alert stays in view.
+  requestAnimationFrame(() => {
+    el.querySelector("h3")?.focus();
+    el.scrollIntoView({ block: "start" });
+  });
 }
 
 // refreshUnread puts the number of unread alerts beside "Monitors" in the header.
@@ -71,7 +104,10 @@ function createForm(monitors, alerts) {
       h("div", {}, h("label", { for: "mon-interval" }, "Check"),
         h("select", { id: "mon-interval", name: "interval" },
           intervals.map(([s, label]) => h("option", { value: String(s), selected: s === 86400 }, label))))),
-    h("div", { class: "actions" }, h("button", { type: "submit" }, "Start watching"), h("span", { class: "muted" }, "Each check is one scan.")));
+    h("label", { for: "mon-alert-on" }, "Alert on"),
+    h("select", { id: "mon-alert-on", name: "alertOn" }, alertOns.map(([v, label]) => h("option", { value: v, selected: v === "any" }, label))),
+    h("div", { class: "actions" }, h("button", { type: "submit" }, "Start watching"),
+      h("span", { class: "muted" }, "Starting to watch and “Check now” take one scan each; scheduled checks are free.")));
 
   async function submit(ev) {
     ev.preventDefault();
@@ -79,7 +115,7 @@ function createForm(monitors, alerts) {
     const el = f.elements;
     try {
       await busy(f, () => gql(`mutation ($in: CreateMonitorInput!) { createMonitor(input: $in) { id } }`,
-        { in: { url: el.url.value.trim(), name: el.name.value.trim() || null, intervalSeconds: Number(el.interval.value) } }));
+        { in: { url: el.url.value.trim(), name: el.name.value.trim() || null, intervalSeconds: Number(el.interval.value), alertOn: el.alertOn.value } }));
       f.reset();
       toast("Watching it now.");
       await load(monitors, alerts);
@@ -105,27 +141,121 @@ function monitorList(monitors, monitorBox, alertBox) {
       button.disabled = false;
     }
   };
-  return h("ul", { class: "monitors" }, monitors.map((m) => h("li", { class: "card" },
-    h("div", { class: "monitor-head" },
-      h("h3", {}, m.name || m.url),
-      h("span", { class: `badge ${m.status === "failing" ? "bad" : "ok"}` }, m.status)),
-    h("p", {}, h("a", { href: m.url, rel: "noopener noreferrer", target: "_blank" }, m.url)),
-    h("dl", { class: "facts" },
-      h("dt", {}, "Every"), h("dd", {}, interval(m.intervalSeconds)),
-      h("dt", {}, "Last checked"), h("dd", {}, timeEl(m.lastCheckedAt)),
-      h("dt", {}, "Next check"), h("dd", {}, timeEl(m.nextCheckAt)),
-      h("dt", {}, "Last changed"), h("dd", {}, timeEl(m.lastChangedAt))),
-    m.lastError ? h("p", { class: "error-text" }, `Last check failed${m.consecutiveFailures > 1 ? ` (${m.consecutiveFailures} times in a row)` : ""}: ${m.lastError}`) : null,
-    h("div", { class: "actions" },
-      h("button", { type: "button", class: "secondary small", onclick: (e) => act(e.target, "Checked.", () => gql("mutation ($id: ID!) { checkMonitor(id: $id) { id } }", { id: m.id })) }, "Check now"),
-      h("button", { type: "button", class: "danger small", onclick: async (e) => {
-        const ok = await confirmDialog({ title: `Stop watching “${m.name || m.url}”?`, body: "Its alerts stay readable; no new ones will come.", confirm: "Stop watching" });
-        if (ok) act(e.target, "No longer watched.", () => gql("mutation ($id: ID!) { deleteMonitor(id: $id) { deleted } }", { id: m.id }));
-      } }, "Delete")))));
+  return h("ul", { class: "monitors" }, monitors.map((m) => {
+    const history = h("div", { class: "history-box" });
+    return h("li", { class: "card", "data-monitor-id": m.id },
+      h("div", { class: "monitor-head" },
+        h("h3", {}, m.name || m.url),
+        h("span", { class: `badge ${m.status === "failing" ? "bad" : "ok"}` }, m.status)),
+      h("p", {}, h("a", { href: m.url, rel: "noopener noreferrer", target: "_blank" }, m.url)),
+      h("dl", { class: "facts" },
+        h("dt", {}, "Checked"), h("dd", {}, every(m.intervalSeconds)),
+        h("dt", {}, "Alerts on"), h("dd", {}, m.alertOn === "risk" ? "Changes that matter" : "Any change"),
+        h("dt", {}, "Last checked"), h("dd", {}, timeEl(m.lastCheckedAt)),
+        h("dt", {}, "Next check"), h("dd", {}, timeEl(m.nextCheckAt)),
+        h("dt", {}, "Last changed"), h("dd", {}, timeEl(m.lastChangedAt))),
+      failure(m),
+      h("div", { class: "actions" },
+        h("button", { type: "button", class: "secondary small", onclick: (e) => act(e.target, "Checked.", () => gql("mutation ($id: ID!) { checkMonitor(id: $id) { id } }", { id: m.id })) }, "Check now"),
+        h("button", { type: "button", class: "secondary small", "aria-expanded": "false", onclick: (e) => toggleHistory(e.target, history, m) }, "History"),
+        h("button", { type: "button", class: "danger small", onclick: async (e) => {
+          const ok = await confirmDialog({ title: `Stop watching “${m.name || m.url}”?`, body: "Its alerts stay readable; no new ones will come.", confirm: "Stop watching" });
+          if (ok) act(e.target, "No longer watched.", () => gql("mutation ($id: ID!) { deleteMonitor(id: $id) { deleted } }", { id: m.id }));
+        } }, "Delete")),
+      history);
+  }));
 }
 
-function interval(s) {
-  return intervals.find(([v]) => v === s)?.[1].replace("Every ", "") ?? `${Math.round(s / 60)} minutes`;
+// failure says why the latest checks failed.
+function failure(m) {
+  if (!m.lastError) return null;
+  const times = m.consecutiveFailures > 1 ? ` (${m.consecutiveFailures} times in a row)` : "";
+  return h("p", { class: "error-text" }, `Last check failed${times}: ${m.lastError}`);
+}
+
+// every is an interval in words: "every 20 seconds", "every 90 minutes",
+// "every day"; never "every 0 minutes".
+export function every(s) {
+  const named = intervals.find(([v]) => v === s);
+  if (named) return named[1];
+  const units = [[604800, "week"], [86400, "day"], [3600, "hour"], [60, "minute"], [1, "second"]];
+  for (const [size, unit] of units) {
+    if (s >= size && s % size === 0) {
+      const n = s / size;
+      return n === 1 ? `Every ${unit}` : `Every ${n} ${unit}s`;
+    }
+  }
+  return `Every ${s} seconds`;
+}
+
+// History: the versions newest first, each with its grade; pick two and
+// see the diff between them.
+async function toggleHistory(button, box, m) {
+  if (button.getAttribute("aria-expanded") === "true") {
+    button.setAttribute("aria-expanded", "false");
+    box.replaceChildren();
+    return;
+  }
+  button.setAttribute("aria-expanded", "true");
+  box.replaceChildren(h("p", { class: "loading" }, "Loading the history…"));
+  let page;
+  try {
+    page = (await gql(`query ($id: ID!) { monitor(id: $id) { versions(limit: 50) {
+      versions { contentHash firstSeenAt lastSeenAt wordCount grade } nextCursor } } }`, { id: m.id })).monitor.versions;
+  } catch (err) {
+    box.replaceChildren(errorBox(err, "The history could not be loaded."));
+    return;
+  }
+  const vs = page.versions;
+  const n = vs.length;
+  const result = h("div", { class: "version-diff", "aria-live": "polite" });
+  const pick = (name, i) => h("input", { type: "radio", name: `${name}-${m.id}`, value: String(i), checked: name === "from" ? i === n - 1 : i === 0,
+    "aria-label": `${name === "from" ? "Compare from" : "Compare to"} version ${n - i}` });
+  const list = h("ol", { class: "timeline", reversed: true }, vs.map((v, i) => h("li", {},
+    h("span", { class: `grade small grade-${v.grade}`, title: `Grade ${v.grade}` }, v.grade),
+    h("span", { class: "version-meta" }, h("strong", {}, `Version ${n - i}`), " · ", when(v.firstSeenAt),
+      i === 0 ? " · current" : ` · last seen ${when(v.lastSeenAt)}`, ` · ${v.wordCount} words`),
+    h("span", { class: "version-pick" }, h("label", {}, pick("from", i), " from"), h("label", {}, pick("to", i), " to")))));
+  const compare = h("button", { type: "button", class: "secondary small", onclick: async () => {
+    const from = box.querySelector(`input[name="from-${m.id}"]:checked`)?.value;
+    const to = box.querySelector(`input[name="to-${m.id}"]:checked`)?.value;
+    if (from == null || to == null || from === to) {
+      result.replaceChildren(h("p", { class: "muted" }, "Pick two different versions."));
+      return;
+    }
+    result.replaceChildren(h("p", { class: "loading" }, "Comparing…"));
+    try {
+      const { monitorVersionDiff: d } = await gql(`query ($id: ID!, $a: String!, $b: String!) { monitorVersionDiff(monitorId: $id, from: $a, to: $b) {
+        diff added removed changed summarised gradeBefore gradeAfter findingsAdded { ${findingFields} } findingsRemoved { ${findingFields} } } }`,
+      { id: m.id, a: vs[Number(from)].contentHash, b: vs[Number(to)].contentHash });
+      fill(result,
+        h("h4", {}, `Version ${n - Number(from)} → version ${n - Number(to)}`),
+        h("p", {}, gradeMove(d.gradeBefore, d.gradeAfter), " ", `${d.changed} paragraph${d.changed === 1 ? "" : "s"} changed `,
+          h("span", { class: "ins" }, `+${d.added}`), " ", h("span", { class: "del" }, `−${d.removed}`)),
+        findingChanges("New findings", d.findingsAdded),
+        findingChanges("Findings gone", d.findingsRemoved),
+        d.summarised ? h("p", { class: "muted" }, "Too many differences to show paragraph by paragraph.") : diff(d.diff));
+    } catch (err) {
+      result.replaceChildren(errorBox(err, "The versions could not be compared."));
+    }
+  } }, "Compare");
+  fill(box, h("h4", {}, "History"),
+    n < 2 ? h("p", { class: "empty" }, "One version so far: nothing has changed since watching began.") : null,
+    list, page.nextCursor ? h("p", { class: "muted" }, "The 50 newest versions are shown.") : null,
+    n >= 2 ? h("div", { class: "actions" }, compare) : null, result);
+}
+
+// fill replaces el's children with those given, leaving out the absent
+// (null) ones, which replaceChildren would write as the text "null".
+function fill(el, ...children) {
+  el.replaceChildren(...children.flat().filter((c) => c != null && c !== false));
+}
+
+function gradeMove(before, after) {
+  if (!before || !after) return null;
+  if (before === after) return h("span", { class: "grade-move" }, "Grade ", h("span", { class: `grade small grade-${after}` }, after), " (unchanged).");
+  return h("span", { class: "grade-move" }, "Grade ", h("span", { class: `grade small grade-${before}` }, before), " → ",
+    h("span", { class: `grade small grade-${after}` }, after), ".");
 }
 
 function alertList(alerts, names, monitorBox, alertBox) {
@@ -140,11 +270,11 @@ function alertList(alerts, names, monitorBox, alertBox) {
       button.disabled = false;
     }
   };
-  return h("ul", { class: "alerts" }, alerts.map((a) => h("li", { class: `card alert${a.read ? "" : " unread"}` },
+  return h("ul", { class: "alerts" }, alerts.map((a) => h("li", { class: `card alert${a.read ? "" : " unread"}`, id: `alert-${a.id}`, "data-alert-id": a.id },
     h("div", { class: "monitor-head" },
-      h("h3", {}, a.read ? null : h("span", { class: "dot", "aria-label": "unread" }), names[a.monitorId] ?? a.url),
+      h("h3", { tabindex: "-1" }, a.read ? null : h("span", { class: "dot", "aria-label": "unread" }), names[a.monitorId] ?? a.url),
       h("span", { class: "muted" }, timeEl(a.detectedAt))),
-    h("p", {}, a.summary, " ", h("span", { class: "ins" }, `+${a.added}`), " ", h("span", { class: "del" }, `−${a.removed}`)),
+    h("p", {}, gradeMove(a.gradeBefore, a.gradeAfter), " ", a.summary, " ", h("span", { class: "ins" }, `+${a.added}`), " ", h("span", { class: "del" }, `−${a.removed}`)),
     findingChanges("New findings", a.findingsAdded),
     findingChanges("Findings gone", a.findingsRemoved),
     h("details", {}, h("summary", {}, "Show the changes"), diff(a.diff)),
@@ -159,13 +289,68 @@ function findingChanges(label, findings) {
       h("strong", {}, f.title), " ", h("span", { class: "badge" }, f.severity), h("blockquote", {}, f.quote)))));
 }
 
-// diff renders a unified diff line by line: additions green, removals red.
-function diff(text) {
-  return h("pre", { class: "diff" }, text.split("\n").map((line) => {
-    if (line.startsWith("+++") || line.startsWith("---")) return h("span", { class: "hunk" }, line + "\n");
-    if (line.startsWith("@@")) return h("span", { class: "hunk" }, line + "\n");
-    if (line.startsWith("+")) return h("ins", {}, line + "\n");
-    if (line.startsWith("-")) return h("del", {}, line + "\n");
-    return line + "\n";
-  }));
+// diff shows a unified diff as a person reads it: the ---/+++ file headers
+// dropped, each @@ hunk header a gap marker between the changed stretches,
+// added paragraphs green and removed ones red, their +/− in a gutter.
+export function diff(text) {
+  if (!text) return h("p", { class: "muted" }, "No paragraph-by-paragraph changes to show.");
+  const out = [];
+  let first = true;
+  for (const line of text.split("\n")) {
+    if (line === "" || line.startsWith("--- ") || line.startsWith("+++ ")) continue;
+    if (line.startsWith("@@")) {
+      if (!first) out.push(h("span", { class: "gap", title: "unchanged paragraphs left out" }, "⋯\n"));
+      first = false;
+      continue;
+    }
+    if (line.startsWith("... ")) { out.push(h("span", { class: "gap" }, line.slice(4) + "\n")); continue; }
+    const body = line.slice(1) + "\n";
+    if (line[0] === "+") out.push(h("ins", {}, h("span", { class: "sign" }, "+"), body));
+    else if (line[0] === "-") out.push(h("del", {}, h("span", { class: "sign" }, "-"), body));
+    else out.push(h("span", { class: "same" }, h("span", { class: "sign" }, " "), body));
+  }
+  return h("pre", { class: "diff" }, out);
+}
+
+// Feeds: the Atom feed URLs, read with a feed token (read-only, separate
+// from API keys). The token is shown once, when made or rotated.
+async function loadFeed(box, monitorBox) {
+  let token;
+  try {
+    token = (await gql("{ feedToken { prefix createdAt } }")).feedToken;
+  } catch (err) {
+    box.replaceChildren(errorBox(err, "The feed settings could not be loaded."));
+    return;
+  }
+  const rotate = h("button", { type: "button", class: token ? "secondary" : "", onclick: async (e) => {
+    if (token && !(await confirmDialog({ title: "Make a new feed URL?", body: "The current feed URLs stop working at once, in every feed reader that uses them.", confirm: "Make a new one" }))) return;
+    try {
+      e.target.disabled = true;
+      feedToken = (await gql("mutation { rotateFeedToken { token prefix createdAt } }")).rotateFeedToken;
+      toast("New feed URL made.");
+      await loadFeed(box, monitorBox);
+    } catch (err) {
+      e.target.after(errorBox(err));
+      e.target.disabled = false;
+    }
+  } }, token ? "Make a new feed URL" : "Make a feed URL");
+  const url = (path) => `${location.origin}/feeds/${feedToken.token}${path}`;
+  const shown = feedToken && token && feedToken.prefix === token.prefix;
+  fill(box, h("section", { class: "card feeds", "aria-labelledby": "feeds-title" },
+    h("h2", { id: "feeds-title" }, "Feeds"),
+    h("p", {}, "Follow your alerts in a feed reader: an Atom feed of all of them, or of one document. The feed URL holds a read-only token, separate from your API keys; make a new one to cut off the old."),
+    shown ? [
+      h("p", { class: "warn" }, h("strong", {}, "Copy the URLs now: the token is not shown again.")),
+      copyRow("feed-all", "All alerts", url("/alerts")),
+      h("ul", { class: "feed-list" }, [...monitorBox.querySelectorAll("[data-monitor-id]")].map((li) =>
+        h("li", {}, copyRow(`feed-${li.dataset.monitorId}`, li.querySelector("h3").textContent, url(`/monitors/${li.dataset.monitorId}`))))),
+    ] : token ? h("p", { class: "muted" }, `A feed URL exists (token ${token.prefix}…, made ${when(token.createdAt)}). It is shown only when made.`) : null,
+    h("div", { class: "actions" }, rotate)));
+}
+
+function copyRow(id, label, value) {
+  return h("div", {}, h("label", { for: id }, label),
+    h("div", { class: "copy-row" },
+      h("input", { id, readonly: true, value, spellcheck: "false", onfocus: (e) => e.target.select() }),
+      h("button", { type: "button", class: "secondary small", onclick: (e) => copy(value, e.target) }, "Copy")));
 }

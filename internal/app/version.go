@@ -1,0 +1,173 @@
+package app
+
+import (
+	"context"
+	"sync"
+
+	"github.com/clausewatch/clausewatch/internal/analyze"
+	"github.com/clausewatch/clausewatch/internal/change"
+)
+
+// History: every version of a monitored document, the grade at each, and
+// the diff between any two of them.
+
+// VersionDiff is what changed from one version of a monitored document to
+// another, as an alert would say it.
+type VersionDiff struct {
+	MonitorID string
+	From, To  MonitorVersion // without their texts
+	// Diff is the unified diff of the two texts, one paragraph a line (""
+	// when Summarised or equal); Added, Removed and Changed count lines
+	// and paragraphs as an alert's do.
+	Diff                    string
+	Added, Removed, Changed int
+	Summarised              bool
+	FindingsAdded           []AlertFinding
+	FindingsRemoved         []AlertFinding
+	GradeBefore, GradeAfter string
+}
+
+// historyCaller checks an operation on the history of the caller's monitor
+// monitorID: a missing id is invalid, an unknown or foreign one not_found.
+func (s *Service) historyCaller(ctx context.Context, monitorID string) (*Monitor, error) {
+	if err := Require(ctx, ScopeOf(OpMonitor)); err != nil {
+		return nil, err
+	}
+	if monitorID == "" {
+		return nil, &Error{Code: CodeInvalid, Message: "invalid request", Fields: []FieldError{{Field: "monitorId", Message: "is required"}}}
+	}
+	return s.FindMonitor(ctx, monitorID)
+}
+
+// version reads one of m's versions with its text: a hash that is not one
+// is invalid (field names it), an unknown one not_found.
+func (s *Service) version(ctx context.Context, m *Monitor, field, hash string) (*MonitorVersion, error) {
+	if !isContentHash(hash) {
+		return nil, &Error{Code: CodeInvalid, Message: "invalid request", Fields: []FieldError{{Field: field, Message: "must be a version's contentHash (64 hex characters)"}}}
+	}
+	v, err := s.store.FindVersion(ctx, m.ID, hash)
+	if ErrorCode(err) == CodeNotFound {
+		return nil, Errorf(CodeNotFound, "version not found")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// DiffMonitorVersions compares two versions of one of the caller's monitors,
+// named by their content hashes (from may be newer than to: the diff then
+// reads backwards). Its work is bounded as an alert's is, and it takes one
+// of the places API analyses take for the two analyses. Scope monitor; no
+// scan (it reads what the monitor already holds).
+func (s *Service) DiffMonitorVersions(ctx context.Context, monitorID, from, to string) (*VersionDiff, error) {
+	m, err := s.historyCaller(ctx, monitorID)
+	if err != nil {
+		return nil, err
+	}
+	a, err := s.version(ctx, m, "from", from)
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.version(ctx, m, "to", to)
+	if err != nil {
+		return nil, err
+	}
+	d, err := change.CompareContext(ctx, a.Text, b.Text)
+	if err != nil {
+		return nil, err
+	}
+	var before, after analyze.Result
+	if err := s.inAnalysisPlace(ctx, func() {
+		before, after = s.analyzeVersion(a), s.analyzeVersion(b)
+	}); err != nil {
+		return nil, err
+	}
+	added, removed := change.FindingsMoved(a.Text, b.Text, before.Findings, after.Findings)
+	out := &VersionDiff{MonitorID: m.ID, Diff: capDiff(d.Unified), Added: d.Added, Removed: d.Removed, Changed: d.Changed,
+		Summarised: d.Summarised, FindingsAdded: alertFindings(added), FindingsRemoved: alertFindings(removed),
+		GradeBefore: before.Grade, GradeAfter: after.Grade}
+	a.Text, b.Text = "", ""
+	a.Grade, b.Grade = before.Grade, after.Grade
+	out.From, out.To = *a, *b
+	return out, nil
+}
+
+// analyzeVersion analyzes a version's text, remembering its grade.
+func (s *Service) analyzeVersion(v *MonitorVersion) analyze.Result {
+	r := s.analyzer.Analyze(v.Text, analyze.Options{})
+	s.grades.put(gradeKey(v), r.Grade)
+	return r
+}
+
+// VersionGrade is the grade of one of the caller's monitor versions, as
+// FindMonitorVersions listed it: analyzed once per text and extractor,
+// then remembered.
+func (s *Service) VersionGrade(ctx context.Context, v *MonitorVersion) (string, error) {
+	if g, ok := s.grades.get(gradeKey(v)); ok {
+		return g, nil
+	}
+	full, err := s.store.FindVersion(ctx, v.MonitorID, v.ContentHash)
+	if err != nil {
+		return "", err
+	}
+	var g string
+	if err := s.inAnalysisPlace(ctx, func() { g = s.analyzeVersion(full).Grade }); err != nil {
+		return "", err
+	}
+	return g, nil
+}
+
+// withGrades fills in the grade of each version.
+func (s *Service) withGrades(ctx context.Context, vs []MonitorVersion) error {
+	for i := range vs {
+		g, err := s.VersionGrade(ctx, &vs[i])
+		if err != nil {
+			return err
+		}
+		vs[i].Grade = g
+	}
+	return nil
+}
+
+func gradeKey(v *MonitorVersion) string { return v.ContentHash + "/" + v.ExtractorVersion }
+
+// gradeCacheSize bounds the service's memory of version grades: a text's
+// grade never changes while the analyzer does not, and a service runs one
+// analyzer. Past this many entries it starts over.
+const gradeCacheSize = 10000
+
+type gradeCache struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+func (c *gradeCache) get(k string) (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	g, ok := c.m[k]
+	return g, ok
+}
+
+func (c *gradeCache) put(k, g string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= gradeCacheSize {
+		clear(c.m)
+	}
+	c.m[k] = g
+}
+
+// FindVersionHistory is FindMonitorVersions for the history view: the
+// monitor id is required (invalid when missing) and each version carries
+// its grade.
+func (s *Service) FindVersionHistory(ctx context.Context, monitorID string, limit *int, cursor string) (*VersionPage, error) {
+	if _, err := s.historyCaller(ctx, monitorID); err != nil {
+		return nil, err
+	}
+	page, err := s.FindMonitorVersions(ctx, monitorID, limit, cursor)
+	if err != nil {
+		return nil, err
+	}
+	return page, s.withGrades(ctx, page.Versions)
+}
