@@ -4,15 +4,11 @@
 // added and removed, and the changes paragraph by paragraph; the feed token
 // for the Atom feeds; and the unread count in the header. Fields as
 // graph/schema/monitor.graphqls, version.graphqls and feed.graphqls.
-//
-// lastErrorCode/blockedBy (branch i22-polite) are not in the schema this
-// page was written against: once they are, add them to monitorFields and
-// to failure() below.
 import { gql } from "./api.js";
 import { h, heading, when, timeEl, errorBox, confirmDialog, busy, toast, copy } from "./ui.js";
 
 const monitorFields = `id url name intervalSeconds alertOn status createdAt lastCheckedAt nextCheckAt
-  lastChangedAt lastError consecutiveFailures`;
+  lastChangedAt lastError lastErrorCode blockedBy consecutiveFailures`;
 const findingFields = "category severity title quote";
 const alertFields = `id monitorId url detectedAt read summary diff added removed gradeBefore gradeAfter
   findingsAdded { ${findingFields} } findingsRemoved { ${findingFields} }`;
@@ -170,7 +166,11 @@ function monitorList(monitors, monitorBox, alertBox) {
 function failure(m) {
   if (!m.lastError) return null;
   const times = m.consecutiveFailures > 1 ? ` (${m.consecutiveFailures} times in a row)` : "";
-  return h("p", { class: "error-text" }, `Last check failed${times}: ${m.lastError}`);
+  // The code says what kind of failure it is (README: failure codes); a
+  // bot protection is named, since the fix is on the site's side.
+  const kind = m.lastErrorCode === "blocked" ? `blocked by ${m.blockedBy || "bot protection"}` : m.lastErrorCode;
+  const code = kind ? ` [${kind.replaceAll("_", " ")}]` : "";
+  return h("p", { class: "error-text" }, `Last check failed${times}${code}: ${m.lastError}`);
 }
 
 // every is an interval in words: "every 20 seconds", "every 90 minutes",
