@@ -30,6 +30,7 @@ import (
 	"github.com/clausewatch/clausewatch/internal/llm"
 	"github.com/clausewatch/clausewatch/internal/middleware"
 	"github.com/clausewatch/clausewatch/internal/session"
+	"github.com/clausewatch/clausewatch/mcp"
 	"github.com/clausewatch/clausewatch/rest"
 	"github.com/clausewatch/clausewatch/web"
 )
@@ -97,6 +98,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	gql := web.WithSessionCookie(portal, graph.NewHandler(graph.Options{Service: svc, Logger: log, Introspection: cfg.Introspection}))
 	mux.Handle("/graphql", gql)
 	mux.Handle("GET /graphql/", gql) // the explorer's assets
+	mux.Handle("/mcp", mcp.NewHandler(mcp.Options{Service: svc, Logger: log, Version: buildVersion().Version}))
 	web.Register(mux, portal)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 
@@ -262,6 +264,8 @@ Open the developer portal, signed in as the local owner (%[2]s):
   %[1]s/#signin=%[3]s
 
   GraphQL explorer  %[1]s/graphql
+  API reference     %[1]s/docs
+  MCP (AI agents)   %[1]s/mcp
   REST contract     %[1]s/openapi.json
   health            %[1]s/healthz
 
