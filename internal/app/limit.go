@@ -36,11 +36,10 @@ func upgradeHint(t Tier, of func(planLimits) int, unit string) string {
 		if !seen {
 			continue
 		}
-		n := of(plans[p])
-		if n < 0 {
-			more = append(more, fmt.Sprintf("%s has no limit", p))
+		if n := of(plans[p]); n < 0 {
+			more = append(more, fmt.Sprintf("%s unlimited", p))
 		} else {
-			more = append(more, fmt.Sprintf("%s allows %d", p, n))
+			more = append(more, fmt.Sprintf("%s %d", p, n))
 		}
 	}
 	if !seen {
@@ -50,7 +49,7 @@ func upgradeHint(t Tier, of func(planLimits) int, unit string) string {
 	if len(more) == 0 {
 		return ""
 	}
-	return " Or upgrade the plan (" + strings.Join(more, ", ") + " " + unit + "); on a self-hosted instance the operator sets it with `clausewatch account plan`."
+	return " Or upgrade the plan (" + unit + ": " + strings.Join(more, ", ") + "); on a self-hosted instance the operator sets it with `clausewatch account plan`."
 }
 
 func planName(t Tier) Tier {

@@ -39,7 +39,7 @@ func TestLimitErrorsSayWhatToDo(t *testing.T) {
 		_, err := e.Svc.Analyze(e.Ctx(k.RawKey), shortText)
 		wantData(t, "a key's sixth scan", err, map[string]any{"limit": 5, "used": 5, "resetsAt": midnight})
 		hint("a key's sixth scan", err, "5 of 5 scans a day", "free plan", "UTC midnight", "2026-11-23T00:00:00Z", "in 2 h 30 min",
-			"base allows 25, advanced allows 100", "clausewatch account plan")
+			"scans a day: base 25, advanced 100", "clausewatch account plan")
 
 		k2 := e.MustKey(tok)
 		spendOne(t, e, k2.RawKey, 3)
@@ -53,7 +53,7 @@ func TestLimitErrorsSayWhatToDo(t *testing.T) {
 		if _, ok := app.AsError(err).Data["resetsAt"]; ok {
 			t.Errorf("the key cap never resets by itself, yet resetsAt is set: %v", app.AsError(err).Data)
 		}
-		hint("a fourth key", err, "3 of 3 active API keys", "Revoke a key", "base allows 10")
+		hint("a fourth key", err, "3 of 3 active API keys", "Revoke a key", "active keys: base 10, advanced 50")
 
 		e.SetTier(acct.ID, app.TierAdvanced)
 		mk := e.MustKey(tok, "monitor")
@@ -85,7 +85,7 @@ func TestLimitErrorsSayWhatToDo(t *testing.T) {
 		_, err = e.Svc.Analyze(e.Ctx(ak.RawKey), app.AnalyzeInput{Text: shortText.Text, AI: true})
 		wantData(t, "the 31st AI summary on base", err, map[string]any{"limit": 30, "used": 30,
 			"resetsAt": time.Date(2027, 2, 1, 0, 0, 0, 0, time.UTC).UnixMilli()})
-		hint("the 31st AI summary on base", err, "30 of 30 AI summaries", "base plan", "advanced has no limit")
+		hint("the 31st AI summary on base", err, "30 of 30 AI summaries", "base plan", "AI summaries a month: advanced unlimited")
 
 		e.SetTier(acct.ID, app.TierAdvanced)
 		_, err = e.Svc.Analyze(e.Ctx(ak.RawKey), shortText)
