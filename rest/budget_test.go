@@ -203,7 +203,7 @@ func TestAI429BodyIsExact(t *testing.T) {
 	m := res.json(t)
 	want := map[string]any{"error": "Monthly AI limit reached for this API key", "aiRemaining": 0.0, "aiLimit": 30.0,
 		"aiResetsAt": float64(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC).UnixMilli()),
-		"limit": 30.0, "used": 30.0, "resetsAt": float64(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC).UnixMilli())}
+		"limit":      30.0, "used": 30.0, "resetsAt": float64(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC).UnixMilli())}
 	if h, _ := m["hint"].(string); res.status != http.StatusTooManyRequests || len(m) != len(want)+1 || !strings.Contains(h, "30 of 30 AI summaries") {
 		t.Fatalf("%d %s", res.status, res.body)
 	}
