@@ -50,6 +50,21 @@ func (s *Store) FindAccountBySubject(ctx context.Context, subject string) (*app.
 	return s.findAccount(ctx, findAccountBySubjectSQL, subject)
 }
 
+const findAccountsByEmailSQL = `SELECT ` + accountColumns + ` FROM accounts WHERE lower(email) = lower(?) ORDER BY created_at, id`
+
+// FindAccountsByEmail implements app.Store.
+func (s *Store) FindAccountsByEmail(ctx context.Context, email string) ([]app.Account, error) {
+	var rows []accountRow
+	if err := s.selectAll(ctx, &rows, findAccountsByEmailSQL, email); err != nil {
+		return nil, err
+	}
+	out := make([]app.Account, len(rows))
+	for i := range rows {
+		out[i] = *rows[i].toApp()
+	}
+	return out, nil
+}
+
 func (s *Store) findAccount(ctx context.Context, query string, arg any) (*app.Account, error) {
 	var r accountRow
 	if err := s.get(ctx, &r, query, arg); err != nil {

@@ -37,8 +37,9 @@ func TestFreeKeyGetsFiveScansThenExact429(t *testing.T) {
 			t.Fatalf("sixth scan: %d %s", res.status, res.body)
 		}
 		m := res.json(t)
-		want := map[string]any{"error": "Daily scan limit reached for this API key", "scansRemaining": 0.0, "scansLimit": 5.0, "scansResetsAt": float64(midnight)}
-		if len(m) != len(want) {
+		want := map[string]any{"error": "Daily scan limit reached for this API key", "scansRemaining": 0.0, "scansLimit": 5.0, "scansResetsAt": float64(midnight),
+			"limit": 5.0, "used": 5.0, "resetsAt": float64(midnight)}
+		if h, _ := m["hint"].(string); len(m) != len(want)+1 || !strings.Contains(h, "5 of 5 scans") {
 			t.Errorf("429 body %s, want exactly %v", res.body, want)
 		}
 		for k, v := range want {
@@ -201,8 +202,9 @@ func TestAI429BodyIsExact(t *testing.T) {
 	res := e.do("POST", "/api/analyze", k.RawKey, body)
 	m := res.json(t)
 	want := map[string]any{"error": "Monthly AI limit reached for this API key", "aiRemaining": 0.0, "aiLimit": 30.0,
-		"aiResetsAt": float64(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC).UnixMilli())}
-	if res.status != http.StatusTooManyRequests || len(m) != len(want) {
+		"aiResetsAt": float64(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC).UnixMilli()),
+		"limit":      30.0, "used": 30.0, "resetsAt": float64(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC).UnixMilli())}
+	if h, _ := m["hint"].(string); res.status != http.StatusTooManyRequests || len(m) != len(want)+1 || !strings.Contains(h, "30 of 30 AI summaries") {
 		t.Fatalf("%d %s", res.status, res.body)
 	}
 	for f, v := range want {

@@ -121,6 +121,11 @@ var (
 // times (RFC 3339 strings, and the Unix-millisecond members named *At or
 // windowEnd), days, a key's prefix and request count, and the document
 // server's address.
+var (
+	hintTimeRE = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`)
+	hintInRE   = regexp.MustCompile(`in (?:under a minute|\d+ h \d+ min|\d+ h|\d+ min)`)
+)
+
 func normalise(key string, v any) any {
 	switch v := v.(type) {
 	case map[string]any:
@@ -148,6 +153,10 @@ func normalise(key string, v any) any {
 			return "<day>"
 		case key == "keyPrefix":
 			return "<key prefix>"
+		case key == "hint":
+			// a limit's hint names when it resets and how long that is
+			v = hintTimeRE.ReplaceAllString(v, "<time>")
+			v = hintInRE.ReplaceAllString(v, "in <duration>")
 		}
 		v = uuidRE.ReplaceAllString(v, "<uuid>")
 		v = rawKeyRE.ReplaceAllString(v, "<raw key>")
@@ -498,7 +507,11 @@ func conform(doc map[string]any, schema, v any, at string) []string {
 	if ref, ok := s["$ref"].(string); ok {
 		return conform(doc, dig(doc, strings.Split(strings.TrimPrefix(ref, "#/"), "/")...), v, at)
 	}
-	if alts, ok := s["oneOf"].([]any); ok {
+	alts, ok := s["oneOf"].([]any)
+	if !ok {
+		alts, ok = s["anyOf"].([]any)
+	}
+	if ok {
 		var all []string
 		for _, alt := range alts {
 			p := conform(doc, alt, v, at)
@@ -507,7 +520,7 @@ func conform(doc map[string]any, schema, v any, at string) []string {
 			}
 			all = append(all, p...)
 		}
-		return []string{fmt.Sprintf("%s: matches none of oneOf: %s", at, strings.Join(all, "; "))}
+		return []string{fmt.Sprintf("%s: matches none of oneOf/anyOf: %s", at, strings.Join(all, "; "))}
 	}
 	if types := typesOf(s["type"]); len(types) > 0 && !slices.Contains(types, jsonType(v)) &&
 		!(jsonType(v) == "integer" && slices.Contains(types, "number")) {

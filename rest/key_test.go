@@ -119,7 +119,7 @@ func TestKeyLimitBody(t *testing.T) {
 			e.MustKey(tok)
 		}
 		res := e.do("POST", "/api/developer/keys", tok, map[string]any{"name": "fourth"})
-		if want := `{"error":"API key limit reached for this plan","keyLimit":3}`; res.status != http.StatusForbidden || strings.TrimSpace(string(res.body)) != want {
+		if want := `{"error":"API key limit reached for this plan","keyLimit":3}`; res.status != http.StatusForbidden || contractBody(t, res.body) != want {
 			t.Errorf("fourth key on free: %d %s, want 403 %s", res.status, res.body, want)
 		}
 		if keys := e.do("GET", "/api/developer/keys", tok, nil).json(t)["keys"].([]any); len(keys) != 3 {

@@ -148,7 +148,7 @@ func TestMonitorErrors(t *testing.T) {
 			}
 		}
 		res := e.do("POST", "/api/monitor", key, map[string]any{"url": url})
-		if res.status != http.StatusForbidden || string(res.body) != `{"error":"Active monitor limit reached for this plan","monitorLimit":3}`+"\n" {
+		if res.status != http.StatusForbidden || contractBody(t, res.body) != `{"error":"Active monitor limit reached for this plan","monitorLimit":3}` {
 			t.Errorf("fourth monitor: %d %s", res.status, res.body)
 		}
 		// Three scans taken: the refused and failed requests took none.
@@ -156,4 +156,24 @@ func TestMonitorErrors(t *testing.T) {
 			t.Errorf("scans remaining %v, want 2", rem)
 		}
 	})
+}
+
+// contractBody is an error body without the limit members every limit
+// refusal adds (limit, used, resetsAt, hint), which must be there: the
+// members the contract fixes, as JSON with sorted keys.
+func contractBody(t *testing.T, body []byte) string {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(body, &m); err != nil {
+		t.Fatalf("%s: %v", body, err)
+	}
+	for _, k := range []string{"limit", "used", "hint"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("limit refusal %s lacks %s", body, k)
+		}
+		delete(m, k)
+	}
+	delete(m, "resetsAt")
+	b, _ := json.Marshal(m)
+	return string(b)
 }

@@ -1,6 +1,8 @@
 package rest_test
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -29,5 +31,24 @@ func TestOpenAPICoversEveryEndpoint(t *testing.T) {
 		if _, ok := doc.Paths[path][strings.ToLower(method)]; !ok {
 			t.Errorf("openapi.json lacks %s", ep)
 		}
+	}
+}
+
+// GET /docs renders openapi.json with the vendored Redoc: the page names
+// only its own assets, whose integrity hash matches the file served.
+func TestDocsPageIsOffline(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite)
+	page := e.do("GET", "/docs", "", nil)
+	if page.status != 200 || !strings.Contains(string(page.body), `spec-url="/openapi.json"`) ||
+		!strings.Contains(string(page.body), `src="/docs/assets/redoc.standalone.js"`) || strings.Contains(string(page.body), "https://") {
+		t.Fatalf("/docs: %d %s", page.status, page.body)
+	}
+	js := e.do("GET", "/docs/assets/redoc.standalone.js", "", nil)
+	if js.status != 200 || len(js.body) < 100000 {
+		t.Fatalf("renderer: %d, %d bytes", js.status, len(js.body))
+	}
+	sum := sha256.Sum256(js.body)
+	if !strings.Contains(string(page.body), "sha256-"+base64.StdEncoding.EncodeToString(sum[:])) {
+		t.Error("the page's integrity hash is not the served renderer's")
 	}
 }

@@ -78,6 +78,16 @@ func Register(mux *http.ServeMux, o Options) {
 		return writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	}))
 	mux.Handle("GET /readyz", s.wrap(s.handleReady))
+	page, assets := docsPage()
+	mux.Handle("GET /docs", s.wrap(func(w http.ResponseWriter, r *http.Request) error {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, err := w.Write(page)
+		return err
+	}))
+	mux.Handle("GET /docs/assets/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=86400")
+		assets.ServeHTTP(w, r)
+	}))
 	mux.Handle("GET /openapi.json", s.wrap(func(w http.ResponseWriter, r *http.Request) error {
 		w.Header().Set("Content-Type", "application/json")
 		_, err := w.Write(openAPI)

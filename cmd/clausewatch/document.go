@@ -21,12 +21,14 @@ import (
 // fetched through the configured SSRF guard, as the server fetches it, and
 // analyzer when the command analyzes. The caller closes the service's
 // extractor with the function returned.
-func documentService(arg string, getenv func(string) string, analyzer *analyze.Engine) (*app.Service, func() error, error) {
+func documentService(arg string, getenv func(string) string, analyzer *analyze.Engine, stderr io.Writer) (*app.Service, func() error, error) {
 	cfg, err := loadConfig(getenv)
 	if err != nil {
 		return nil, nil, err
 	}
-	extractor, err := newExtractor(cfg)
+	extractor, err := newExtractor(cfg, func() func() {
+		return slow(stderr, "preparing the PDF engine (the first time up to 20 s; then kept in CLAUSEWATCH_PDF_CACHE_DIR)")
+	})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -40,11 +42,13 @@ func documentService(arg string, getenv func(string) string, analyzer *analyze.E
 // readDocument reads a FILE (HTML, PDF or text, sniffed; no network), a
 // URL (fetched) or - (standard input). pageURL names where a file or
 // standard input is from.
-func readDocument(ctx context.Context, svc *app.Service, arg, pageURL string, stdin io.Reader) (*app.Document, error) {
+func readDocument(ctx context.Context, svc *app.Service, arg, pageURL string, stdin io.Reader, stderr io.Writer) (*app.Document, error) {
 	var d *app.Document
 	var err error
 	if isURL(arg) {
+		done := slow(stderr, "fetching "+arg)
 		d, err = svc.ReadDocument(ctx, fetch.Request{URL: arg})
+		done()
 	} else {
 		var raw []byte
 		if arg == "-" {
@@ -55,7 +59,9 @@ func readDocument(ctx context.Context, svc *app.Service, arg, pageURL string, st
 		if err != nil {
 			return nil, err
 		}
+		done := slow(stderr, "reading "+arg)
 		d, err = svc.ExtractDocument(fetch.Response{URL: pageURL, FinalURL: pageURL, Body: raw, FetchedAt: time.Now()})
+		done()
 	}
 	if err != nil {
 		return nil, cliError(err)
@@ -67,38 +73,45 @@ func isURL(arg string) bool {
 	return strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://")
 }
 
+func extractFlags(fs *flag.FlagSet) {
+	fs.String("file", "", "HTML, PDF or text file to extract (no network)")
+	fs.String("url", "", "the page's URL, for resolving links")
+	fs.Bool("markdown", false, "print Markdown instead of plain text")
+	fs.Bool("json", false, "print the extraction as JSON, as POST /api/extract answers it")
+}
+
+func analyzeFlags(fs *flag.FlagSet) {
+	fs.Bool("json", false, "print the analysis as JSON, as POST /api/analyze answers it")
+	fs.String("url", "", "the document's URL, for resolving links")
+}
+
 func runExtract(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("extract", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	file := fs.String("file", "", "HTML, PDF or text file to extract (no network)")
-	pageURL := fs.String("url", "", "the page's URL, for resolving links")
-	markdown := fs.Bool("markdown", false, "print Markdown instead of plain text")
-	asJSON := fs.Bool("json", false, "print the extraction as JSON, as POST /api/extract answers it")
-	if err := fs.Parse(args); err != nil {
-		return errUsage
+	fs, err := parseFlags("extract", args, stderr)
+	if err != nil {
+		return err
 	}
-	src := *file
+	pageURL, markdown, asJSON := ptr(flagString(fs, "url")), flagBool(fs, "markdown"), flagBool(fs, "json")
+	src := flagString(fs, "file")
 	if src == "" && fs.NArg() == 1 {
 		src = fs.Arg(0)
 	}
-	if src == "" {
-		fmt.Fprintln(stderr, "usage: clausewatch extract [--json|--markdown] --file FILE [--url URL] | clausewatch extract [--json|--markdown] URL")
-		return errUsage
+	if src == "" || fs.NArg() > 1 || (src == flagString(fs, "file") && fs.NArg() > 0) {
+		return usageError(stderr, "extract", "extract needs one FILE (--file) or URL")
 	}
-	svc, closeService, err := documentService(src, getenv, nil)
+	svc, closeService, err := documentService(src, getenv, nil, stderr)
 	if err != nil {
 		return err
 	}
 	defer closeService()
-	d, err := readDocument(ctx, svc, src, *pageURL, stdin)
+	d, err := readDocument(ctx, svc, src, *pageURL, stdin, stderr)
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if asJSON {
 		return printJSON(stdout, rest.NewExtractionResponse(d.Extraction()))
 	}
 	out := d.Extracted.Text
-	if *markdown {
+	if markdown {
 		out = d.Extracted.Markdown
 	}
 	_, err = fmt.Fprintln(stdout, strings.TrimRight(out, "\n"))
@@ -106,32 +119,33 @@ func runExtract(ctx context.Context, args []string, getenv func(string) string, 
 }
 
 func runAnalyze(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "print the analysis as JSON")
-	pageURL := fs.String("url", "", "the document's URL, for resolving links")
-	if err := fs.Parse(args); err != nil {
-		return errUsage
-	}
-	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: clausewatch analyze [--json] [--url URL] FILE|URL|-")
-		return errUsage
-	}
-	analyzer, err := newAnalyzer()
+	fs, err := parseFlags("analyze", args, stderr)
 	if err != nil {
 		return err
 	}
-	svc, closeService, err := documentService(fs.Arg(0), getenv, analyzer)
+	asJSON, pageURL := flagBool(fs, "json"), ptr(flagString(fs, "url"))
+	if fs.NArg() != 1 {
+		return usageError(stderr, "analyze", "analyze needs one FILE, URL or -")
+	}
+	stopModels := slow(stderr, "loading the analysis models")
+	analyzer, err := newAnalyzer()
+	stopModels()
+	if err != nil {
+		return err
+	}
+	svc, closeService, err := documentService(fs.Arg(0), getenv, analyzer, stderr)
 	if err != nil {
 		return err
 	}
 	defer closeService()
-	d, err := readDocument(ctx, svc, fs.Arg(0), *pageURL, stdin)
+	d, err := readDocument(ctx, svc, fs.Arg(0), *pageURL, stdin, stderr)
 	if err != nil {
 		return err
 	}
+	stopAnalysis := slow(stderr, "analyzing")
 	a := svc.AnalyzeText(d.Extracted.Text, d.Source(""))
-	if *asJSON {
+	stopAnalysis()
+	if asJSON {
 		return printJSON(stdout, rest.NewAnalysisResponse(a))
 	}
 	return printAnalysis(stdout, a)
@@ -176,4 +190,34 @@ func runClassify(stdin io.Reader, stdout io.Writer) error {
 		return err
 	}
 	return bw.Flush()
+}
+
+// slow prints "clausewatch: what..." to w once the work has taken a second,
+// then a line every 5 s with the time taken, until the returned stop is
+// called: nothing over a second happens in silence.
+func slow(w io.Writer, what string) (stop func()) {
+	start := time.Now()
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTimer(time.Second)
+		defer t.Stop()
+		first := true
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+			if first {
+				fmt.Fprintf(w, "clausewatch: %s...\n", what)
+				first = false
+			} else {
+				fmt.Fprintf(w, "clausewatch: still %s (%ds)\n", what, int(time.Since(start).Seconds()))
+			}
+			t.Reset(5 * time.Second)
+		}
+	}()
+	return func() { close(done); <-finished }
 }

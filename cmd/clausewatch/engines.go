@@ -28,14 +28,14 @@ var loadAnalyzer = analyze.Load
 // CLAUSEWATCH_PDF_CACHE_DIR, by default the user cache directory's
 // clausewatch/wazero (none where there is no user cache directory). The
 // caller closes it.
-func newExtractor(cfg config.Config) (*extract.Extractor, error) {
+func newExtractor(cfg config.Config, preparing func() func()) (*extract.Extractor, error) {
 	dir := cfg.PDFCacheDir
 	if dir == "" {
 		if cache, err := os.UserCacheDir(); err == nil {
 			dir = filepath.Join(cache, "clausewatch", "wazero")
 		}
 	}
-	x, err := extract.New(extract.Options{CacheDir: dir})
+	x, err := extract.New(extract.Options{CacheDir: dir, Preparing: preparing})
 	if err != nil {
 		return nil, fmt.Errorf("CLAUSEWATCH_PDF_CACHE_DIR: %w", err)
 	}

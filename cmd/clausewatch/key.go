@@ -11,22 +11,25 @@ import (
 	"github.com/clausewatch/clausewatch/internal/app"
 )
 
+func keyFlags(fs *flag.FlagSet) {
+	fs.String("email", "", "account email (the account is created if new); default the local owner "+ownerEmail+", whom the sign-in serve prints opens")
+	fs.String("name", "", "key name (required)")
+	fs.String("scopes", "", "comma-separated scopes: extract, analyze, monitor (default extract,analyze)")
+}
+
+func ptr[T any](v T) *T { return &v }
+
 func runKey(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "create" {
-		fmt.Fprintln(stderr, "usage: clausewatch key create --name N [--email E] [--scopes extract,analyze]")
-		return errUsage
+		return usageError(stderr, "key", "key needs the subcommand create")
 	}
-	fs := flag.NewFlagSet("key create", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	email := fs.String("email", "", "account email (the account is created if new); default the local owner "+ownerEmail+", whom the sign-in `serve` prints opens")
-	name := fs.String("name", "", "key name")
-	scopes := fs.String("scopes", "", "comma-separated scopes: extract, analyze, monitor (default extract,analyze)")
-	if err := fs.Parse(args[1:]); err != nil {
-		return errUsage
+	fs, err := parseFlags("key", args[1:], stderr)
+	if err != nil {
+		return err
 	}
-	if *name == "" {
-		fmt.Fprintln(stderr, "key create needs --name")
-		return errUsage
+	email, name, scopes := ptr(flagString(fs, "email")), ptr(flagString(fs, "name")), ptr(flagString(fs, "scopes"))
+	if *name == "" || fs.NArg() > 0 {
+		return usageError(stderr, "key", "key create needs --name and no other arguments")
 	}
 	cfg, store, err := openConfigured(ctx, getenv)
 	if err != nil {

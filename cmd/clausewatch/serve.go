@@ -30,6 +30,7 @@ import (
 	"github.com/clausewatch/clausewatch/internal/llm"
 	"github.com/clausewatch/clausewatch/internal/middleware"
 	"github.com/clausewatch/clausewatch/internal/session"
+	"github.com/clausewatch/clausewatch/mcp"
 	"github.com/clausewatch/clausewatch/rest"
 	"github.com/clausewatch/clausewatch/web"
 )
@@ -43,30 +44,39 @@ func ownerIdentity() app.Identity {
 	return app.Identity{Subject: app.LocalSubject(ownerEmail), Email: ownerEmail}
 }
 
+func serveFlags(fs *flag.FlagSet) {
+	fs.String("addr", "", "listen address (overrides CLAUSEWATCH_ADDR)")
+}
+
 func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	addr := fs.String("addr", "", "listen address (overrides CLAUSEWATCH_ADDR)")
-	if err := fs.Parse(args); err != nil {
-		return errUsage
+	fs, err := parseFlags("serve", args, stderr)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError(stderr, "serve", fmt.Sprintf("serve takes no arguments, got %q", fs.Args()))
 	}
 	cfg, err := loadConfig(getenv)
 	if err != nil {
 		return err
 	}
-	if *addr != "" {
-		cfg.Addr = *addr
+	if addr := flagString(fs, "addr"); addr != "" {
+		cfg.Addr = addr
 	}
 	analyzer, err := newAnalyzer()
 	if err != nil {
 		return err
 	}
-	extractor, err := newExtractor(cfg)
+	log := newLogger(cfg, stderr)
+	extractor, err := newExtractor(cfg, func() func() {
+		start := time.Now()
+		log.Info("preparing the PDF engine for the first PDF (the first time up to 20 s; then kept in CLAUSEWATCH_PDF_CACHE_DIR)")
+		return func() { log.Info("PDF engine ready", "took", time.Since(start).Round(time.Millisecond)) }
+	})
 	if err != nil {
 		return err
 	}
 	defer extractor.Close()
-	log := newLogger(cfg, stderr)
 
 	store, err := openStore(ctx, cfg)
 	if err != nil {
@@ -88,6 +98,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	gql := web.WithSessionCookie(portal, graph.NewHandler(graph.Options{Service: svc, Logger: log, Introspection: cfg.Introspection}))
 	mux.Handle("/graphql", gql)
 	mux.Handle("GET /graphql/", gql) // the explorer's assets
+	mux.Handle("/mcp", mcp.NewHandler(mcp.Options{Service: svc, Logger: log, Version: buildVersion().Version}))
 	web.Register(mux, portal)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 
@@ -253,6 +264,8 @@ Open the developer portal, signed in as the local owner (%[2]s):
   %[1]s/#signin=%[3]s
 
   GraphQL explorer  %[1]s/graphql
+  API reference     %[1]s/docs
+  MCP (AI agents)   %[1]s/mcp
   REST contract     %[1]s/openapi.json
   health            %[1]s/healthz
 

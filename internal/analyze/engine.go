@@ -2,7 +2,9 @@ package analyze
 
 import (
 	"bytes"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"fmt"
 	"slices"
 
@@ -98,3 +100,13 @@ func (e *Engine) Classify(sentence string) []string { return e.clf.labels(senten
 // DetectCases returns the titles of the ToS;DR cases found in one raw
 // sentence, in the model's case order.
 func (e *Engine) DetectCases(sentence string) []string { return e.cd.titles(sentence) }
+
+// ModelVersion names the embedded models by the start of their SHA-256, so a
+// change of any model changes it: clauses, cases and privacy, in that order.
+func ModelVersion() string {
+	short := func(b []byte) string {
+		sum := sha256.Sum256(b)
+		return hex.EncodeToString(sum[:6])
+	}
+	return "clauses-" + short(embeddedClauses) + " cases-" + short(embeddedCases) + " privacy-" + short(embeddedPrivacy)
+}

@@ -85,3 +85,37 @@ func (s *Service) EnsureAccount(ctx context.Context, id Identity) (*Account, err
 	}
 	return a, nil
 }
+
+// SetPlan is the operator's way to change plans on a self-hosted instance
+// (`clausewatch account plan`): it sets the plan of every account of email,
+// creating the local account of that address when there is none, so a plan
+// can be set before the first key. It takes no principal: only someone with
+// the database (the command line) can call it. In production the payment
+// webhook changes plans; a later subscription event overrides this.
+func (s *Service) SetPlan(ctx context.Context, email string, tier Tier) ([]Account, error) {
+	email = strings.TrimSpace(email)
+	if email == "" || !strings.Contains(email, "@") {
+		return nil, &Error{Code: CodeInvalid, Message: "invalid request", Fields: []FieldError{{Field: "email", Message: "must be an email address"}}}
+	}
+	if !tier.Valid() {
+		return nil, &Error{Code: CodeInvalid, Message: "invalid request", Fields: []FieldError{{Field: "plan", Message: "must be one of free, base, advanced"}}}
+	}
+	accts, err := s.store.FindAccountsByEmail(ctx, email)
+	if err != nil {
+		return nil, err
+	}
+	if len(accts) == 0 {
+		a, err := s.EnsureAccount(ctx, Identity{Subject: LocalSubject(email), Email: email})
+		if err != nil {
+			return nil, err
+		}
+		accts = []Account{*a}
+	}
+	for i := range accts {
+		if err := s.store.UpdateBilling(ctx, accts[i].ID, BillingUpdate{Tier: &tier}); err != nil {
+			return nil, err
+		}
+		accts[i].Tier = tier
+	}
+	return accts, nil
+}

@@ -162,12 +162,12 @@ func (s *Service) chargeScans(ctx context.Context, scans, ai int) (*charge, erro
 			if ok, err := s.store.ConsumeCredits(ctx, acct.ID, scans); err != nil {
 				return nil, err
 			} else if !ok {
-				return nil, s.scanLimitError(ctx, "Daily scan limit reached for this account", c.owner, day, scans, lim.scans)
+				return nil, s.scanLimitError(ctx, "Daily scan limit reached for this account", acct.Tier, false, c.owner, day, scans, lim.scans)
 			}
 			c.credits = scans
 			observeRate(ctx, s.rateLimit(lim.scans, 0, day.end)) // the daily pool is spent; credits paid
 		default:
-			return nil, s.scanLimitError(ctx, "Daily scan limit reached for this API key", c.owner, day, scans, lim.scans)
+			return nil, s.scanLimitError(ctx, "Daily scan limit reached for this API key", acct.Tier, true, c.owner, day, scans, lim.scans)
 		}
 	}
 	if ai > 0 {
@@ -181,9 +181,15 @@ func (s *Service) chargeScans(ctx context.Context, scans, ai int) (*charge, erro
 			if p.Key == nil {
 				msg = "Monthly AI limit reached for this account"
 			}
-			return nil, &Error{Code: CodeRateLimited, Message: msg, Data: map[string]any{
+			used := lim.ai
+			if ai > 1 {
+				if u, err := s.store.BudgetUsed(ctx, []string{c.owner}, kindAI, month.period); err == nil {
+					used = u[c.owner]
+				}
+			}
+			return nil, &Error{Code: CodeRateLimited, Message: msg, Data: limitData(map[string]any{
 				"aiRemaining": 0, "aiLimit": lim.ai, "aiResetsAt": month.end.UnixMilli(),
-			}}
+			}, lim.ai, used, month.end, aiHint(acct.Tier, lim.ai, used, now, month.end))}
 		}
 		c.ai = ai
 	}
@@ -192,7 +198,7 @@ func (s *Service) chargeScans(ctx context.Context, scans, ai int) (*charge, erro
 
 // scanLimitError is the contract's 429 body with the true remainder: a
 // refused single scan leaves none, but a batch refused whole may leave some.
-func (s *Service) scanLimitError(ctx context.Context, msg, owner string, day window, scans, limit int) error {
+func (s *Service) scanLimitError(ctx context.Context, msg string, tier Tier, key bool, owner string, day window, scans, limit int) error {
 	left := 0
 	if scans > 1 {
 		used, err := s.store.BudgetUsed(ctx, []string{owner}, kindScan, day.period)
@@ -202,9 +208,10 @@ func (s *Service) scanLimitError(ctx context.Context, msg, owner string, day win
 		left = max(limit-used[owner], 0)
 	}
 	observeRate(ctx, s.rateLimit(limit, left, day.end))
-	return &Error{Code: CodeRateLimited, Message: msg, Data: map[string]any{
+	used := limit - left
+	return &Error{Code: CodeRateLimited, Message: msg, Data: limitData(map[string]any{
 		"scansRemaining": left, "scansLimit": limit, "scansResetsAt": day.end.UnixMilli(),
-	}}
+	}, limit, used, day.end, scanHint(tier, key, limit, used, scans, s.now(), day.end))}
 }
 
 // refund gives back everything still held. A refund the database refuses is

@@ -143,7 +143,7 @@ func (s *Service) CreateKey(ctx context.Context, in KeyCreate) (*CreatedKey, err
 	if ok, err := s.store.CreateKey(ctx, k, limit); err != nil {
 		return nil, err
 	} else if !ok {
-		return nil, &Error{Code: CodeForbidden, Message: "API key limit reached for this plan", Data: map[string]any{"keyLimit": limit}}
+		return nil, keyLimitError(p.Account.Tier, limit)
 	}
 	return &CreatedKey{Key: k, RawKey: raw}, nil
 }

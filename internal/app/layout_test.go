@@ -24,8 +24,9 @@ func TestImportRule(t *testing.T) {
 	}
 	forbidden := map[string][]string{
 		"internal/app":        {mod + "db", mod + "rest", mod + "graph", mod + "internal/middleware", "net/http", "database/sql", "database/sql/driver", "github.com/jmoiron/sqlx", "github.com/99designs/gqlgen"},
-		"rest":                {mod + "db", mod + "graph", mod + "web"},
-		"graph":               {mod + "db", mod + "rest", mod + "web"},
+		"rest":                {mod + "db", mod + "graph", mod + "web", mod + "mcp"},
+		"graph":               {mod + "db", mod + "rest", mod + "web", mod + "mcp"},
+		"mcp":                 {mod + "db", mod + "rest", mod + "graph", mod + "web"},
 		"web":                 {mod + "db", mod + "rest", mod + "graph", mod + "internal/middleware", mod + "internal/session"},
 		"internal/extract":    {mod + "internal/app"},
 		"internal/fetch":      {mod + "internal/app"},

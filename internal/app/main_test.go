@@ -28,11 +28,18 @@ func wantCode(t *testing.T, what string, err error, code app.Code) {
 	}
 }
 
-// wantData fails unless err carries exactly the extra body members data.
+// wantData fails unless err carries the extra body members data (others,
+// such as the limit members limit, used, resetsAt and hint, may be there too).
 func wantData(t *testing.T, what string, err error, data map[string]any) {
 	t.Helper()
 	var e *app.Error
-	if !errors.As(err, &e) || !reflect.DeepEqual(e.Data, data) {
-		t.Errorf("%s: %v with data %v, want %v", what, err, e.Data, data)
+	if !errors.As(err, &e) {
+		t.Errorf("%s: %v, want an app error with data %v", what, err, data)
+		return
+	}
+	for k, v := range data {
+		if !reflect.DeepEqual(e.Data[k], v) {
+			t.Errorf("%s: %v with data %v, want %s = %v", what, err, e.Data, k, v)
+		}
 	}
 }

@@ -151,7 +151,7 @@ func (s *Service) CreateMonitor(ctx context.Context, in MonitorCreate) (*Monitor
 	if n, err := s.store.CountMonitors(ctx, p.Account.ID); err != nil {
 		return nil, err
 	} else if n >= limit {
-		return nil, monitorLimitError(limit)
+		return nil, monitorLimitError(p.Account.Tier, limit, n)
 	}
 	c, err := s.chargeScans(ctx, 1, 0)
 	if err != nil {
@@ -172,7 +172,7 @@ func (s *Service) CreateMonitor(ctx context.Context, in MonitorCreate) (*Monitor
 	if err != nil || !ok {
 		c.refund(ctx)
 		if err == nil {
-			err = monitorLimitError(limit) // a concurrent creation took the last place
+			err = monitorLimitError(p.Account.Tier, limit, limit) // a concurrent creation took the last place
 		}
 		return nil, err
 	}
@@ -192,10 +192,6 @@ func (s *Service) interval(secs *int) (time.Duration, error) {
 		return 0, &Error{Code: CodeInvalid, Message: "invalid request", Fields: []FieldError{{Field: "intervalSeconds", Message: msg}}}
 	}
 	return time.Duration(*secs) * time.Second, nil
-}
-
-func monitorLimitError(limit int) error {
-	return &Error{Code: CodeForbidden, Message: "Active monitor limit reached for this plan", Data: map[string]any{"monitorLimit": limit}}
 }
 
 // FindMonitors lists the caller's monitors, newest first.

@@ -16,6 +16,9 @@ type Store interface {
 	FindAccount(ctx context.Context, id string) (*Account, error)
 	FindAccountBySubject(ctx context.Context, subject string) (*Account, error)
 	CreateAccount(ctx context.Context, a *Account) error
+	// FindAccountsByEmail returns the accounts of an address, compared
+	// without case, oldest first (none: an empty slice).
+	FindAccountsByEmail(ctx context.Context, email string) ([]Account, error)
 
 	// CreateKey inserts k unless the account already holds limit active
 	// keys (false, nil then); concurrent creations cannot pass the limit.

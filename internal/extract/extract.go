@@ -76,12 +76,17 @@ type Options struct {
 	// (created if missing); empty: compiled anew by each process, nothing
 	// written to disk.
 	CacheDir string
+	// Preparing, when set, is called once, as the PDF reader starts to be
+	// made for the first PDF (seconds on a cold cache), and the function it
+	// returns once it is made, so a command line can say what it waits for.
+	Preparing func() (done func())
 }
 
 // Extractor reads documents. It is safe for concurrent use: at most
 // pdfWorkers PDFs are read at once, the others wait their turn.
 type Extractor struct {
-	cache wazero.CompilationCache // nil without a cache directory
+	cache     wazero.CompilationCache // nil without a cache directory
+	preparing func() (done func())
 
 	pdfOnce sync.Once
 	pdf     pdfium.Pool
@@ -91,7 +96,7 @@ type Extractor struct {
 // New prepares an Extractor; an unusable cache directory is an error now
 // rather than on the first PDF.
 func New(o Options) (*Extractor, error) {
-	x := &Extractor{}
+	x := &Extractor{preparing: o.Preparing}
 	if o.CacheDir != "" {
 		cache, err := wazero.NewCompilationCacheWithDir(o.CacheDir)
 		if err != nil {

@@ -47,6 +47,9 @@ const (
 // kept there, so the next process starts faster).
 func (x *Extractor) pdfRuntime() (pdfium.Pool, error) {
 	x.pdfOnce.Do(func() {
+		if x.preparing != nil {
+			defer x.preparing()()
+		}
 		rc := wazero.NewRuntimeConfig().
 			WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling).
 			WithCloseOnContextDone(true).

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
@@ -19,6 +20,7 @@ import (
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
 	"github.com/clausewatch/clausewatch/internal/middleware"
+	"github.com/clausewatch/clausewatch/mcp"
 	"github.com/clausewatch/clausewatch/rest"
 )
 
@@ -45,8 +47,11 @@ type parityCase struct {
 	setup   func(e *apptest.Env, c *caller)
 	rest    func(e *apptest.Env, c *caller) (method, path string, body any)
 	gql     func(e *apptest.Env, c *caller) (query string, vars map[string]any)
-	want    app.Code // "" is success
-	scans   int      // scans used afterwards in the caller's pool
+	// mcp, when set, is the same operation as an MCP tool call: its
+	// outcome must be REST's too.
+	mcp   func(e *apptest.Env, c *caller) (tool string, args map[string]any)
+	want  app.Code // "" is success
+	scans int      // scans used afterwards in the caller's pool
 }
 
 const shortText = "We may change these terms at any time without notice."
@@ -76,6 +81,9 @@ func extractCase(name, path string, scopes []string, want app.Code, scans int) p
 		},
 		gql: func(e *apptest.Env, c *caller) (string, map[string]any) {
 			return `mutation($u: String!) { extract(url: $u) { url text } }`, map[string]any{"u": url(e, path)}
+		},
+		mcp: func(e *apptest.Env, c *caller) (string, map[string]any) {
+			return "extract", map[string]any{"url": url(e, path)}
 		}}
 }
 
@@ -84,7 +92,8 @@ func analyzeCase(name string, in map[string]any, want app.Code, scans int) parit
 		rest: func(e *apptest.Env, c *caller) (string, string, any) { return "POST", "/api/analyze", resolve(e, in) },
 		gql: func(e *apptest.Env, c *caller) (string, map[string]any) {
 			return `mutation($in: AnalyzeInput!) { analyze(input: $in) { id grade } }`, map[string]any{"in": resolve(e, in)}
-		}}
+		},
+		mcp: func(e *apptest.Env, c *caller) (string, map[string]any) { return "analyze", resolve(e, in) }}
 }
 
 func batchCase(name string, n int, setup func(*apptest.Env, *caller), want app.Code, scans int) parityCase {
@@ -94,6 +103,9 @@ func batchCase(name string, n int, setup func(*apptest.Env, *caller), want app.C
 		},
 		gql: func(e *apptest.Env, c *caller) (string, map[string]any) {
 			return `mutation($in: [AnalyzeInput!]!) { analyzeBatch(items: $in) { results { index ok } } }`, map[string]any{"in": items(n)}
+		},
+		mcp: func(e *apptest.Env, c *caller) (string, map[string]any) {
+			return "analyze_batch", map[string]any{"items": items(n)}
 		}}
 }
 
@@ -118,6 +130,10 @@ func resolve(e *apptest.Env, in map[string]any) map[string]any {
 
 func query(q string) func(*apptest.Env, *caller) (string, map[string]any) {
 	return func(*apptest.Env, *caller) (string, map[string]any) { return q, nil }
+}
+
+func tool(name string, args map[string]any) func(*apptest.Env, *caller) (string, map[string]any) {
+	return func(*apptest.Env, *caller) (string, map[string]any) { return name, args }
 }
 
 func route(method, path string, body any) func(*apptest.Env, *caller) (string, string, any) {
@@ -173,8 +189,8 @@ var cases = []parityCase{
 	createMonitorCase("create monitor, not a document", "/image", nil, app.CodeUnreadable, 0),
 	createMonitorCase("create monitor, interval too short", "/terms", 60, app.CodeInvalid, 0),
 	{name: "monitors", scopes: []string{"monitor"}, setup: watched(false), scans: 1,
-		rest: route("GET", "/api/monitor", nil), gql: query(`{ monitors { id } }`)},
-	{name: "monitors, key without the scope", rest: route("GET", "/api/monitor", nil), gql: query(`{ monitors { id } }`), want: app.CodeForbidden},
+		rest: route("GET", "/api/monitor", nil), gql: query(`{ monitors { id } }`), mcp: tool("list_monitors", nil)},
+	{name: "monitors, key without the scope", rest: route("GET", "/api/monitor", nil), gql: query(`{ monitors { id } }`), mcp: tool("list_monitors", nil), want: app.CodeForbidden},
 	monitorCase("check monitor now", watched(false), "POST", "/api/monitor/check?id=", `mutation($id: ID!) { checkMonitor(id: $id) { id } }`, "", 2),
 	monitorCase("check monitor now, page broken", func(e *apptest.Env, c *caller) {
 		watched(false)(e, c)
@@ -187,9 +203,10 @@ var cases = []parityCase{
 		watched(false)(e, &caller{bearer: e.MustKey(other, "monitor").RawKey})
 	}, "DELETE", "/api/monitor?id=", `mutation($id: ID!) { deleteMonitor(id: $id) { deleted } }`, app.CodeNotFound, 0),
 	{name: "alerts", scopes: []string{"monitor"}, setup: watched(true), scans: 2,
-		rest: route("GET", "/api/monitor/alerts?unread=true&limit=5", nil), gql: query(`{ alerts(unread: true, limit: 5) { alerts { id } nextCursor } }`)},
+		rest: route("GET", "/api/monitor/alerts?unread=true&limit=5", nil), gql: query(`{ alerts(unread: true, limit: 5) { alerts { id } nextCursor } }`),
+		mcp: tool("list_alerts", map[string]any{"unread": true, "limit": 5})},
 	{name: "alerts, limit 0", scopes: []string{"monitor"},
-		rest: route("GET", "/api/monitor/alerts?limit=0", nil), gql: query(`{ alerts(limit: 0) { nextCursor } }`), want: app.CodeInvalid},
+		rest: route("GET", "/api/monitor/alerts?limit=0", nil), gql: query(`{ alerts(limit: 0) { nextCursor } }`), mcp: tool("list_alerts", map[string]any{"limit": 0}), want: app.CodeInvalid},
 	alertsUpdateCase("alerts update", watched(true), "", 2),
 	alertsUpdateCase("alerts update, not a UUID", func(e *apptest.Env, c *caller) { c.target = "x" }, app.CodeInvalid, 0),
 
@@ -206,7 +223,8 @@ func createMonitorCase(name, path string, interval any, want app.Code, scans int
 		rest: func(e *apptest.Env, c *caller) (string, string, any) { return "POST", "/api/monitor", in(e) },
 		gql: func(e *apptest.Env, c *caller) (string, map[string]any) {
 			return `mutation($in: CreateMonitorInput!) { createMonitor(input: $in) { id } }`, map[string]any{"in": in(e)}
-		}}
+		},
+		mcp: func(e *apptest.Env, c *caller) (string, map[string]any) { return "create_monitor", in(e) }}
 }
 
 // watched gives the caller a monitor (one scan) of a page of its own and
@@ -256,6 +274,9 @@ func alertsUpdateCase(name string, setup func(*apptest.Env, *caller), want app.C
 		},
 		gql: func(e *apptest.Env, c *caller) (string, map[string]any) {
 			return `mutation($ids: [ID!]!) { updateAlerts(ids: $ids, read: true) { updated } }`, map[string]any{"ids": []string{c.target}}
+		},
+		mcp: func(e *apptest.Env, c *caller) (string, map[string]any) {
+			return "mark_alerts", map[string]any{"ids": []string{c.target}, "read": true}
 		}}
 }
 
@@ -289,6 +310,11 @@ func TestRESTAndGraphQLAgree(t *testing.T) {
 				if g != want {
 					t.Errorf("GraphQL: %+v, REST: %+v", g, r)
 				}
+				if c.mcp != nil {
+					if m := e.run(t, c, e.viaMCP); m != want {
+						t.Errorf("MCP: %+v, REST: %+v", m, r)
+					}
+				}
 			})
 		}
 	})
@@ -307,6 +333,7 @@ func newEnv(t *testing.T, d dbtest.Dialect) *env {
 	mux := http.NewServeMux()
 	rest.Register(mux, rest.Options{Service: e.Svc, Logger: log, Ready: func(context.Context) error { return nil }})
 	mux.Handle("/graphql", graph.NewHandler(graph.Options{Service: e.Svc, Logger: log}))
+	mux.Handle("/mcp", mcp.NewHandler(mcp.Options{Service: e.Svc, Logger: log}))
 	e.srv = httptest.NewServer(middleware.Observe(log, middleware.NewMetrics(prometheus.NewRegistry()), mux))
 	t.Cleanup(e.srv.Close)
 	return e
@@ -361,6 +388,49 @@ func (e *env) viaGraphQL(t *testing.T, c parityCase, cl *caller) (app.Code, http
 		return "", res.Header
 	}
 	return app.Code(strings.ToLower(out.Errors[0].Extensions.Code)), res.Header
+}
+
+// viaMCP calls the case's tool through the SDK's client and reads the code
+// of a failed call's structured content.
+func (e *env) viaMCP(t *testing.T, c parityCase, cl *caller) (app.Code, http.Header) {
+	name, args := c.mcp(e.Env, cl)
+	rt := &keyed{bearer: cl.bearer}
+	client := sdk.NewClient(&sdk.Implementation{Name: "parity", Version: "1"}, nil)
+	s, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: e.srv.URL + "/mcp", HTTPClient: &http.Client{Transport: rt}, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatalf("MCP connect: %v", err)
+	}
+	defer s.Close()
+	res, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("MCP %s: %v", name, err)
+	}
+	if !res.IsError {
+		return "", rt.last
+	}
+	var out struct{ Code string }
+	if err := json.Unmarshal([]byte(res.Content[0].(*sdk.TextContent).Text), &out); err != nil {
+		t.Fatalf("MCP %s: %v", name, err)
+	}
+	return app.Code(out.Code), rt.last
+}
+
+// keyed sends the caller's credential and keeps the last response's headers.
+type keyed struct {
+	bearer string
+	last   http.Header
+}
+
+func (k *keyed) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	if k.bearer != "" {
+		r.Header.Set("Authorization", "Bearer "+k.bearer)
+	}
+	res, err := http.DefaultTransport.RoundTrip(r)
+	if err == nil {
+		k.last = res.Header
+	}
+	return res, err
 }
 
 func (e *env) post(t *testing.T, method, path, bearer string, body any) (*http.Response, []byte) {

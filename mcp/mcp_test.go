@@ -1,0 +1,198 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/clausewatch/clausewatch/db/dbtest"
+	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/mcp"
+)
+
+func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
+
+// bearer adds the API key to every request of the SDK's client.
+type bearer struct {
+	key  string
+	last *http.Response
+}
+
+func (b *bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.key)
+	res, err := http.DefaultTransport.RoundTrip(r)
+	if err == nil {
+		b.last = res
+	}
+	return res, err
+}
+
+func newServer(t *testing.T, e *apptest.Env) string {
+	srv := httptest.NewServer(mcp.NewHandler(mcp.Options{Service: e.Svc, Logger: slog.New(slog.DiscardHandler)}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func connect(t *testing.T, url, key string) (*sdk.ClientSession, *bearer) {
+	t.Helper()
+	b := &bearer{key: key}
+	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	s, err := c.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: b}, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, b
+}
+
+func call(t *testing.T, s *sdk.ClientSession, name string, args map[string]any) (map[string]any, bool) {
+	t.Helper()
+	res, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	text := res.Content[0].(*sdk.TextContent).Text
+	var out map[string]any
+	if err := json.Unmarshal([]byte(text), &out); err != nil {
+		t.Fatalf("%s: %q: %v", name, text, err)
+	}
+	return out, res.IsError
+}
+
+func TestToolsThroughTheSDKClient(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := apptest.New(t, dbtest.Open(t, d), apptest.Configure(func(o *app.Options) { o.Monitor.HostInterval = -1 }))
+		url := newServer(t, e)
+		tok, acct := e.MustAccount("")
+		e.SetTier(acct.ID, app.TierAdvanced)
+		k := e.MustKey(tok, "extract", "analyze", "monitor")
+		s, b := connect(t, url, k.RawKey)
+
+		list, err := s.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, tl := range list.Tools {
+			names = append(names, tl.Name)
+		}
+		if got := strings.Join(names, " "); got != "analyze analyze_batch create_monitor extract list_alerts list_monitors mark_alerts" {
+			t.Errorf("tools: %s", got)
+		}
+
+		x, isErr := call(t, s, "extract", map[string]any{"url": e.Docs.URL("/terms")})
+		if isErr || !strings.Contains(x["text"].(string), "terms") {
+			t.Errorf("extract: %v", x)
+		}
+		if b.last.Header.Get("RateLimit-Remaining") != "99" {
+			t.Errorf("extract's RateLimit-Remaining %q, want 99 (REST's)", b.last.Header.Get("RateLimit-Remaining"))
+		}
+
+		a, isErr := call(t, s, "analyze", map[string]any{"url": e.Docs.URL("/terms")})
+		findings, _ := a["findings"].([]any)
+		if isErr || a["grade"] == "" || len(a["why"].([]any)) == 0 || len(findings) == 0 || findings[0].(map[string]any)["quote"] == "" {
+			t.Errorf("analyze url: %v", a)
+		}
+		a, isErr = call(t, s, "analyze", map[string]any{"text": "We may terminate your account at any time without notice."})
+		if isErr || a["grade"] == nil {
+			t.Errorf("analyze text: %v", a)
+		}
+
+		bt, isErr := call(t, s, "analyze_batch", map[string]any{"items": []any{map[string]any{"text": "We may change these terms at any time."}, map[string]any{"url": e.Docs.URL("/terms")}}})
+		if rs, _ := bt["results"].([]any); isErr || len(rs) != 2 || rs[1].(map[string]any)["ok"] != true {
+			t.Errorf("analyze_batch: %v", bt)
+		}
+
+		e.Docs.Set("/watched", apptest.Page{ContentType: "text/html", Body: strings.Replace(apptest.TermsPage, "<p>Any dispute", "<p>No dispute", 1)})
+		m, isErr := call(t, s, "create_monitor", map[string]any{"url": e.Docs.URL("/watched"), "name": "terms"})
+		if isErr || m["id"] == "" {
+			t.Fatalf("create_monitor: %v", m)
+		}
+		ms, _ := call(t, s, "list_monitors", nil)
+		if got, _ := ms["monitors"].([]any); len(got) != 1 || got[0].(map[string]any)["id"] != m["id"] {
+			t.Errorf("list_monitors: %v", ms)
+		}
+
+		// A change, checked now, raises an alert to read and mark.
+		e.Docs.Set("/watched", apptest.Page{ContentType: "text/html", Body: apptest.TermsPage})
+		if _, err := e.Svc.CheckMonitor(e.Ctx(k.RawKey), m["id"].(string)); err != nil {
+			t.Fatal(err)
+		}
+		al, isErr := call(t, s, "list_alerts", map[string]any{"unread": true})
+		if isErr {
+			t.Fatalf("list_alerts: %v", al)
+		}
+		var ids []any
+		for _, x := range al["alerts"].([]any) {
+			ids = append(ids, x.(map[string]any)["id"])
+		}
+		mk, isErr := call(t, s, "mark_alerts", map[string]any{"ids": ids})
+		if isErr || len(ids) != 1 || mk["updated"] != float64(len(ids)) {
+			t.Errorf("mark_alerts: %v", mk)
+		}
+		if _, isErr := call(t, s, "mark_alerts", map[string]any{"ids": []any{"not-a-uuid"}}); !isErr {
+			t.Error("mark_alerts with a bad id succeeded")
+		}
+	})
+}
+
+// A key without the scope is refused as REST refuses it, and an exhausted
+// budget says the limit, what is used and what to do, with nothing taken.
+func TestScopesAndBudgetsAreREST(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := apptest.New(t, dbtest.Open(t, d))
+		url := newServer(t, e)
+		tok, _ := e.MustAccount("")
+		k := e.MustKey(tok, "analyze")
+		s, b := connect(t, url, k.RawKey)
+
+		out, isErr := call(t, s, "extract", map[string]any{"url": e.Docs.URL("/terms")})
+		if !isErr || out["code"] != "forbidden" || out["requiredScope"] != "extract" {
+			t.Errorf("extract without the scope: %v", out)
+		}
+		out, isErr = call(t, s, "list_monitors", nil)
+		if !isErr || out["code"] != "forbidden" {
+			t.Errorf("list_monitors without the scope: %v", out)
+		}
+
+		for range 5 {
+			if _, isErr := call(t, s, "analyze", map[string]any{"text": "We may change these terms."}); isErr {
+				t.Fatal("a scan within the budget refused")
+			}
+		}
+		out, isErr = call(t, s, "analyze", map[string]any{"text": "We may change these terms."})
+		if !isErr || out["code"] != "rate_limited" || out["error"] != "Daily scan limit reached for this API key" ||
+			out["limit"] != float64(5) || out["used"] != float64(5) || out["scansRemaining"] != float64(0) ||
+			!strings.Contains(out["hint"].(string), "UTC midnight") {
+			t.Errorf("the sixth scan: %v", out)
+		}
+		if b.last.Header.Get("RateLimit-Remaining") != "0" {
+			t.Errorf("RateLimit-Remaining %q after the refusal", b.last.Header.Get("RateLimit-Remaining"))
+		}
+		if got := e.ScansUsed(k.Key.ID); got != 5 {
+			t.Errorf("%d scans used, want 5", got)
+		}
+	})
+}
+
+func TestNoKeyIs401(t *testing.T) {
+	e := apptest.New(t, dbtest.Open(t, dbtest.SQLite))
+	url := newServer(t, e)
+	res, err := http.Post(url, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusUnauthorized || res.Header.Get("WWW-Authenticate") == "" {
+		t.Errorf("no key: %d %v", res.StatusCode, res.Header)
+	}
+}

@@ -1,0 +1,244 @@
+package mcp
+
+import (
+	"time"
+
+	"github.com/clausewatch/clausewatch/internal/app"
+)
+
+type extractIn struct {
+	URL string `json:"url" jsonschema:"the public http(s) URL of the document"`
+}
+
+type analyzeIn struct {
+	URL          string `json:"url,omitempty" jsonschema:"a public http(s) URL to fetch and analyze (give url or text)"`
+	Text         string `json:"text,omitempty" jsonschema:"the document's text to analyze (give url or text)"`
+	Title        string `json:"title,omitempty" jsonschema:"the document's title, for a text"`
+	DocumentType string `json:"documentType,omitempty" jsonschema:"terms or privacy; detected when absent"`
+	AI           bool   `json:"ai,omitempty" jsonschema:"add an AI summary (one AI unit of the monthly budget)"`
+}
+
+func (in analyzeIn) input() app.AnalyzeInput {
+	return app.AnalyzeInput{URL: in.URL, Text: in.Text, Title: in.Title, DocumentType: in.DocumentType, AI: in.AI}
+}
+
+type batchIn struct {
+	Items []analyzeIn `json:"items" jsonschema:"1 to 5 documents, each a url or a text"`
+}
+
+type monitorIn struct {
+	URL             string `json:"url" jsonschema:"the public http(s) URL to watch"`
+	Name            string `json:"name,omitempty" jsonschema:"a name for the monitor"`
+	IntervalSeconds *int   `json:"intervalSeconds,omitempty" jsonschema:"seconds between checks; default a day"`
+}
+
+type alertsIn struct {
+	Unread    bool   `json:"unread,omitempty" jsonschema:"only unread alerts"`
+	MonitorID string `json:"monitorId,omitempty" jsonschema:"only this monitor's alerts"`
+	Limit     *int   `json:"limit,omitempty" jsonschema:"1 to 100; default 20"`
+	Cursor    string `json:"cursor,omitempty" jsonschema:"a previous page's nextCursor"`
+}
+
+type markIn struct {
+	IDs  []string `json:"ids" jsonschema:"the alerts' ids, at most 100"`
+	Read *bool    `json:"read,omitempty" jsonschema:"true (default) marks read, false unread"`
+}
+
+type extractionOut struct {
+	URL          string `json:"url"`
+	FinalURL     string `json:"finalUrl"`
+	Title        string `json:"title"`
+	DocumentType string `json:"documentType"`
+	Language     string `json:"language"`
+	WordCount    int    `json:"wordCount"`
+	ContentHash  string `json:"contentHash"`
+	Text         string `json:"text"`
+	Markdown     string `json:"markdown"`
+}
+
+func extraction(x *app.Extraction) extractionOut {
+	return extractionOut{URL: x.URL, FinalURL: x.FinalURL, Title: x.Title, DocumentType: x.DocumentType, Language: x.Language,
+		WordCount: x.WordCount, ContentHash: x.ContentHash, Text: x.Text, Markdown: x.Markdown}
+}
+
+type findingOut struct {
+	Severity    string `json:"severity"`
+	Category    string `json:"category"`
+	Title       string `json:"title"`
+	Quote       string `json:"quote"`
+	Explanation string `json:"explanation"`
+	Guidance    string `json:"guidance,omitempty"`
+	Case        string `json:"case,omitempty"`
+	Start       int    `json:"start"`
+	End         int    `json:"end"`
+}
+
+type analysisOut struct {
+	ID       string       `json:"id"`
+	Title    string       `json:"title,omitempty"`
+	URL      string       `json:"url,omitempty"`
+	Grade    string       `json:"grade"`
+	Score    int          `json:"score"`
+	Why      []string     `json:"why"`
+	Findings []findingOut `json:"findings"`
+	Summary  string       `json:"aiSummary,omitempty"`
+	Notice   string       `json:"disclaimer"`
+}
+
+// why says what the grade rests on: the counts of findings by severity
+// and the ToS;DR cases found, in words an agent can repeat.
+func why(a *app.Analysis) []string {
+	var out []string
+	if b := a.Basis; b != nil {
+		out = append(out, plural(b.Blocker, "blocker")+", "+plural(b.Bad, "bad practice")+", "+plural(b.Neutral, "neutral point")+" and "+plural(b.Good, "good practice")+" found")
+	}
+	for _, c := range a.Cases {
+		out = append(out, c.Rating+": "+c.Title)
+	}
+	if len(out) == 0 {
+		out = append(out, "no clause of note was found")
+	}
+	return out
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return itoa(n) + " " + what + "s"
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	var b []byte
+	for n > 0 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+		n /= 10
+	}
+	if neg {
+		b = append([]byte{'-'}, b...)
+	}
+	return string(b)
+}
+
+func analysis(a *app.Analysis) analysisOut {
+	out := analysisOut{ID: a.ID, Title: a.Source.Title, URL: a.Source.URL, Grade: a.Grade, Score: a.Score, Why: why(a),
+		Findings: make([]findingOut, len(a.Findings)), Notice: a.Disclaimer}
+	for i, f := range a.Findings {
+		out.Findings[i] = findingOut{Severity: f.Severity, Category: f.Category, Title: f.Title, Quote: f.Quote,
+			Explanation: f.Explanation, Guidance: f.Guidance, Case: f.Case, Start: f.Start, End: f.End}
+	}
+	if a.AI != nil {
+		out.Summary = a.AI.Summary
+	}
+	return out
+}
+
+type batchItemOut struct {
+	Index    int            `json:"index"`
+	OK       bool           `json:"ok"`
+	Analysis *analysisOut   `json:"analysis,omitempty"`
+	Error    map[string]any `json:"error,omitempty"`
+}
+
+type batchOut struct {
+	Results      []batchItemOut `json:"results"`
+	OverallGrade string         `json:"overallGrade,omitempty"`
+}
+
+func batch(b *app.BatchResult) batchOut {
+	out := batchOut{Results: make([]batchItemOut, len(b.Results))}
+	for i, r := range b.Results {
+		it := batchItemOut{Index: r.Index, OK: r.OK}
+		if r.Analysis != nil {
+			a := analysis(r.Analysis)
+			it.Analysis = &a
+		}
+		if r.Error != nil {
+			it.Error = map[string]any{"code": r.Error.Code, "error": r.Error.Message}
+		}
+		out.Results[i] = it
+	}
+	if b.Overall != nil {
+		out.OverallGrade = b.Overall.Grade
+	}
+	return out
+}
+
+type monitorOut struct {
+	ID              string `json:"id"`
+	URL             string `json:"url"`
+	Name            string `json:"name"`
+	IntervalSeconds int    `json:"intervalSeconds"`
+	CreatedAt       int64  `json:"createdAt"`
+	NextCheckAt     int64  `json:"nextCheckAt"`
+	LastCheckedAt   *int64 `json:"lastCheckedAt,omitempty"`
+	LastChangedAt   *int64 `json:"lastChangedAt,omitempty"`
+	LastError       string `json:"lastError,omitempty"`
+}
+
+type monitorsOut struct {
+	Monitors []monitorOut `json:"monitors"`
+}
+
+func msp(t *time.Time) *int64 {
+	if t == nil {
+		return nil
+	}
+	v := ms(*t)
+	return &v
+}
+
+func monitor(m *app.Monitor) monitorOut {
+	return monitorOut{ID: m.ID, URL: m.URL, Name: m.Name, IntervalSeconds: m.IntervalSeconds, CreatedAt: ms(m.CreatedAt),
+		NextCheckAt: ms(m.NextCheckAt), LastCheckedAt: msp(m.LastCheckedAt), LastChangedAt: msp(m.LastChangedAt), LastError: m.LastError}
+}
+
+type alertFindingOut struct {
+	Severity string `json:"severity"`
+	Category string `json:"category"`
+	Title    string `json:"title"`
+	Quote    string `json:"quote"`
+}
+
+type alertOut struct {
+	ID              string            `json:"id"`
+	MonitorID       string            `json:"monitorId"`
+	URL             string            `json:"url"`
+	DetectedAt      int64             `json:"detectedAt"`
+	Read            bool              `json:"read"`
+	Summary         string            `json:"summary"`
+	Added           int               `json:"linesAdded"`
+	Removed         int               `json:"linesRemoved"`
+	FindingsAdded   []alertFindingOut `json:"findingsAdded"`
+	FindingsRemoved []alertFindingOut `json:"findingsRemoved"`
+}
+
+type alertsOut struct {
+	Alerts     []alertOut `json:"alerts"`
+	NextCursor *string    `json:"nextCursor"`
+}
+
+func alertFindings(fs []app.AlertFinding) []alertFindingOut {
+	out := make([]alertFindingOut, len(fs))
+	for i, f := range fs {
+		out[i] = alertFindingOut{Severity: f.Severity, Category: f.Category, Title: f.Title, Quote: f.Quote}
+	}
+	return out
+}
+
+func alerts(p *app.AlertPage) alertsOut {
+	out := alertsOut{Alerts: make([]alertOut, len(p.Alerts)), NextCursor: p.NextCursor}
+	for i, a := range p.Alerts {
+		out.Alerts[i] = alertOut{ID: a.ID, MonitorID: a.MonitorID, URL: a.URL, DetectedAt: ms(a.DetectedAt), Read: a.Read,
+			Summary: a.Summary, Added: a.Added, Removed: a.Removed,
+			FindingsAdded: alertFindings(a.FindingsAdded), FindingsRemoved: alertFindings(a.FindingsRemoved)}
+	}
+	return out
+}
