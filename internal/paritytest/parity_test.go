@@ -200,7 +200,9 @@ var cases = []parityCase{
 	monitorCase("delete monitor", watched(false), "DELETE", "/api/monitor?id=", `mutation($id: ID!) { deleteMonitor(id: $id) { deleted } }`, "", 1),
 	monitorCase("delete monitor, another account's", func(e *apptest.Env, c *caller) {
 		other, _ := e.MustAccount("")
-		watched(false)(e, &caller{bearer: e.MustKey(other, "monitor").RawKey})
+		theirs := &caller{bearer: e.MustKey(other, "monitor").RawKey}
+		watched(false)(e, theirs)
+		c.target = theirs.target
 	}, "DELETE", "/api/monitor?id=", `mutation($id: ID!) { deleteMonitor(id: $id) { deleted } }`, app.CodeNotFound, 0),
 	{name: "alerts", scopes: []string{"monitor"}, setup: watched(true), scans: 2,
 		rest: route("GET", "/api/monitor/alerts?unread=true&limit=5", nil), gql: query(`{ alerts(unread: true, limit: 5) { alerts { id } nextCursor } }`),
