@@ -45,6 +45,11 @@ const catName = (c) => c.replaceAll("_", " ");
 
 let mode = "text";
 
+// On paper every group is unfolded, however printing was started.
+addEventListener("beforeprint", () => {
+  for (const d of document.querySelectorAll(".analysis details")) d.open = true;
+});
+
 export async function render(main, { arg }) {
   const result = h("div", { id: "result" });
   const past = h("section", { class: "card no-print", "aria-labelledby": "history-title" },
