@@ -419,7 +419,7 @@ test("long work shows its progress with elapsed time, and may be left", async ()
   await page.getByRole("button", { name: "Analyze", exact: true }).click();
   const progress = page.locator("form .progress");
   await progress.waitFor();
-  assert.match(await progress.innerText(), /Fetching and analyzing… \d+ s/);
+  assert.match(await progress.innerText(), /Fetching and analyzing…\s*\d+ s/);
   assert.match(await progress.innerText(), /You can leave this page/);
   await page.waitForFunction(() => /[1-9]\d* s/.test(document.querySelector("form .progress .elapsed")?.textContent ?? ""));
   await shoot("analyze-progress");
@@ -504,7 +504,7 @@ test("a watched page changes: the alert shows the diff in colour and the finding
   await page.getByRole("button", { name: "Start watching" }).click();
   const creating = page.locator("form .progress");
   await creating.waitFor();
-  assert.match(await creating.innerText(), /Working… \d+ s/);
+  assert.match(await creating.innerText(), /Working…\s*\d+ s/);
   const card = page.locator(".monitors li", { hasText: "Fixture terms" });
   await card.waitFor({ timeout: 15_000 });
   fixture.delay = 0;
@@ -543,7 +543,7 @@ test("check now shows its progress in the bar while the page is fetched", async 
   await card.getByRole("button", { name: "Check now" }).click();
   const bar = page.locator("#activity .progress");
   await bar.waitFor();
-  assert.match(await bar.innerText(), /Checking the page now… \d+ s/);
+  assert.match(await bar.innerText(), /Checking the page now…\s*\d+ s/);
   await page.screenshot({ path: `${artifacts}/monitors-progress-1280.png` });
   await bar.waitFor({ state: "detached", timeout: 15_000 });
   assert.equal(await page.locator("#activity").isVisible(), false);

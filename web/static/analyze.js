@@ -248,7 +248,7 @@ function showAnalysis(result, a) {
     split));
   split.append(
     h("div", { class: "findings" }, h("h3", { class: "sr-only" }, "Findings"),
-      findings.length ? [toolbar.el, groups] : h("p", { class: "empty" }, "No clauses worth flagging were found.")),
+      findings.length ? [toolbar.el, ...groups] : h("p", { class: "empty" }, "No clauses worth flagging were found.")),
     h("div", { class: "doc-wrap" }, h("h3", {}, "Document"), doc));
   result.querySelector("#analysis-title").focus();
   result.querySelector(".analysis").scrollIntoView({ block: "start" });
@@ -330,7 +330,7 @@ function filters(findings, cards, groups) {
   const cat = h("select", { id: "filter-category", onchange: apply },
     h("option", { value: "" }, `All categories (${cats.length})`),
     cats.map((c) => h("option", { value: c }, `${catName(c)} (${cards.filter((k) => k.findings.some((f) => f.category === c)).length})`)));
-  const search = h("input", { id: "filter-search", type: "search", placeholder: "Words in the quote or the finding", oninput: apply, autocomplete: "off" });
+  const search = h("input", { id: "filter-search", type: "search", placeholder: "e.g. arbitration, cookies", oninput: apply, autocomplete: "off" });
   const status = h("p", { class: "filter-status muted", role: "status", "aria-live": "polite" });
   const el = h("div", { class: "filters no-print", role: "search", "aria-label": "Filter findings" },
     h("fieldset", { class: "chips" }, h("legend", {}, "Severity"), sevBoxes),
