@@ -27,9 +27,10 @@ async function withAnalysis(build, variables) {
   try {
     return await gql(build(analysisFields()), variables);
   } catch (err) {
-    const missing = optionalFields.filter((f) => err.code === "GRAPHQL_VALIDATION_FAILED" && err.message.includes(`"${f}"`));
-    if (!missing.length) throw err;
-    optionalFields = optionalFields.filter((f) => !missing.includes(f));
+    // One refusal drops them all: the server names only the first it lacks.
+    const missing = err.code === "GRAPHQL_VALIDATION_FAILED" && optionalFields.some((f) => err.message.includes(`"${f}"`));
+    if (!missing) throw err;
+    optionalFields = [];
     return withAnalysis(build, variables);
   }
 }

@@ -103,7 +103,14 @@ function draw(el, daily) {
       paths: uPlot.paths.bars({ size: [0.7, 48], align: 0 }), points: { show: false },
     }],
   }, [xs, ys], el);
-  new ResizeObserver(() => u.setSize(size())).observe(el);
+  const resized = new ResizeObserver(() => u.setSize(size()));
+  resized.observe(el);
+  // The colours are the theme's: drawn again when the system setting changes.
+  matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
+    resized.disconnect();
+    u.destroy();
+    if (el.isConnected) draw(el, daily);
+  }, { once: true });
 }
 
 const dayFormat = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", timeZone: "UTC" });
