@@ -10,11 +10,11 @@ BENCHFLAGS ?= # e.g. -c 64 -duration 10s
 
 .PHONY: run test e2e bench bench-go proof build generate lint migrate tidy clean eval-extract eval-clauses eval-grades eval-privacy eval-cases train
 
-run: ## builds, saying so, then the service on embedded SQLite (./data), printing where to go next
+run: ## builds, saying so at least every 10 s, then the service on embedded SQLite (./data), printing where to go next
 	@echo "make run: downloading Go modules (the first time only: a minute or two)"
-	@$(GO) mod download
+	@./scripts/progress.sh "downloading Go modules" $(GO) mod download
 	@echo "make run: compiling bin/clausewatch (the first time a few minutes; each package is named as it compiles)"
-	@$(GO) build -v -o bin/clausewatch ./cmd/clausewatch
+	@./scripts/progress.sh "compiling bin/clausewatch" $(GO) build -v -o bin/clausewatch ./cmd/clausewatch
 	@echo "make run: starting bin/clausewatch serve"
 	@./bin/clausewatch serve
 
@@ -29,7 +29,7 @@ test: lint ## every test, on SQLite and a real PostgreSQL, then the portal in Ch
 	./scripts/e2e.sh
 	@echo "make test: all passed"
 
-e2e: ## the portal's browser test alone (Debian's Chromium; screenshots in test-artifacts/portal)
+e2e: ## the portal's browser test alone (Debian's Chromium; screenshots at 1280 and 390 px, light and dark, in /tmp/clausewatch-portal-e2e)
 	./scripts/e2e.sh
 
 bench: ## one table: clausewatch serve on loopback and PostgreSQL beside its baselines, measured in the same run (cmd/bench-load)

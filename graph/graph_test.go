@@ -584,6 +584,46 @@ func TestUsageAndKeyLimitsNumbers(t *testing.T) {
 	})
 }
 
+// keyLimits.account is the session's own pool beside the keys': the portal's
+// scans count there, the key's in its own, each with its limit.
+func TestKeyLimitsAccountPool(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d, options{})
+		tok, _ := e.MustAccount("")
+		raw := e.MustKey(tok).RawKey
+		e.mustData(t, tok, `mutation { analyze(input: {text: "We may change these terms at any time."}) { grade } }`, nil, &struct{}{})
+		for range 2 {
+			e.mustData(t, raw, `mutation { analyze(input: {text: "We may sell your data."}) { grade } }`, nil, &struct{}{})
+		}
+		type budget struct {
+			Allowed          bool
+			Remaining, Limit int
+			ResetsAt         int64
+		}
+		var got struct {
+			KeyLimits struct {
+				Keys []struct {
+					Status struct{ Scans budget }
+				}
+				Account struct {
+					Scans, AI budget
+					Credits   int
+				}
+			}
+		}
+		e.mustData(t, tok, `{ keyLimits { keys { status { scans { allowed remaining limit resetsAt } } }
+			account { scans { allowed remaining limit resetsAt } ai { allowed remaining limit resetsAt } credits } } }`, nil, &got)
+		kl := got.KeyLimits
+		if a := kl.Account; !a.Scans.Allowed || a.Scans.Remaining != 4 || a.Scans.Limit != 5 || a.Scans.ResetsAt == 0 ||
+			a.AI.Remaining != 5 || a.AI.Limit != 5 || a.Credits != 0 {
+			t.Errorf("account pool %+v", a)
+		}
+		if len(kl.Keys) != 1 || kl.Keys[0].Status.Scans.Remaining != 3 {
+			t.Errorf("keys %+v", kl.Keys)
+		}
+	})
+}
+
 // An analysis carries the text its offsets count into, reads back by id, and
 // analyses refuses a limit outside 1..100 rather than guessing.
 func TestAnalysisTextAndPaging(t *testing.T) {

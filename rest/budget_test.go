@@ -213,3 +213,33 @@ func TestAI429BodyIsExact(t *testing.T) {
 		}
 	}
 }
+
+// The per-key snapshot carries the account's own pool beside the keys': the
+// session's scans count there, not in any key's.
+func TestPerKeyShowsTheAccountPool(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d)
+		tok, _ := e.MustAccount("pool@example.com")
+		k := e.MustKey(tok)
+		for range 3 {
+			if res := e.do("POST", "/api/analyze", tok, shortText); res.status != http.StatusOK {
+				t.Fatalf("with the session: %d %s", res.status, res.body)
+			}
+		}
+		if res := e.do("POST", "/api/analyze", k.RawKey, shortText); res.status != http.StatusOK {
+			t.Fatalf("with the key: %d %s", res.status, res.body)
+		}
+		for _, bearer := range []string{tok, k.RawKey} {
+			snap := e.do("GET", "/api/developer/usage/per-key", bearer, nil).json(t)
+			acct := snap["account"].(map[string]any)
+			scans := acct["scans"].(map[string]any)
+			if scans["remaining"] != 2.0 || scans["limit"] != 5.0 || scans["allowed"] != true || acct["credits"] != 0.0 ||
+				acct["ai"].(map[string]any)["limit"] != 5.0 {
+				t.Errorf("account pool %v", acct)
+			}
+			if got := scansRemaining(t, e, bearer, k.Key.ID); got != 4 {
+				t.Errorf("the key's own pool: %v remaining, want 4", got)
+			}
+		}
+	})
+}

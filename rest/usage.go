@@ -48,9 +48,17 @@ func newUsageResponse(st *app.UsageStats) usageResponse {
 }
 
 // keyLimitsResponse is the body of GET /api/developer/usage/per-key (interface.md 2.4).
+// Account, the account's own pool, is ours beside the contract's two fields.
 type keyLimitsResponse struct {
-	Keys []keyLimitResponse `json:"keys"`
-	Tier app.Tier           `json:"tier"`
+	Keys    []keyLimitResponse  `json:"keys"`
+	Tier    app.Tier            `json:"tier"`
+	Account accountPoolResponse `json:"account"`
+}
+
+type accountPoolResponse struct {
+	Scans   budgetResponse `json:"scans"`
+	AI      budgetResponse `json:"ai"`
+	Credits int            `json:"credits"`
 }
 
 type keyLimitResponse struct {
@@ -74,7 +82,8 @@ type budgetResponse struct {
 }
 
 func newKeyLimitsResponse(l *app.KeyLimits) keyLimitsResponse {
-	return keyLimitsResponse{Tier: l.Tier, Keys: mapAll(l.Keys, func(k app.KeyLimit) keyLimitResponse {
+	account := accountPoolResponse{Scans: budgetResponse(l.Account.Scans), AI: budgetResponse(l.Account.AI), Credits: l.Account.Credits}
+	return keyLimitsResponse{Tier: l.Tier, Account: account, Keys: mapAll(l.Keys, func(k app.KeyLimit) keyLimitResponse {
 		return keyLimitResponse{KeyID: k.KeyID, KeyPrefix: k.KeyPrefix, Scopes: k.Scopes, Status: keyStatusResponse{
 			Scans: budgetResponse(k.Status.Scans), AI: budgetResponse(k.Status.AI)}}
 	})}

@@ -3,10 +3,11 @@
 # Chromium driven by playwright-core against `clausewatch serve` on a free
 # loopback port with a fresh SQLite. Installs what it can (npm ci; chromium
 # when root) and otherwise fails saying what is missing: it never skips.
-# Screenshots go to test-artifacts/portal.
+# Screenshots (every page at 1280 and 390 px, light and dark) go to
+# $ARTIFACTS, by default /tmp/clausewatch-portal-e2e: look at them, they are
+# never committed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$PWD
 
 for tool in node npm; do
 	command -v "$tool" >/dev/null || { echo "e2e: $tool is missing: apt-get install nodejs npm" >&2; exit 1; }
@@ -52,12 +53,14 @@ for _ in $(seq 100); do
 done
 [ -n "$link" ] || { echo "e2e: the server printed no sign-in link:" >&2; cat "$tmp/stdout" "$tmp/server.log" >&2; exit 1; }
 
-rm -rf test-artifacts/portal
+artifacts=${ARTIFACTS:-/tmp/clausewatch-portal-e2e}
+rm -rf "$artifacts"
 status=0
-(cd web && PORTAL_LINK="$link" FIXTURE_ADDR="$fixture" SESSION_KEY="$tmp/data/session.key" CHROMIUM="$chromium" ARTIFACTS="$root/test-artifacts/portal" \
+(cd web && PORTAL_LINK="$link" FIXTURE_ADDR="$fixture" SESSION_KEY="$tmp/data/session.key" CHROMIUM="$chromium" ARTIFACTS="$artifacts" \
 	node --test --test-reporter=spec e2e/) || status=$?
 if [ "$status" != 0 ]; then
 	echo "e2e: server log:" >&2
 	tail -n 40 "$tmp/server.log" >&2
 fi
+echo "e2e: screenshots in $artifacts"
 exit "$status"

@@ -54,6 +54,12 @@ type ComplexityRoot struct {
 		Summary func(childComplexity int) int
 	}
 
+	AccountPool struct {
+		AI      func(childComplexity int) int
+		Credits func(childComplexity int) int
+		Scans   func(childComplexity int) int
+	}
+
 	Alert struct {
 		Added           func(childComplexity int) int
 		CasesAdded      func(childComplexity int) int
@@ -216,8 +222,9 @@ type ComplexityRoot struct {
 	}
 
 	KeyLimits struct {
-		Keys func(childComplexity int) int
-		Tier func(childComplexity int) int
+		Account func(childComplexity int) int
+		Keys    func(childComplexity int) int
+		Tier    func(childComplexity int) int
 	}
 
 	KeyStatus struct {
@@ -451,6 +458,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AISummary.Summary(childComplexity), true
+
+	case "AccountPool.ai":
+		if e.ComplexityRoot.AccountPool.AI == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountPool.AI(childComplexity), true
+	case "AccountPool.credits":
+		if e.ComplexityRoot.AccountPool.Credits == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountPool.Credits(childComplexity), true
+	case "AccountPool.scans":
+		if e.ComplexityRoot.AccountPool.Scans == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountPool.Scans(childComplexity), true
 
 	case "Alert.added":
 		if e.ComplexityRoot.Alert.Added == nil {
@@ -1078,6 +1104,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.KeyLimit.Status(childComplexity), true
 
+	case "KeyLimits.account":
+		if e.ComplexityRoot.KeyLimits.Account == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KeyLimits.Account(childComplexity), true
 	case "KeyLimits.keys":
 		if e.ComplexityRoot.KeyLimits.Keys == nil {
 			break
@@ -2271,15 +2303,31 @@ type KeyLimit {
   status: KeyStatus!
 }
 
+"""
+The account's own pool: what the portal, and GraphQL or /api called with an
+account session, draw on. The keys never draw on it, nor it on theirs
+(interface.md 8: 5 scans a day on Free).
+"""
+type AccountPool {
+  "Daily scans (UTC day)."
+  scans: Budget!
+  "Monthly AI units (UTC month)."
+  ai: Budget!
+  "Purchased scans, taken once the day's scans are spent."
+  credits: Int!
+}
+
 type KeyLimits {
   keys: [KeyLimit!]!
   tier: Tier!
+  "The account's own pool, beside the keys'."
+  account: AccountPool!
 }
 
 extend type Query {
   "The account's request statistics over the last days UTC days (1 to 90; default 30)."
   usage(days: Int): UsageStats!
-  "Every active key's budgets, for polling before a limit is hit."
+  "Every active key's budgets and the account's own pool, for polling before a limit is hit."
   keyLimits: KeyLimits!
 }
 `, BuiltIn: false},
@@ -2329,6 +2377,18 @@ func (ec *executionContext) childFields_AISummary(ctx context.Context, field gra
 		return ec.fieldContext_AISummary_quotes(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AISummary", field.Name)
+}
+
+func (ec *executionContext) childFields_AccountPool(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "scans":
+		return ec.fieldContext_AccountPool_scans(ctx, field)
+	case "ai":
+		return ec.fieldContext_AccountPool_ai(ctx, field)
+	case "credits":
+		return ec.fieldContext_AccountPool_credits(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AccountPool", field.Name)
 }
 
 func (ec *executionContext) childFields_Alert(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2659,6 +2719,8 @@ func (ec *executionContext) childFields_KeyLimits(ctx context.Context, field gra
 		return ec.fieldContext_KeyLimits_keys(ctx, field)
 	case "tier":
 		return ec.fieldContext_KeyLimits_tier(ctx, field)
+	case "account":
+		return ec.fieldContext_KeyLimits_account(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type KeyLimits", field.Name)
 }
@@ -3434,6 +3496,93 @@ func (ec *executionContext) _AISummary_quotes(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_AISummary_quotes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AISummary", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AccountPool_scans(ctx context.Context, field graphql.CollectedField, obj *app.AccountPool) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountPool_scans(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Scans, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v app.Budget) graphql.Marshaler {
+			return ec.marshalNBudget2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐBudget(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountPool_scans(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AccountPool",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Budget(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AccountPool_ai(ctx context.Context, field graphql.CollectedField, obj *app.AccountPool) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountPool_ai(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AI, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v app.Budget) graphql.Marshaler {
+			return ec.marshalNBudget2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐBudget(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountPool_ai(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AccountPool",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Budget(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AccountPool_credits(ctx context.Context, field graphql.CollectedField, obj *app.AccountPool) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountPool_credits(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Credits, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountPool_credits(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccountPool", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Alert_id(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
@@ -5992,6 +6141,38 @@ func (ec *executionContext) _KeyLimits_tier(ctx context.Context, field graphql.C
 }
 func (ec *executionContext) fieldContext_KeyLimits_tier(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("KeyLimits", field, false, false, errors.New("field of type Tier does not have child fields"))
+}
+
+func (ec *executionContext) _KeyLimits_account(ctx context.Context, field graphql.CollectedField, obj *app.KeyLimits) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KeyLimits_account(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Account, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v app.AccountPool) graphql.Marshaler {
+			return ec.marshalNAccountPool2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAccountPool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KeyLimits_account(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "KeyLimits",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AccountPool(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _KeyStatus_scans(ctx context.Context, field graphql.CollectedField, obj *app.KeyStatus) (ret graphql.Marshaler) {
@@ -9782,6 +9963,54 @@ func (ec *executionContext) _AISummary(ctx context.Context, sel ast.SelectionSet
 	return out
 }
 
+var accountPoolImplementors = []string{"AccountPool"}
+
+func (ec *executionContext) _AccountPool(ctx context.Context, sel ast.SelectionSet, obj *app.AccountPool) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, accountPoolImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AccountPool")
+		case "scans":
+			out.Values[i] = ec._AccountPool_scans(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ai":
+			out.Values[i] = ec._AccountPool_ai(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "credits":
+			out.Values[i] = ec._AccountPool_credits(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var alertImplementors = []string{"Alert"}
 
 func (ec *executionContext) _Alert(ctx context.Context, sel ast.SelectionSet, obj *app.Alert) graphql.Marshaler {
@@ -11230,6 +11459,11 @@ func (ec *executionContext) _KeyLimits(ctx context.Context, sel ast.SelectionSet
 			}
 		case "tier":
 			out.Values[i] = ec._KeyLimits_tier(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "account":
+			out.Values[i] = ec._KeyLimits_account(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -12977,6 +13211,10 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 // endregion **************************** object.gotpl ****************************
 
 // region    ***************************** type.gotpl *****************************
+
+func (ec *executionContext) marshalNAccountPool2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAccountPool(ctx context.Context, sel ast.SelectionSet, v app.AccountPool) graphql.Marshaler {
+	return ec._AccountPool(ctx, sel, &v)
+}
 
 func (ec *executionContext) marshalNAlert2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlert(ctx context.Context, sel ast.SelectionSet, v app.Alert) graphql.Marshaler {
 	return ec._Alert(ctx, sel, &v)

@@ -95,8 +95,8 @@ func (e *Engine) Analyze(text string, opts Options) Result {
 		Score:        score,
 		Basis:        basis,
 		Cases:        cases,
-		Findings:     findings,
-		Guidance:     checklist(findings),
+		Findings:     phrased(findings, docType),
+		Guidance:     checklist(findings, docType),
 		Readability:  readability(rs, spans),
 	}
 }
@@ -364,8 +364,9 @@ func cmpBool(a, b bool) int {
 }
 
 // checklist derives the review checklist: one item per category with a
-// blocker, bad or neutral finding (worst first), then general advice.
-func checklist(findings []Finding) []string {
+// blocker, bad or neutral finding (worst first), then general advice, both
+// phrased for docType (guidance.go).
+func checklist(findings []Finding, docType string) []string {
 	type item struct {
 		rank int
 		pos  int
@@ -377,7 +378,7 @@ func checklist(findings []Finding) []string {
 		if f.Severity == SeverityGood {
 			continue
 		}
-		t := catalog[f.Category][f.Severity].check
+		t := checkLine(f.Category, f.Severity, docType)
 		if t == "" || seen[t] {
 			continue
 		}
@@ -394,12 +395,7 @@ func checklist(findings []Finding) []string {
 		}
 		out = append(out, it.text)
 	}
-	if len(items) == 0 {
-		out = append(out, "No risky clauses were detected automatically; still skim the sections on liability, termination, disputes and data sharing.")
-	} else {
-		out = append(out, "Save a copy of the version you accept (with its date), so you can compare it with later changes.")
-	}
-	return out
+	return append(out, closingLine(docType, len(items) > 0))
 }
 
 // String returns a short description of a finding (for logs and the CLI).

@@ -54,10 +54,22 @@ type KeyLimit struct {
 	Status    KeyStatus
 }
 
-// KeyLimits is the per-key rate-limit snapshot with the account's tier.
+// KeyLimits is the per-key rate-limit snapshot with the account's tier, and
+// the account's own pool beside the keys'.
 type KeyLimits struct {
-	Keys []KeyLimit
-	Tier Tier
+	Keys    []KeyLimit
+	Tier    Tier
+	Account AccountPool
+}
+
+// AccountPool is the account's own pool (interface.md 8, "the owning user's
+// browser pool"): what the portal, and GraphQL or /api called with an
+// account session, draw on; the keys never do. Credits are purchased scans,
+// taken once the day's scans are spent.
+type AccountPool struct {
+	Scans   Budget
+	AI      Budget
+	Credits int
 }
 
 // RateLimit is the state of the pool a request drew on, for the
@@ -248,7 +260,8 @@ func (c *charge) refundPart(ctx context.Context, scans, ai int) {
 	}
 }
 
-// KeyLimits returns every active key's budgets, for polling before a limit is hit.
+// KeyLimits returns every active key's budgets and the account's own pool,
+// for polling before a limit is hit.
 func (s *Service) KeyLimits(ctx context.Context) (*KeyLimits, error) {
 	p, err := principalFrom(ctx)
 	if err != nil {
@@ -259,10 +272,12 @@ func (s *Service) KeyLimits(ctx context.Context) (*KeyLimits, error) {
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]string, len(keys))
+	// The account's own pool is one more owner in the same two reads.
+	ids := make([]string, len(keys), len(keys)+1)
 	for i, k := range keys {
 		ids[i] = k.ID
 	}
+	ids = append(ids, acct.ID)
 	now := s.now()
 	day, month := dayWindow(now), monthWindow(now)
 	scans, err := s.store.BudgetUsed(ctx, ids, kindScan, day.period)
@@ -274,7 +289,11 @@ func (s *Service) KeyLimits(ctx context.Context) (*KeyLimits, error) {
 		return nil, err
 	}
 	lim := limitsOf(acct.Tier)
-	out := &KeyLimits{Tier: acct.Tier, Keys: make([]KeyLimit, len(keys))}
+	out := &KeyLimits{Tier: acct.Tier, Keys: make([]KeyLimit, len(keys)), Account: AccountPool{
+		Scans:   budgetOf(lim.scans, scans[acct.ID], day),
+		AI:      budgetOf(lim.ai, ai[acct.ID], month),
+		Credits: acct.Credits,
+	}}
 	for i, k := range keys {
 		out.Keys[i] = KeyLimit{KeyID: k.ID, KeyPrefix: k.Prefix, Scopes: k.Scopes, Status: KeyStatus{
 			Scans: budgetOf(lim.scans, scans[k.ID], day),

@@ -390,3 +390,63 @@ func TestConcurrentScansAdmitExactlyTheBudget(t *testing.T) {
 		}
 	})
 }
+
+// KeyLimits shows the account's own pool beside the keys': what the portal
+// draws on (5 scans a day on Free), counted apart from every key's, with the
+// purchased credits that take over when it is spent.
+func TestKeyLimitsShowTheAccountPool(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := apptest.New(t, dbtest.Open(t, d))
+		e.Clock.Set(time.Date(2027, 3, 9, 15, 0, 0, 0, time.UTC))
+		tok, acct := e.MustAccount("")
+		k := e.MustKey(tok)
+		for range 2 {
+			_, err := e.Svc.Analyze(e.Ctx(tok), app.AnalyzeInput{Text: "We may terminate your account at any time."})
+			wantCode(t, "analyze with the session", err, "")
+		}
+		_, err := e.Svc.Analyze(e.Ctx(k.RawKey), app.AnalyzeInput{Text: "We may sell your data."})
+		wantCode(t, "analyze with the key", err, "")
+		if _, err := e.Store.GrantCredits(context.Background(), "cs_pool_test", acct.ID, 7, e.Clock.Now()); err != nil {
+			t.Fatal(err)
+		}
+
+		for _, who := range []struct{ name, bearer string }{{"session", tok}, {"key", k.RawKey}} {
+			lim, err := e.Svc.KeyLimits(e.Ctx(who.bearer))
+			if err != nil {
+				t.Fatal(err)
+			}
+			end := time.Date(2027, 3, 10, 0, 0, 0, 0, time.UTC).UnixMilli()
+			want := app.AccountPool{
+				Scans:   app.Budget{Allowed: true, Remaining: 3, Limit: 5, ResetsAt: end, WindowEnd: end},
+				AI:      app.Budget{Allowed: true, Remaining: 5, Limit: 5, ResetsAt: time.Date(2027, 4, 1, 0, 0, 0, 0, time.UTC).UnixMilli(), WindowEnd: time.Date(2027, 4, 1, 0, 0, 0, 0, time.UTC).UnixMilli()},
+				Credits: 7,
+			}
+			if lim.Account != want {
+				t.Errorf("%s: account pool %+v, want %+v", who.name, lim.Account, want)
+			}
+			if len(lim.Keys) != 1 || lim.Keys[0].Status.Scans.Remaining != 4 {
+				t.Errorf("%s: the key's pool is its own: %+v", who.name, lim.Keys)
+			}
+		}
+
+		// Spent: the pool says so, and an upgrade lifts its limit at once.
+		for range 3 {
+			_, err := e.Svc.Analyze(e.Ctx(tok), app.AnalyzeInput{Text: "We may terminate your account at any time."})
+			wantCode(t, "analyze with the session", err, "")
+		}
+		lim, err := e.Svc.KeyLimits(e.Ctx(tok))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := lim.Account.Scans; s.Allowed || s.Remaining != 0 || s.Limit != 5 {
+			t.Errorf("spent pool %+v", s)
+		}
+		e.SetTier(acct.ID, app.TierBase)
+		if lim, err = e.Svc.KeyLimits(e.Ctx(tok)); err != nil {
+			t.Fatal(err)
+		}
+		if s := lim.Account.Scans; !s.Allowed || s.Remaining != 20 || s.Limit != 25 {
+			t.Errorf("after the upgrade %+v", s)
+		}
+	})
+}

@@ -3,20 +3,25 @@
 // revoked; a pasted policy analyzed with its quotes highlighted; the usage
 // chart with today's count; a page of its own watched, changed and checked
 // now, its alert read; a sign-in link for another account refused unless
-// confirmed; sign-out, after which the old cookie is dead. Screenshots of every page at 1280 and 390 px
-// go to $ARTIFACTS. scripts/e2e.sh starts the server on loopback with a fresh
+// confirmed; sign-out, after which the old cookie is dead. Around the
+// analysis: findings grouped, filtered, searched and folded, one card per
+// passage, why this grade, the narrow screen's findings/document switch, a
+// permalink, JSON and Markdown exports and print; progress with elapsed time
+// on long work; limits that say what they are and what to do. Screenshots of
+// every page at 1280 and 390 px, light and dark, go to $ARTIFACTS. scripts/e2e.sh starts the server on loopback with a fresh
 // SQLite and passes its sign-in link in $PORTAL_LINK and the address the test
 // serves its page on (which the server may fetch) in $FIXTURE_ADDR, and the
 // server's session secret file in $SESSION_KEY (to sign in another account).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { createHmac } from "node:crypto";
 import { createServer } from "node:http";
 import { chromium } from "playwright-core";
 
 const link = process.env.PORTAL_LINK;
-const artifacts = process.env.ARTIFACTS ?? "test-artifacts/portal";
+const artifacts = process.env.ARTIFACTS ?? "/tmp/clausewatch-portal-e2e";
 if (!link?.startsWith("http://127.0.0.1:")) throw new Error(`PORTAL_LINK must be the loopback sign-in link, got ${link}`);
 const base = new URL(link).origin;
 mkdirSync(artifacts, { recursive: true });
@@ -61,7 +66,7 @@ const fixturePage = (...extra) => `<!doctype html><html><head><title>Fixture Ter
 ${extra.map((p) => `<p>${p}</p>`).join("\n")}
 <p>You may close your account whenever you like.</p>
 </main></body></html>`;
-const fixture = { status: 200, body: fixturePage() };
+const fixture = { status: 200, body: fixturePage(), delay: 0 };
 const fixtureAddr = process.env.FIXTURE_ADDR;
 if (!fixtureAddr?.startsWith("127.0.0.1:")) throw new Error(`FIXTURE_ADDR must be a loopback host:port, got ${fixtureAddr}`);
 const fixtureURL = `http://${fixtureAddr}/terms`;
@@ -70,7 +75,8 @@ let fixtureServer;
 let browser, context, page;
 
 before(async () => {
-  fixtureServer = createServer((req, res) => {
+  fixtureServer = createServer(async (req, res) => {
+    if (fixture.delay) await sleep(fixture.delay); // long work, to see its progress
     res.writeHead(fixture.status, { "Content-Type": "text/html; charset=utf-8" });
     res.end(fixture.status === 200 ? fixture.body : "unavailable");
   });
@@ -108,14 +114,26 @@ const offsite = [];
 const pageErrors = [];
 let graphqlCalls = 0;
 
-async function shoot(name) {
+// shoot takes the page at 1280 and 390 px, in the light and the dark theme
+// (the system setting the portal follows). A page that must not be scrolled
+// forever on a phone says so: maxHeight390.
+async function shoot(name, { maxHeight390 } = {}) {
   await page.evaluate(() => { document.activeElement?.blur(); document.getElementById("toast").classList.remove("on"); });
-  await page.screenshot({ path: `${artifacts}/${name}-1280.png`, fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(150); // the chart redraws at the new width
-  await page.screenshot({ path: `${artifacts}/${name}-390.png`, fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.waitForTimeout(100);
+  for (const theme of ["light", "dark"]) {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.waitForTimeout(100);
+    await page.screenshot({ path: `${artifacts}/${name}-${theme}-1280.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(150); // the chart redraws at the new width
+    await page.screenshot({ path: `${artifacts}/${name}-${theme}-390.png`, fullPage: true });
+    if (maxHeight390) {
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      assert.ok(height <= maxHeight390, `${name} at 390 px is ${height} px tall, want at most ${maxHeight390}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.waitForTimeout(100);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
 }
 
 const h1 = () => page.locator("main h1");
@@ -218,6 +236,7 @@ test("a pasted policy is analyzed and every highlight is its finding's quote", a
   await page.locator(`mark[data-findings~="${id}"]`).first().click();
   assert.equal((await focused()).id, "f-" + id);
   assert.match(new URL(page.url()).hash, /^#analyze\/.+/);
+  analysisId = new URL(page.url()).hash.slice("#analyze/".length);
   await shoot("analyze");
 
   // Refusals come back in words, naming the field (loopback URLs are refused
@@ -231,6 +250,190 @@ test("a pasted policy is analyzed and every highlight is its finding's quote", a
   await page.goto(base + "/#analyze");
   await page.locator(".history a", { hasText: "Acme Cloud terms" }).click();
   await page.locator("#analysis-title", { hasText: "Acme Cloud terms" }).waitFor();
+});
+
+let analysisId;
+
+test("findings are grouped with counts, one card per passage, neutral ones folded", async () => {
+  await page.goto(base + "/#analyze/" + analysisId);
+  await page.locator(".summary .grade").waitFor();
+  // One card per quoted passage: no quote twice.
+  const quotes = await page.$$eval("article.finding", (els) => els.map((e) => e.dataset.quote));
+  assert.equal(new Set(quotes).size, quotes.length, "a passage has one card");
+  // Each group's count is its cards.
+  for (const g of await page.locator("details.group").all()) {
+    const n = await g.locator("article.finding").count();
+    assert.match(await g.locator("summary").innerText(), new RegExp(`\\(${n}\\)`));
+  }
+  const neutral = page.locator("details.group.sev-neutral");
+  if (await neutral.count()) {
+    assert.equal(await neutral.evaluate((d) => d.open), false, "neutral findings start folded");
+    assert.equal(await neutral.locator("article.finding").first().isVisible(), false);
+    await neutral.locator("summary").click();
+    assert.equal(await neutral.locator("article.finding").first().isVisible(), true);
+  }
+  for (const sev of ["blocker", "bad", "good"]) {
+    const g = page.locator(`details.group.sev-${sev}`);
+    if (await g.count()) assert.equal(await g.evaluate((d) => d.open), true, `${sev} starts open`);
+  }
+});
+
+test("findings are narrowed by severity, category and words", async () => {
+  const cards = page.locator("article.finding");
+  const total = await cards.count();
+  const visible = async () => (await cards.evaluateAll((els) => els.filter((e) => !e.hidden && e.closest("details.group:not([hidden])")).map((e) => ({
+    sevs: e.dataset.severities.split(" "), cats: e.dataset.categories.split(" "), text: e.innerText.toLowerCase() }))));
+  // Severity: only the blockers and bad ones.
+  for (const sev of ["neutral", "good"]) {
+    const box = page.locator(`.filters input[value="${sev}"]`);
+    if (await box.count()) await box.uncheck();
+  }
+  let shown = await visible();
+  assert.ok(shown.length > 0 && shown.length < total, `severity filter: ${shown.length} of ${total}`);
+  for (const c of shown) assert.ok(c.sevs.some((x) => x === "blocker" || x === "bad"), `shown: ${c.sevs}`);
+  assert.match(await page.locator(".filter-status").innerText(), new RegExp(`Showing ${shown.length} of ${total} passages`));
+  await shoot("analyze-filtered");
+  // Category: arbitration alone.
+  await page.selectOption("#filter-category", "arbitration");
+  shown = await visible();
+  assert.ok(shown.length >= 1);
+  for (const c of shown) assert.ok(c.cats.includes("arbitration"));
+  // Words, over everything.
+  await page.selectOption("#filter-category", "");
+  for (const box of await page.locator(".filters input[type=checkbox]").all()) await box.check();
+  await page.fill("#filter-search", "delaware");
+  shown = await visible();
+  assert.equal(shown.length, 1, "one passage names Delaware");
+  assert.match(shown[0].text, /delaware/);
+  // A highlight of a hidden card brings it back.
+  await page.locator("mark", { hasText: "binding arbitration" }).first().click();
+  assert.match(await page.evaluate(() => document.activeElement.dataset.quote ?? ""), /binding arbitration/);
+  assert.equal(await page.inputValue("#filter-search"), "", "the filters were cleared to show it");
+});
+
+test("why this grade: the cases that count with their quotes, the rule, no sentence twice", async () => {
+  const why = page.locator(".why");
+  const text = await why.innerText();
+  assert.match(text, /Why this grade/);
+  assert.match(text, /Balance -?\d+ \(\d+ good − \d+ bad − 3 × \d+ blocker\)/);
+  const links = page.locator(".why .quote-link");
+  const n = await links.count();
+  assert.ok(n >= 2, `quotes under the grade: ${n}`);
+  const said = await links.allInnerTexts();
+  assert.equal(new Set(said).size, said.length, "the same sentence is never listed twice");
+  // A quote leads to its place in the text.
+  await links.first().click();
+  const focused = await page.evaluate(() => ({ tag: document.activeElement.tagName, text: document.activeElement.textContent }));
+  assert.equal(focused.tag, "MARK");
+  assert.ok(said[0].includes(focused.text.slice(0, 30)), `${said[0]} / ${focused.text}`);
+});
+
+test("a permalink opens on the analysis, the form folded above it", async () => {
+  await page.close();
+  await openPage();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(base + "/#analyze/" + analysisId);
+  const title = page.locator("#analysis-title");
+  await title.waitFor();
+  const box = await title.boundingBox();
+  const y = await page.evaluate(() => window.scrollY);
+  assert.ok(box.y >= 0 && box.y < 844, `the analysis title is on screen (y ${box.y}, scrolled ${y})`);
+  assert.equal(await page.locator("details.another").evaluate((d) => d.open), false);
+  // On a phone the findings and the document take turns; neither is below the other.
+  const sw = page.locator(".view-switch");
+  assert.equal(await sw.isVisible(), true);
+  assert.equal(await page.locator(".doc-wrap").isVisible(), false);
+  await sw.getByRole("button", { name: "Document" }).click();
+  assert.equal(await page.locator(".doc-wrap").isVisible(), true);
+  assert.equal(await page.locator(".findings").isVisible(), false);
+  await page.locator("mark").first().click();
+  assert.equal(await page.locator(".findings").isVisible(), true, "a highlight leads back to its finding");
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  assert.ok(height < 8000, `the page at 390 px is ${height} px tall`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  assert.equal(await sw.isVisible(), false, "side by side on a wide screen");
+  await page.locator(".doc-wrap").waitFor();
+});
+
+test("an analysis exports as the API's JSON, a Markdown report, and prints as a report", async () => {
+  const saved = async (name) => {
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name }).click()]);
+    return { file: download.suggestedFilename(), text: readFileSync(await download.path(), "utf8") };
+  };
+  const json = await saved("Download JSON");
+  assert.match(json.file, /^acme-cloud-terms\.json$/);
+  const exported = JSON.parse(json.text);
+  // The same shape as the API's answer to the same text.
+  const res = await page.request.post(base + "/api/analyze", { headers: { Authorization: "Bearer " + rawKey }, data: { text: policy, title: "Acme Cloud terms" } });
+  assert.equal(res.status(), 200);
+  const api = await res.json();
+  assert.deepEqual(Object.keys(exported), Object.keys(api));
+  assert.deepEqual(Object.keys(exported.source), Object.keys(api.source));
+  assert.deepEqual(Object.keys(exported.findings[0]).filter((k) => k !== "case"), Object.keys(api.findings[0]).filter((k) => k !== "case"));
+  assert.equal(exported.id, analysisId);
+  assert.equal(exported.grade, api.grade);
+  assert.deepEqual(exported.findings.map((f) => f.quote), api.findings.map((f) => f.quote));
+  assert.equal(exported.text, policy);
+
+  const md = await saved("Download Markdown report");
+  assert.match(md.file, /^acme-cloud-terms\.md$/);
+  assert.match(md.text, new RegExp(`^# Acme Cloud terms: grade ${api.grade}`));
+  assert.match(md.text, /## Why this grade\n\nBalance/);
+  assert.match(md.text, /## Findings/);
+  assert.match(md.text, /> Any dispute arising from these terms will be resolved by binding arbitration/);
+  assert.match(md.text, /Informational only/i);
+
+  await page.emulateMedia({ media: "print" });
+  for (const sel of [".top", ".filters", ".analyze-form, details.another", ".doc-wrap", ".exports"]) {
+    assert.equal(await page.locator(sel).first().isVisible(), false, `${sel} is not printed`);
+  }
+  assert.equal(await page.locator(".why").isVisible(), true);
+  await page.screenshot({ path: `${artifacts}/analyze-print.png`, fullPage: true });
+  await page.emulateMedia({ media: "screen" });
+});
+
+test("the dark theme follows the system setting", async () => {
+  const colours = async () => page.evaluate(() => ({
+    bg: getComputedStyle(document.body).backgroundColor || getComputedStyle(document.documentElement).backgroundColor,
+    root: getComputedStyle(document.documentElement).backgroundColor,
+    card: getComputedStyle(document.querySelector(".card")).backgroundColor,
+    fg: getComputedStyle(document.querySelector(".card")).color,
+  }));
+  await page.emulateMedia({ colorScheme: "light" });
+  const light = await colours();
+  await page.emulateMedia({ colorScheme: "dark" });
+  const dark = await colours();
+  await page.emulateMedia({ colorScheme: "light" });
+  assert.equal(light.root, "rgb(246, 247, 249)");
+  assert.equal(dark.root, "rgb(11, 17, 32)");
+  assert.equal(dark.card, "rgb(19, 27, 46)");
+  assert.equal(dark.fg, "rgb(229, 231, 235)");
+});
+
+test("long work shows its progress with elapsed time, and may be left", async () => {
+  await page.goto(base + "/#analyze");
+  await h1().filter({ hasText: "Analyze a document" }).waitFor();
+  await page.getByText("A URL", { exact: true }).click();
+  await page.getByLabel("Public URL of the document").fill(fixtureURL);
+  fixture.delay = 8000; // long enough to see it count and to leave before it ends, under the fetcher's 15 s
+  await page.getByRole("button", { name: "Analyze", exact: true }).click();
+  const progress = page.locator("form .progress");
+  await progress.waitFor();
+  assert.match(await progress.innerText(), /Fetching and analyzing…\s*\d+ s/);
+  assert.match(await progress.innerText(), /You can leave this page/);
+  await page.waitForFunction(() => /[1-9]\d* s/.test(document.querySelector("form .progress .elapsed")?.textContent ?? ""));
+  // One quick picture in each theme (shoot's eight would outlast the work).
+  await page.screenshot({ path: `${artifacts}/analyze-progress-light-1280.png` });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.screenshot({ path: `${artifacts}/analyze-progress-dark-1280.png` });
+  await page.emulateMedia({ colorScheme: "light" });
+  // Leave for another page: the work goes on and says when it is done.
+  await page.getByRole("link", { name: "Usage" }).click();
+  await page.locator("#usage-body").waitFor();
+  await page.locator("#toast.on", { hasText: "Analyzed: grade" }).waitFor({ timeout: 20_000 });
+  await page.locator("#toast a", { hasText: "Open the analysis" }).click();
+  await page.locator("#analysis-title", { hasText: "Fixture Terms of Service" }).waitFor();
+  fixture.delay = 0;
 });
 
 test("the usage chart shows today's calls and the key's budget", async () => {
@@ -258,8 +461,12 @@ test("the usage chart shows today's calls and the key's budget", async () => {
   });
   assert.ok(painted > 50, "today's bar is drawn");
   const budget = page.locator(".budgets li", { hasText: "e2e crawler" });
-  assert.match(await budget.innerText(), /Scans today: 2 of 5 used/);
-  assert.match(await page.locator(".plan").innerText(), /Base gives each key 25 scans a day/);
+  assert.match(await budget.innerText(), /Scans today: 3 of 5 used/);
+  // The portal's own pool, beside the keys': what was analyzed here, signed in.
+  const portalPool = page.locator("#portal-pool");
+  assert.match(await portalPool.innerText(), /This portal/);
+  assert.match(await portalPool.innerText(), /Scans today: 2 of 5 used/);
+  assert.match(await page.locator(".plan").innerText(), /Base gives each key \(and this portal\) 25 scans a day/);
   await page.locator("label", { hasText: "7 days" }).click();
   await page.locator(".tile-sub", { hasText: "last 7 days" }).waitFor();
   await shoot("usage");
@@ -297,9 +504,15 @@ test("the monitors page answers in words", async () => {
 test("a watched page changes: the alert shows the diff in colour and the finding added", async () => {
   await page.getByLabel("Public URL").fill(fixtureURL);
   await page.getByLabel(/^Name/).fill("Fixture terms");
+  // The first fetch is slow: the form shows how long it has been working.
+  fixture.delay = 2500;
   await page.getByRole("button", { name: "Start watching" }).click();
+  const creating = page.locator("form .progress");
+  await creating.waitFor();
+  assert.match(await creating.innerText(), /Working…\s*\d+ s/);
   const card = page.locator(".monitors li", { hasText: "Fixture terms" });
-  await card.waitFor();
+  await card.waitFor({ timeout: 15_000 });
+  fixture.delay = 0;
   assert.match(await card.innerText(), /active/);
   assert.match(await page.locator("#alert-list").innerText(), /No alerts yet/);
 
@@ -326,6 +539,69 @@ test("a watched page changes: the alert shows the diff in colour and the finding
   await card.getByRole("button", { name: "Check now" }).click();
   await card.locator(".badge.bad", { hasText: "failing" }).waitFor();
   assert.match(await card.innerText(), /Last check failed: .*503/);
+});
+
+test("check now shows its progress in the bar while the page is fetched", async () => {
+  fixture.status = 200;
+  fixture.delay = 2500;
+  const card = page.locator(".monitors li", { hasText: "Fixture terms" });
+  await card.getByRole("button", { name: "Check now" }).click();
+  const bar = page.locator("#activity .progress");
+  await bar.waitFor();
+  assert.match(await bar.innerText(), /Checking the page now…\s*\d+ s/);
+  await page.screenshot({ path: `${artifacts}/monitors-progress-1280.png` });
+  await bar.waitFor({ state: "detached", timeout: 15_000 });
+  assert.equal(await page.locator("#activity").isVisible(), false);
+  fixture.delay = 0;
+  await card.locator(".badge.ok", { hasText: "active" }).waitFor();
+});
+
+// Refusals for a limit say the limit, what is used and what to do.
+test("limits say what they are, what is used and what to do", async () => {
+  // The portal's own pool (5 scans a day on Free), spent to the end.
+  for (let i = 0; i < 6; i++) {
+    const res = await page.request.post(base + "/graphql", { data: { query: `mutation { analyze(input: {text: "We may sell your data."}) { id } }` } });
+    const body = await res.json();
+    if (body.errors?.[0]?.extensions?.code === "RATE_LIMITED") break;
+    assert.ok(body.data?.analyze?.id, JSON.stringify(body));
+  }
+  await page.getByRole("link", { name: "Analyze" }).click();
+  await h1().filter({ hasText: "Analyze a document" }).waitFor();
+  await page.getByText("Paste text", { exact: true }).click();
+  await page.getByLabel("Document text").fill("We may terminate your account at any time.");
+  await page.getByRole("button", { name: "Analyze", exact: true }).click();
+  const refused = page.locator("form .error-box");
+  await refused.waitFor();
+  const said = await refused.innerText();
+  assert.match(said, /Daily scan limit reached for this account/);
+  assert.match(said, /Limit\s+5 scans a day/);
+  assert.match(said, /Used\s+5 of 5 \(0 left\)/);
+  assert.match(said, /Resets\s+.+UTC midnight/);
+  assert.match(said, /What to do\s+Wait for the reset/);
+  await shoot("limit-scans");
+
+  // The portal's pool shows it on the usage page, beside the keys'.
+  await page.getByRole("link", { name: "Usage" }).click();
+  await page.locator("#portal-pool").waitFor();
+  assert.match(await page.locator("#portal-pool").innerText(), /Scans today: 5 of 5 used/);
+
+  // Keys: three active on Free; the fourth says to revoke one.
+  await page.getByRole("link", { name: "Keys" }).click();
+  await h1().filter({ hasText: "API keys" }).waitFor();
+  let message = "";
+  for (let i = 1; i <= 4 && !message; i++) {
+    await page.getByLabel("Name").fill(`limit ${i}`);
+    await page.getByRole("button", { name: "Create key" }).click();
+    const outcome = await Promise.race([
+      page.locator("tr", { hasText: `limit ${i}` }).waitFor().then(() => ""),
+      page.locator("form .error-box").waitFor().then(() => page.locator("form .error-box").innerText()),
+    ]);
+    message = outcome;
+  }
+  assert.match(message, /API key limit reached for this plan/);
+  assert.match(message, /Limit\s+3 active API keys on this plan/);
+  assert.match(message, /What to do\s+Revoke a key you no longer use/);
+  await shoot("limit-keys");
 });
 
 test("a session lost while in use leads to the sign-in page, saying so", async () => {

@@ -11,14 +11,23 @@ export class ApiError extends Error {
 }
 
 let signedOut = () => {};
+let working = () => {};
 
 // whenSignedOut registers what to do when the server refuses the session.
 export function whenSignedOut(f) {
   signedOut = f;
 }
 
+// whenWorking registers what to do at each request: f(query, done) where
+// done settles with the request (the portal shows long work in progress).
+export function whenWorking(f) {
+  working = f;
+}
+
 export async function gql(query, variables = {}) {
-  const res = await send("/graphql", "POST", { query, variables });
+  const sent = send("/graphql", "POST", { query, variables });
+  working(query, sent);
+  const res = await sent;
   const body = await res.json().catch(() => null);
   if (res.status === 401) {
     signedOut();
@@ -27,7 +36,9 @@ export async function gql(query, variables = {}) {
   if (!body) throw new ApiError(`The server answered ${res.status} ${res.statusText} without a readable body.`, "INTERNAL", res.status);
   if (body.errors?.length) {
     const e = body.errors[0];
-    throw new ApiError(describe(e), e.extensions?.code ?? "ERROR", res.status);
+    const err = new ApiError(describe(e), e.extensions?.code ?? "ERROR", res.status);
+    err.extensions = e.extensions ?? {}; // limits and what to do (ui.js errorBox)
+    throw err;
   }
   return body.data;
 }
@@ -37,8 +48,9 @@ export async function gql(query, variables = {}) {
 function describe(e) {
   let msg = e.message;
   const x = e.extensions ?? {};
-  if (Array.isArray(x.details) && x.details.length) {
-    const fields = x.details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)).join("; ");
+  const details = Array.isArray(x.details) ? x.details.filter((d) => d.message) : [];
+  if (details.length) {
+    const fields = details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)).join("; ");
     msg = fields.includes(msg) ? fields : `${msg} (${fields})`;
   }
   if (x.code === "RATE_LIMITED" && x.resetsAt) {

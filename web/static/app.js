@@ -1,8 +1,8 @@
 // The portal's shell: sign-in, the header, and a page per hash route
 // (#keys, #usage, #analyze[/id], #monitors). Each page asks /graphql once for
 // what it shows.
-import { gql, signIn, signOut, whenSignedOut } from "./api.js";
-import { h, errorBox, confirmDialog, toast } from "./ui.js";
+import { gql, signIn, signOut, whenSignedOut, whenWorking } from "./api.js";
+import { h, errorBox, confirmDialog, toast, progressLine } from "./ui.js";
 import * as keys from "./keys.js";
 import * as usage from "./usage.js";
 import * as analyze from "./analyze.js";
@@ -19,6 +19,33 @@ whenSignedOut(() => {
   const was = viewer;
   viewer = null;
   showSignIn(was ? "Your session has expired or was signed out. Sign in again." : null);
+});
+
+// Long work the page's own form does not already show (check now, on the
+// monitors page) is shown in a bar at the bottom, with its elapsed time.
+const activity = document.getElementById("activity");
+const longWork = [
+  [/\banalyzeBatch\s*\(/, "Analyzing the documents"],
+  [/\banalyze\s*\(/, "Analyzing the document"],
+  [/\bcreateMonitor\s*\(/, "Fetching and analyzing the page to watch"],
+  [/\bcheckMonitor\s*\(/, "Checking the page now"],
+];
+whenWorking((query, done) => {
+  const what = longWork.find(([re]) => re.test(query))?.[1];
+  if (!what) return;
+  let line = null;
+  const shown = setTimeout(() => {
+    if (main.querySelector(".progress")) return; // the form says so itself
+    line = progressLine(what);
+    activity.append(line.el);
+    activity.hidden = false;
+  }, 600);
+  const end = () => {
+    clearTimeout(shown);
+    line?.stop();
+    activity.hidden = !activity.querySelector(".progress");
+  };
+  done.then(end, end);
 });
 
 document.getElementById("sign-out").addEventListener("click", async () => {

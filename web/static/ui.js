@@ -34,8 +34,54 @@ export function timeEl(t) {
 
 export const number = (n) => new Intl.NumberFormat().format(n);
 
+// errorBox says what went wrong; a limit also says what the limit is, what
+// is used and what to do about it.
 export function errorBox(err, lead) {
-  return h("div", { class: "error-box", role: "alert" }, lead ? h("strong", {}, lead + " ") : null, err.message ?? String(err));
+  return h("div", { class: "error-box", role: "alert" }, lead ? h("strong", {}, lead + " ") : null, err.message ?? String(err),
+    limitFacts(err.extensions));
+}
+
+const utcMidnight = "UTC midnight";
+
+// limitFacts reads a refusal's extensions: the contract's own fields
+// (scansLimit, aiLimit, keyLimit, monitorLimit with their remainders and
+// resets) and the generic limit, used and hint, at the top or in details.
+export function limitFacts(x) {
+  if (!x) return null;
+  const generic = [x, ...(Array.isArray(x.details) ? x.details : [])].find((d) => d && (d.limit != null || d.hint));
+  let limit, used, todo, resets;
+  if (x.scansLimit != null) {
+    limit = `${number(x.scansLimit)} scans a day`;
+    if (x.scansRemaining != null) used = `${number(x.scansLimit - x.scansRemaining)} of ${number(x.scansLimit)} (${number(x.scansRemaining)} left)`;
+    resets = x.scansResetsAt;
+    todo = "Wait for the reset, ask for fewer items at once, or move to a larger plan (Usage shows what each plan gives).";
+  } else if (x.aiLimit != null) {
+    limit = `${number(x.aiLimit)} AI summaries a month`;
+    if (x.aiRemaining != null) used = `${number(x.aiLimit - x.aiRemaining)} of ${number(x.aiLimit)}`;
+    resets = x.aiResetsAt;
+    todo = "Analyze without the AI summary, wait for the new month, or move to a larger plan.";
+  } else if (x.keyLimit != null) {
+    limit = `${number(x.keyLimit)} active API keys on this plan`;
+    used = `${number(x.keyLimit)} of ${number(x.keyLimit)}`;
+    todo = "Revoke a key you no longer use (revoked keys don't count), or move to a larger plan.";
+  } else if (x.monitorLimit != null) {
+    limit = `${number(x.monitorLimit)} active monitors on this plan`;
+    used = `${number(x.monitorLimit)} of ${number(x.monitorLimit)}`;
+    todo = "Delete a monitor you no longer need, or move to a larger plan.";
+  }
+  if (generic) {
+    if (generic.limit != null) limit = typeof generic.limit === "number" ? number(generic.limit) : String(generic.limit);
+    if (generic.used != null) used = typeof generic.used === "number" ? number(generic.used) : String(generic.used);
+    if (generic.hint) todo = generic.hint; // the server's own words win
+    resets ??= generic.resetsAt;
+  }
+  if (limit == null && todo == null) return null;
+  const row = (k, v) => (v == null ? null : [h("dt", {}, k), h("dd", {}, v)]);
+  return h("dl", { class: "limit-facts" },
+    row("Limit", limit),
+    row("Used", used),
+    row("Resets", resets ? `${when(resets, true)} (${utcMidnight})` : null),
+    row("What to do", todo));
 }
 
 // heading makes the page's h1, focused after navigation so a screen reader
@@ -44,9 +90,10 @@ export function heading(text, ...rest) {
   return h("div", { class: "page-head" }, h("h1", { tabindex: "-1" }, text), ...rest);
 }
 
+// toast shows a short message (text, or an element such as a link).
 export function toast(msg) {
   const t = document.getElementById("toast");
-  t.textContent = msg;
+  t.replaceChildren(msg);
   t.classList.add("on");
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => t.classList.remove("on"), 4000);
@@ -87,15 +134,39 @@ export async function copy(text, button) {
   setTimeout(() => (button.textContent = label), 2000);
 }
 
-// busy disables a form's controls while a request runs.
-export async function busy(form, f) {
+// busy disables a form's controls while a request runs and, after a moment,
+// says beside its buttons what is happening, for how long, and that the
+// person may leave: the work carries on without the page (the server does
+// it), and what finishes while they are elsewhere is announced in a toast.
+export async function busy(form, f, what = "Working") {
   const controls = [...form.querySelectorAll("button, input, textarea, select")];
   controls.forEach((c) => (c.disabled = true));
   form.setAttribute("aria-busy", "true");
+  const line = progressLine(what);
+  const shown = setTimeout(() => (form.querySelector(".actions") ?? form).append(line.el), 400);
   try {
     return await f();
   } finally {
+    clearTimeout(shown);
+    line.stop();
     controls.forEach((c) => (c.disabled = false));
     form.removeAttribute("aria-busy");
   }
+}
+
+// progressLine is "Analyzing… 12 s" with a spinner, counting while shown,
+// and where to go meanwhile.
+export function progressLine(what) {
+  const started = Date.now();
+  const secs = h("span", { class: "elapsed" }, "0 s");
+  const el = h("span", { class: "progress", role: "status" },
+    h("span", { class: "spinner", "aria-hidden": "true" }), `${what}… `, secs,
+    h("span", { class: "leave" }, " · You can leave this page: it carries on, and you'll be told when it is done."));
+  const tick = setInterval(() => (secs.textContent = `${Math.floor((Date.now() - started) / 1000)} s`), 1000);
+  return { el, stop: () => { clearInterval(tick); el.remove(); } };
+}
+
+// cssVar reads a colour of the current theme (the chart draws with them).
+export function cssVar(name) {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 }

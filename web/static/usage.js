@@ -2,7 +2,7 @@
 // error rates, recent errors, each key's budgets with their resets in the
 // viewer's time zone, and what the next plan gives.
 import { gql } from "./api.js";
-import { h, heading, when, number, errorBox } from "./ui.js";
+import { h, heading, when, number, errorBox, cssVar } from "./ui.js";
 
 // The plans of interface.md §8, per key.
 const plans = [
@@ -15,7 +15,8 @@ const query = `query ($days: Int) {
   usage(days: $days) { totalRequests successCount errorCount successRate errorRate
     dailyRequests { date count } recentErrors { at keyPrefix method path status error } }
   keyLimits { tier keys { keyId keyPrefix scopes status {
-    scans { remaining limit resetsAt } ai { remaining limit resetsAt } } } }
+    scans { remaining limit resetsAt } ai { remaining limit resetsAt } } }
+    account { scans { remaining limit resetsAt } ai { remaining limit resetsAt } credits } }
   apiKeys { id name }
 }`;
 
@@ -92,32 +93,49 @@ function draw(el, daily) {
       y: { range: (_, __, max) => [0, Math.max(4, Math.ceil(max * 1.15))] },
     },
     axes: [
-      { stroke: "#4b5563", grid: { show: false }, ticks: { stroke: "#d1d5db" }, space: 56,
+      { stroke: cssVar("--chart-axis"), grid: { show: false }, ticks: { stroke: cssVar("--chart-grid") }, space: 56,
         incrs: [1, 2, 7, 14, 28].map((d) => d * 86400), values: (_, ticks) => ticks.map(day) },
-      { stroke: "#4b5563", grid: { stroke: "#e5e7eb" }, ticks: { show: false }, size: 44,
+      { stroke: cssVar("--chart-axis"), grid: { stroke: cssVar("--chart-grid") }, ticks: { show: false }, size: 44,
         values: (_, ticks) => ticks.map((t) => (Number.isInteger(t) ? number(t) : "")) },
     ],
     series: [{}, {
-      label: "Requests", stroke: "#1d4ed8", fill: "rgba(29, 78, 216, 0.75)", width: 0,
+      label: "Requests", stroke: cssVar("--chart-bar"), fill: cssVar("--chart-fill"), width: 0,
       paths: uPlot.paths.bars({ size: [0.7, 48], align: 0 }), points: { show: false },
     }],
   }, [xs, ys], el);
-  new ResizeObserver(() => u.setSize(size())).observe(el);
+  const resized = new ResizeObserver(() => u.setSize(size()));
+  resized.observe(el);
+  // The colours are the theme's: drawn again when the system setting changes.
+  matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
+    resized.disconnect();
+    u.destroy();
+    if (el.isConnected) draw(el, daily);
+  }, { once: true });
 }
 
 const dayFormat = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", timeZone: "UTC" });
 const day = (t) => dayFormat.format(new Date(t * 1000));
 
+// budgets shows every pool: the portal's own (what is analyzed or watched
+// here, signed in) beside each key's; none draws on another.
 function budgets(limits, names) {
   const resets = (b) => `resets ${when(b.resetsAt, true)}`;
+  const acct = limits.account;
+  const pool = acct && h("li", { class: "pool", id: "portal-pool" },
+    h("div", { class: "budget-key" }, h("strong", {}, "This portal"), " ", h("span", { class: "muted" }, "(you, signed in)")),
+    bar("Scans today", acct.scans, resets(acct.scans)),
+    bar("AI this month", acct.ai, resets(acct.ai)),
+    h("p", { class: "muted pool-note" }, acct.credits > 0
+      ? `${number(acct.credits)} purchased scans left, used once today's are spent.`
+      : "What you analyze or watch here counts here, not against your keys."));
   return h("section", { class: "card", "aria-labelledby": "budgets-title" },
-    h("h2", { id: "budgets-title" }, "Budgets per key"),
-    limits.keys.length === 0
-      ? h("p", { class: "empty" }, "No active keys. Budgets are per key: create one on the Keys page.")
-      : h("ul", { class: "budgets" }, limits.keys.map((k) => h("li", {},
+    h("h2", { id: "budgets-title" }, "Budgets: this portal and each key"),
+    h("ul", { class: "budgets" }, pool,
+      limits.keys.map((k) => h("li", {},
         h("div", { class: "budget-key" }, h("strong", {}, names[k.keyId] ?? "key"), " ", h("code", {}, k.keyPrefix + "…")),
         bar("Scans today", k.status.scans, resets(k.status.scans)),
-        bar("AI this month", k.status.ai, resets(k.status.ai))))));
+        bar("AI this month", k.status.ai, resets(k.status.ai))))),
+    limits.keys.length === 0 ? h("p", { class: "empty" }, "No active keys. Each key gets its own budgets: create one on the Keys page.") : null);
 }
 
 function bar(label, b, reset) {
@@ -137,9 +155,9 @@ function plan(tier) {
   const ai = (p) => (p.ai < 0 ? "unlimited AI summaries" : `${p.ai} AI summaries a month`);
   return h("section", { class: "card plan", "aria-labelledby": "plan-title" },
     h("h2", { id: "plan-title" }, `Plan: ${cur.name}`),
-    h("p", {}, `Each key gets ${cur.scans} scans a day and ${ai(cur)}. Days and months are UTC.`),
+    h("p", {}, `This portal and each key get ${cur.scans} scans a day and ${ai(cur)} apiece. Days and months are UTC.`),
     next
-      ? h("p", {}, h("strong", {}, `${next.name}`), ` gives each key ${next.scans} scans a day and ${ai(next)}.`)
+      ? h("p", {}, h("strong", {}, `${next.name}`), ` gives each key (and this portal) ${next.scans} scans a day and ${ai(next)}.`)
       : h("p", {}, "This is the largest plan."));
 }
 
