@@ -3961,6 +3961,14 @@ type GetKeyLimitsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
+		// Account The account's own pool, beside the keys': what the portal and calls with an account session draw on (5 scans a day on Free); keys never draw on it.
+		Account *struct {
+			Ai *Budget `json:"ai,omitempty"`
+
+			// Credits Purchased scans, taken once the day's scans are spent.
+			Credits *int    `json:"credits,omitempty"`
+			Scans   *Budget `json:"scans,omitempty"`
+		} `json:"account,omitempty"`
 		Keys []struct {
 			KeyId     string   `json:"keyId"`
 			KeyPrefix string   `json:"keyPrefix"`
@@ -3978,6 +3986,14 @@ type GetKeyLimitsResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetKeyLimitsResponse) GetJSON200() *struct {
+	// Account The account's own pool, beside the keys': what the portal and calls with an account session draw on (5 scans a day on Free); keys never draw on it.
+	Account *struct {
+		Ai *Budget `json:"ai,omitempty"`
+
+		// Credits Purchased scans, taken once the day's scans are spent.
+		Credits *int    `json:"credits,omitempty"`
+		Scans   *Budget `json:"scans,omitempty"`
+	} `json:"account,omitempty"`
 	Keys []struct {
 		KeyId     string   `json:"keyId"`
 		KeyPrefix string   `json:"keyPrefix"`
@@ -5690,6 +5706,14 @@ func ParseGetKeyLimitsResponse(rsp *http.Response) (*GetKeyLimitsResponse, error
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
+			// Account The account's own pool, beside the keys': what the portal and calls with an account session draw on (5 scans a day on Free); keys never draw on it.
+			Account *struct {
+				Ai *Budget `json:"ai,omitempty"`
+
+				// Credits Purchased scans, taken once the day's scans are spent.
+				Credits *int    `json:"credits,omitempty"`
+				Scans   *Budget `json:"scans,omitempty"`
+			} `json:"account,omitempty"`
 			Keys []struct {
 				KeyId     string   `json:"keyId"`
 				KeyPrefix string   `json:"keyPrefix"`
