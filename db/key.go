@@ -159,9 +159,12 @@ func (s *Store) FindActiveKeyWithKeys(ctx context.Context, hash []byte, includeR
 
 // FindActiveKeyAndCharge implements app.Store. On PostgreSQL it is one
 // statement: the key and its account found by the hash, and the key's pool
-// charged by the same conditional upsert as consumeBudgetSQL (its row lock
-// queues concurrent charges, its WHERE sees the committed total), with the
-// limit of the account's tier. SQLite, one connection and no data-modifying
+// charged within the limit of the account's tier by a conditional UPDATE
+// (re-checked on the row's newest version when it waits on a concurrent
+// charge, so a pool is never overrun), or, when the pool has no row yet, by
+// the conditional upsert of consumeBudgetSQL. A refusal is the UPDATE's
+// WHERE failing: it locks no row, so refused requests of one key do not
+// queue behind each other as the upsert's lock made them. SQLite, one connection and no data-modifying
 // WITH, runs the two statements one after the other.
 func (s *Store) FindActiveKeyAndCharge(ctx context.Context, hash []byte, c app.KeyCharge) (*app.Key, *app.Account, app.ChargeOutcome, error) {
 	limit := func(t app.Tier) int {
@@ -186,9 +189,11 @@ func (s *Store) FindActiveKeyAndCharge(ctx context.Context, hash []byte, c app.K
 		used sql.NullInt64
 	)
 	dest := append(append(k.fields(), a.fields()...), &used)
+	scope := "%," + c.Scope + ",%"
 	n, err := s.queryRows(ctx, chargeWithKeySQL, func(r *sql.Rows) error { return r.Scan(dest...) },
 		limit(app.TierBase), limit(app.TierAdvanced), limit(app.TierFree), hash,
-		c.Kind, c.Period, c.N, "%,"+c.Scope+",%", c.N)
+		c.N, c.Kind, c.Period, scope, c.N,
+		c.Kind, c.Period, c.N, scope, c.N, c.Kind, c.Period)
 	if err == nil && n == 0 {
 		err = translate(sql.ErrNoRows)
 	}
@@ -213,10 +218,17 @@ const chargeWithKeySQL = `WITH k AS (
          CASE a.tier WHEN 'base' THEN CAST(? AS integer) WHEN 'advanced' THEN CAST(? AS integer) ELSE CAST(? AS integer) END AS lim
   FROM api_keys k JOIN accounts a ON a.id = k.account_id
   WHERE k.key_hash = ? AND k.revoked_at IS NULL
-), c AS (
+), u AS (
+  UPDATE budget_usage SET used = used + CAST(? AS integer)
+  FROM k
+  WHERE owner_id = CAST(k_id AS text) AND kind = ? AND period = ? AND (',' || k_scopes || ',') LIKE ?
+    AND (lim < 0 OR used + CAST(? AS integer) <= lim)
+  RETURNING used
+), i AS (
   INSERT INTO budget_usage (owner_id, kind, period, used)
   SELECT CAST(k_id AS text), ?, ?, CAST(? AS integer) FROM k
   WHERE (',' || k_scopes || ',') LIKE ? AND (lim < 0 OR CAST(? AS integer) <= lim)
+    AND NOT EXISTS (SELECT 1 FROM budget_usage b WHERE b.owner_id = CAST(k_id AS text) AND b.kind = ? AND b.period = ?)
   ON CONFLICT (owner_id, kind, period) DO UPDATE SET used = budget_usage.used + excluded.used
   WHERE (SELECT lim FROM k) < 0 OR budget_usage.used + excluded.used <= (SELECT lim FROM k)
   RETURNING used
@@ -224,7 +236,7 @@ const chargeWithKeySQL = `WITH k AS (
 SELECT k_id, k_account_id, k_name, k_key_prefix, k_key_hash, k_scopes, k_request_count, k_last_used_at, k_created_at, k_revoked_at,
        a_id, a_subject, a_email, a_tier, a_subscription_status, a_credits, a_customer_id, a_subscription_id,
        a_subscription_event_at, a_created_at, a_updated_at,
-       (SELECT used FROM c)
+       COALESCE((SELECT used FROM u), (SELECT used FROM i))
 FROM k`
 
 const findKeysSQL = `SELECT ` + keyColumns + ` FROM api_keys WHERE account_id = ? AND (revoked_at IS NULL OR ?) ORDER BY created_at DESC, id`
