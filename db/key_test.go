@@ -17,14 +17,15 @@ func seedKeys(t *testing.T, s app.Store, d dbtest.Dialect, tier app.Tier, n int,
 	t.Helper()
 	ctx := context.Background()
 	now := time.Now().UTC().Truncate(time.Millisecond)
-	acct := &app.Account{ID: newUUID(t), Subject: "s|" + string(d) + "|" + t.Name(), Tier: tier, CreatedAt: now, UpdatedAt: now}
+	id := newUUID(t)
+	acct := &app.Account{ID: id, Subject: "s|" + id, Tier: tier, CreatedAt: now, UpdatedAt: now}
 	if err := s.CreateAccount(ctx, acct); err != nil {
 		t.Fatal(err)
 	}
 	var keys []*app.Key
 	for i := range n {
 		k := &app.Key{ID: newUUID(t), AccountID: acct.ID, Name: fmt.Sprintf("key %d", i), Prefix: fmt.Sprintf("cwsk_%07d", i),
-			Hash: []byte(fmt.Sprintf("hash|%s|%s|%d", d, t.Name(), i)), Scopes: scopes, CreatedAt: now.Add(time.Duration(i) * time.Second)}
+			Hash: []byte(fmt.Sprintf("hash|%s|%d", id, i)), Scopes: scopes, CreatedAt: now.Add(time.Duration(i) * time.Second)}
 		if ok, err := s.CreateKey(ctx, k, 50); err != nil || !ok {
 			t.Fatalf("create key: %v %v", ok, err)
 		}
@@ -42,7 +43,7 @@ func newUUID(t *testing.T) string {
 	uuidSeq.Lock()
 	defer uuidSeq.Unlock()
 	uuidSeq.n++
-	return fmt.Sprintf("6f1c1f8e-%04x-4000-8000-%012x", time.Now().UnixNano()&0xffff, uuidSeq.n)
+	return fmt.Sprintf("6f1c1f8e-%04x-4000-8000-%012x", uuidSeq.n&0xffff, time.Now().UnixNano()&0xffffffffffff)
 }
 
 // The key list's authentication reads the key, its account and the
