@@ -2,6 +2,8 @@ package db
 
 import (
 	"context"
+	"database/sql"
+	"slices"
 	"strings"
 	"time"
 
@@ -54,28 +56,188 @@ func (s *Store) CreateKey(ctx context.Context, k *app.Key, limit int) (bool, err
 }
 
 // The key and its account in one round trip: this runs on every request.
-const findActiveKeyByHashSQL = `
-SELECT k.id, k.account_id, k.name, k.key_prefix, k.key_hash, k.scopes, k.request_count, k.last_used_at, k.created_at, k.revoked_at,
-       a.id AS "a.id", a.subject AS "a.subject", a.email AS "a.email", a.tier AS "a.tier",
-       a.subscription_status AS "a.subscription_status", a.credits AS "a.credits", a.customer_id AS "a.customer_id",
-       a.subscription_id AS "a.subscription_id", a.subscription_event_at AS "a.subscription_event_at",
-       a.created_at AS "a.created_at", a.updated_at AS "a.updated_at"
+// The hot statements below are scanned by hand (fields), not by sqlx's
+// reflection.
+const keyAccountColumns = `k.id, k.account_id, k.name, k.key_prefix, k.key_hash, k.scopes, k.request_count, k.last_used_at, k.created_at, k.revoked_at,
+       a.id, a.subject, a.email, a.tier, a.subscription_status, a.credits, a.customer_id, a.subscription_id, a.subscription_event_at, a.created_at, a.updated_at`
+
+const findActiveKeyByHashSQL = `SELECT ` + keyAccountColumns + `
 FROM api_keys k JOIN accounts a ON a.id = k.account_id
 WHERE k.key_hash = ? AND k.revoked_at IS NULL`
 
-type keyAccountRow struct {
-	keyRow
-	A accountRow `db:"a"`
+// fields are the scan destinations of keyColumns' columns, in order.
+func (r *keyRow) fields() []any {
+	return []any{&r.ID, &r.AccountID, &r.Name, &r.Prefix, &r.Hash, &r.Scopes, &r.RequestCount, &r.LastUsedAt, &r.CreatedAt, &r.RevokedAt}
+}
+
+// fields are the scan destinations of accountColumns' columns, in order.
+func (r *accountRow) fields() []any {
+	return []any{&r.ID, &r.Subject, &r.Email, &r.Tier, &r.SubscriptionStatus, &r.Credits, &r.CustomerID, &r.SubscriptionID,
+		&r.SubscriptionEventAt, &r.CreatedAt, &r.UpdatedAt}
+}
+
+// queryRows runs a prepared query (outside transactions) and calls scan for
+// each row; no row at all is app's not_found when one is required.
+func (s *Store) queryRows(ctx context.Context, query string, scan func(*sql.Rows) error, args ...any) (int, error) {
+	q, text, err := s.queryer(ctx, query)
+	if err != nil {
+		return 0, translate(err)
+	}
+	rows, err := q.QueryContext(ctx, text, args...)
+	if err != nil {
+		return 0, translate(err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return n, translate(err)
+		}
+		n++
+	}
+	return n, translate(rows.Err())
 }
 
 // FindActiveKeyByHash implements app.Store.
 func (s *Store) FindActiveKeyByHash(ctx context.Context, hash []byte) (*app.Key, *app.Account, error) {
-	var r keyAccountRow
-	if err := s.get(ctx, &r, findActiveKeyByHashSQL, hash); err != nil {
+	var (
+		k keyRow
+		a accountRow
+	)
+	dest := append(k.fields(), a.fields()...)
+	n, err := s.queryRows(ctx, findActiveKeyByHashSQL, func(r *sql.Rows) error { return r.Scan(dest...) }, hash)
+	if err == nil && n == 0 {
+		err = translate(sql.ErrNoRows)
+	}
+	if err != nil {
 		return nil, nil, err
 	}
-	return r.keyRow.toApp(), r.A.toApp(), nil
+	return k.toApp(), a.toApp(), nil
 }
+
+// The calling key's account and all its keys (the calling key among them,
+// marked), newest first: authentication and the key list in one statement.
+const findActiveKeyWithKeysSQL = `SELECT l.id = k.id,
+       l.id, l.account_id, l.name, l.key_prefix, l.key_hash, l.scopes, l.request_count, l.last_used_at, l.created_at, l.revoked_at,
+       a.id, a.subject, a.email, a.tier, a.subscription_status, a.credits, a.customer_id, a.subscription_id, a.subscription_event_at, a.created_at, a.updated_at
+FROM api_keys k JOIN accounts a ON a.id = k.account_id
+JOIN api_keys l ON l.account_id = k.account_id AND (l.revoked_at IS NULL OR ?)
+WHERE k.key_hash = ? AND k.revoked_at IS NULL
+ORDER BY l.created_at DESC, l.id`
+
+// FindActiveKeyWithKeys implements app.Store.
+func (s *Store) FindActiveKeyWithKeys(ctx context.Context, hash []byte, includeRevoked bool) (*app.Key, *app.Account, []app.Key, error) {
+	var (
+		self bool
+		k    keyRow
+		a    accountRow
+		keys []app.Key
+		me   = -1
+	)
+	dest := append(append([]any{&self}, k.fields()...), a.fields()...)
+	n, err := s.queryRows(ctx, findActiveKeyWithKeysSQL, func(r *sql.Rows) error {
+		k = keyRow{}
+		if err := r.Scan(dest...); err != nil {
+			return err
+		}
+		if self {
+			me = len(keys)
+		}
+		keys = append(keys, *k.toApp())
+		return nil
+	}, includeRevoked, hash)
+	if err == nil && (n == 0 || me < 0) {
+		err = translate(sql.ErrNoRows)
+	}
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	caller := keys[me]
+	caller.Scopes = slices.Clone(caller.Scopes)
+	return &caller, a.toApp(), keys, nil
+}
+
+// FindActiveKeyAndCharge implements app.Store. On PostgreSQL it is one
+// statement: the key and its account found by the hash, and the key's pool
+// charged within the limit of the account's tier by a conditional UPDATE
+// (re-checked on the row's newest version when it waits on a concurrent
+// charge, so a pool is never overrun), or, when the pool has no row yet, by
+// the conditional upsert of consumeBudgetSQL. A refusal is the UPDATE's
+// WHERE failing: it locks no row, so refused requests of one key do not
+// queue behind each other as the upsert's lock made them. SQLite, one connection and no data-modifying
+// WITH, runs the two statements one after the other.
+func (s *Store) FindActiveKeyAndCharge(ctx context.Context, hash []byte, c app.KeyCharge) (*app.Key, *app.Account, app.ChargeOutcome, error) {
+	limit := func(t app.Tier) int {
+		if l, ok := c.Limits[t]; ok {
+			return l
+		}
+		return c.Limits[app.TierFree]
+	}
+	var out app.ChargeOutcome
+	if !s.postgres {
+		k, a, err := s.FindActiveKeyByHash(ctx, hash)
+		if err != nil || !k.Has(c.Scope) {
+			return k, a, out, err
+		}
+		out.Tried = true
+		out.Used, out.OK, err = s.ConsumeBudget(ctx, k.ID, c.Kind, c.Period, c.N, limit(a.Tier))
+		return k, a, out, err
+	}
+	var (
+		k    keyRow
+		a    accountRow
+		used sql.NullInt64
+	)
+	dest := append(append(k.fields(), a.fields()...), &used)
+	scope := "%," + c.Scope + ",%"
+	n, err := s.queryRows(ctx, chargeWithKeySQL, func(r *sql.Rows) error { return r.Scan(dest...) },
+		limit(app.TierBase), limit(app.TierAdvanced), limit(app.TierFree), hash,
+		c.N, c.Kind, c.Period, scope, c.N,
+		c.Kind, c.Period, c.N, scope, c.N, c.Kind, c.Period)
+	if err == nil && n == 0 {
+		err = translate(sql.ErrNoRows)
+	}
+	if err != nil {
+		return nil, nil, out, err
+	}
+	key := k.toApp()
+	out.Tried = key.Has(c.Scope)
+	out.OK, out.Used = used.Valid, int(used.Int64)
+	return key, a.toApp(), out, nil
+}
+
+// chargeWithKeySQL: k is the key (with its tier's limit), c the charge,
+// tried only when the key holds the scope and n fits the limit at all.
+const chargeWithKeySQL = `WITH k AS (
+  SELECT k.id AS k_id, k.account_id AS k_account_id, k.name AS k_name, k.key_prefix AS k_key_prefix, k.key_hash AS k_key_hash,
+         k.scopes AS k_scopes, k.request_count AS k_request_count, k.last_used_at AS k_last_used_at, k.created_at AS k_created_at,
+         k.revoked_at AS k_revoked_at,
+         a.id AS a_id, a.subject AS a_subject, a.email AS a_email, a.tier AS a_tier, a.subscription_status AS a_subscription_status,
+         a.credits AS a_credits, a.customer_id AS a_customer_id, a.subscription_id AS a_subscription_id,
+         a.subscription_event_at AS a_subscription_event_at, a.created_at AS a_created_at, a.updated_at AS a_updated_at,
+         CASE a.tier WHEN 'base' THEN CAST(? AS integer) WHEN 'advanced' THEN CAST(? AS integer) ELSE CAST(? AS integer) END AS lim
+  FROM api_keys k JOIN accounts a ON a.id = k.account_id
+  WHERE k.key_hash = ? AND k.revoked_at IS NULL
+), u AS (
+  UPDATE budget_usage SET used = used + CAST(? AS integer)
+  FROM k
+  WHERE owner_id = CAST(k_id AS text) AND kind = ? AND period = ? AND (',' || k_scopes || ',') LIKE ?
+    AND (lim < 0 OR used + CAST(? AS integer) <= lim)
+  RETURNING used
+), i AS (
+  INSERT INTO budget_usage (owner_id, kind, period, used)
+  SELECT CAST(k_id AS text), ?, ?, CAST(? AS integer) FROM k
+  WHERE (',' || k_scopes || ',') LIKE ? AND (lim < 0 OR CAST(? AS integer) <= lim)
+    AND NOT EXISTS (SELECT 1 FROM budget_usage b WHERE b.owner_id = CAST(k_id AS text) AND b.kind = ? AND b.period = ?)
+  ON CONFLICT (owner_id, kind, period) DO UPDATE SET used = budget_usage.used + excluded.used
+  WHERE (SELECT lim FROM k) < 0 OR budget_usage.used + excluded.used <= (SELECT lim FROM k)
+  RETURNING used
+)
+SELECT k_id, k_account_id, k_name, k_key_prefix, k_key_hash, k_scopes, k_request_count, k_last_used_at, k_created_at, k_revoked_at,
+       a_id, a_subject, a_email, a_tier, a_subscription_status, a_credits, a_customer_id, a_subscription_id,
+       a_subscription_event_at, a_created_at, a_updated_at,
+       COALESCE((SELECT used FROM u), (SELECT used FROM i))
+FROM k`
 
 const findKeysSQL = `SELECT ` + keyColumns + ` FROM api_keys WHERE account_id = ? AND (revoked_at IS NULL OR ?) ORDER BY created_at DESC, id`
 

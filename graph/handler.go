@@ -186,6 +186,14 @@ func (p *presenter) present(ctx context.Context, err error) *gqlerror.Error {
 		cause = ae.Err
 	}
 	out := located(ctx, err)
+	if middleware.Cancelled(ctx) {
+		// The client went away (closed its connection): nothing failed here.
+		p.log.InfoContext(ctx, "graphql: request cancelled by the client",
+			slog.String("request_id", middleware.InfoFrom(ctx).ID), slog.Any("err", cause))
+		out.Message = "internal error"
+		out.Extensions = map[string]any{"code": errorCode(app.CodeInternal)}
+		return out
+	}
 	p.log.ErrorContext(ctx, "graphql: internal error",
 		slog.String("request_id", middleware.InfoFrom(ctx).ID),
 		slog.String("path", out.Path.String()),

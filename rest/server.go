@@ -109,7 +109,23 @@ func (s *server) route(mux *http.ServeMux, pattern string, op app.Operation, h h
 		}
 		return h(w, r)
 	})
-	mux.Handle(pattern, middleware.Authenticate(s.svc, s.writeError, inner))
+	mux.Handle(pattern, middleware.AuthenticateFor(s.svc, prefetchOf(pattern, scope), s.writeError, inner))
+}
+
+// prefetchOf is what a route asks of the store right after authentication,
+// so that an API key's authentication does it in the same statement: the
+// key list, or the one scan a single analysis or extraction charges (taken
+// with the key, refunded if the request fails before charging).
+func prefetchOf(pattern, scope string) func(*http.Request) app.Prefetch {
+	switch pattern {
+	case "GET /api/developer/keys":
+		return func(r *http.Request) app.Prefetch {
+			return app.Prefetch{KeyList: true, IncludeRevoked: r.URL.Query().Get("includeRevoked") == "true"}
+		}
+	case "POST /api/analyze", "POST /api/extract":
+		return func(*http.Request) app.Prefetch { return app.Prefetch{Scans: 1, Scope: scope} }
+	}
+	return nil
 }
 
 func (s *server) wrap(h handler) http.Handler {
@@ -155,7 +171,12 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e := app.AsError(err)
 	status := Status(e.Code)
 	if e.Code == app.CodeInternal {
-		s.log.Error("internal error", "request_id", middleware.InfoFrom(r.Context()).ID, "err", e)
+		if middleware.Cancelled(r.Context()) {
+			// The client went away (closed its connection): nothing failed here.
+			s.log.Info("request cancelled by the client", "request_id", middleware.InfoFrom(r.Context()).ID, "err", e)
+		} else {
+			s.log.Error("internal error", "request_id", middleware.InfoFrom(r.Context()).ID, "err", e)
+		}
 	}
 	if reset := w.Header().Get("RateLimit-Reset"); status == http.StatusTooManyRequests && reset != "" {
 		w.Header().Set("Retry-After", reset)

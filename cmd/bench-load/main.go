@@ -2,12 +2,21 @@
 // PostgreSQL beside its baselines, measured in the same run, and prints one
 // Markdown table (req/s, p50, p99, peak RSS):
 //
-//   - GET /api/developer/keys with a key, beside a plain net/http handler
-//     writing a similar JSON list (its own process, the same client);
-//   - POST /api/analyze admitted and refused (429), POST /api/extract of a
-//     loopback page and POST /api/analyze/batch of 5, beside pgbench's rate
-//     for the single-row conditional UPDATE a budget needs, with as many
-//     clients as the driver has connections.
+//   - GET /api/developer/keys with a key, beside its floor (a): a plain
+//     net/http handler (its own process, the same client) doing no more than
+//     the request must, one prepared SELECT by the key's indexed hash on the
+//     same database with database/sql and lib/pq, and writing the JSON list;
+//   - POST /api/analyze refused (429), beside its floor (b): the same plain
+//     handler doing the one conditional UPDATE the refusal must do at least
+//     (the key found by its hash and the charge refused in one statement) and
+//     answering 429 with RateLimit headers;
+//   - POST /api/analyze admitted, POST /api/extract of a loopback page and
+//     POST /api/analyze/batch of 5, beside pgbench's rate for the single-row
+//     conditional UPDATE a budget needs, with as many clients as the driver
+//     has connections.
+//
+// The earlier baselines stay in the table: the plain handler writing a JSON
+// list with no database at all, and pgbench.
 //
 // Every run is bounded: each scenario lasts -duration, and the budgeted ones
 // stop earlier once their keys' budgets are spent. make bench runs it.
@@ -16,6 +25,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -32,6 +43,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -45,8 +57,8 @@ import (
 )
 
 func main() {
-	if len(os.Args) == 3 && os.Args[1] == "-plain" {
-		servePlain(os.Args[2])
+	if len(os.Args) == 4 && os.Args[1] == "-plain" {
+		servePlain(os.Args[2], os.Args[3])
 		return
 	}
 	if err := run(); err != nil {
@@ -112,7 +124,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	plain, err := startPlain(self)
+	plain, err := startPlain(self, dbURL)
 	if err != nil {
 		return err
 	}
@@ -152,13 +164,20 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	plainRow := o.measure(nil, "plain net/http JSON handler", func(int64) request { return request{"GET", "http://" + plainAddr, "", nil} }, http.StatusOK, 0)
+	plainRow := o.measure(nil, "plain net/http JSON handler, no database", func(int64) request { return request{"GET", "http://" + plainAddr + "/json", "", nil} }, http.StatusOK, 0)
 	plainRow.short = "plain handler"
-	rows := []row{plainRow}
-	rows = append(rows, pgbench)
+	floorA := o.measure(nil, "floor (a): plain handler, one prepared SELECT by key hash", func(int64) request {
+		return request{"GET", "http://" + plainAddr + "/keys", "", listKey}
+	}, http.StatusOK, 0)
+	floorA.short = "floor (a)"
+	floorB := o.measure(nil, "floor (b): plain handler, one conditional UPDATE refusing, 429", func(int64) request {
+		return request{"POST", "http://" + plainAddr + "/refused", text, refusedKey}
+	}, http.StatusTooManyRequests, 0)
+	floorB.short = "floor (b)"
+	rows := []row{plainRow, pgbench, floorA, floorB}
 	rows = append(rows, o.measure(srv, "GET /api/developer/keys (key)", func(int64) request {
 		return request{"GET", srv.URL + "/api/developer/keys", "", listKey}
-	}, http.StatusOK, 0).against(plainRow))
+	}, http.StatusOK, 0).against(floorA).also(plainRow).goal(">= 0.70, p99 < 10 ms"))
 	budgeted := []struct {
 		name, path, body string
 		scans            int
@@ -181,11 +200,11 @@ func run() error {
 	}
 	rows = append(rows, o.measure(srv, "POST /api/analyze, refused (429)", func(int64) request {
 		return request{"POST", srv.URL + "/api/analyze", text, refusedKey}
-	}, http.StatusTooManyRequests, 0).against(pgbench))
+	}, http.StatusTooManyRequests, 0).against(floorB).also(pgbench).goal(">= 0.60"))
 
 	fmt.Printf("\n%d connections, %s a scenario, PostgreSQL, one `clausewatch serve` on loopback; %d cores, load %s\n\n", o.conns, o.duration, runtime.NumCPU(), loadAvg())
-	fmt.Println("| scenario | requests | req/s | p50 | p99 | peak RSS | baseline | ratio |")
-	fmt.Println("|---|---|---|---|---|---|---|---|")
+	fmt.Println("| scenario | requests | req/s | p50 | p99 | peak RSS | baseline | ratio | goal | earlier baseline: ratio |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range rows {
 		fmt.Println(r)
 	}
@@ -211,12 +230,18 @@ type row struct {
 	p50, p99       time.Duration
 	rss            int64
 	base           *row
+	earlier        *row // today's baseline before the floors, kept for comparison
+	goalText       string
 	errors         int64
 	firstError     string
 	latencyUnknown bool
 }
 
 func (r row) against(b row) row { r.base = &b; return r }
+
+func (r row) also(b row) row { r.earlier = &b; return r }
+
+func (r row) goal(g string) row { r.goalText = g; return r }
 
 func (r row) String() string {
 	lat := func(d time.Duration) string {
@@ -234,7 +259,11 @@ func (r row) String() string {
 		base = r.base.short
 		ratio = fmt.Sprintf("%.2f", r.rate/r.base.rate)
 	}
-	return fmt.Sprintf("| %s | %d | %.0f | %s | %s | %s | %s | %s |", r.name, r.n, r.rate, lat(r.p50), lat(r.p99), rss, base, ratio)
+	earlier := ""
+	if r.earlier != nil {
+		earlier = fmt.Sprintf("%s: %.2f", r.earlier.short, r.rate/r.earlier.rate)
+	}
+	return fmt.Sprintf("| %s | %d | %.0f | %s | %s | %s | %s | %s | %s | %s |", r.name, r.n, r.rate, lat(r.p50), lat(r.p99), rss, base, ratio, r.goalText, earlier)
 }
 
 // measure runs o.conns clients for o.duration (or until limit requests,
@@ -344,12 +373,12 @@ var (
 
 // startPlain runs this binary as the baseline server, in its own process
 // as clausewatch runs in its own.
-func startPlain(self string) (*exec.Cmd, error) {
+func startPlain(self, dbURL string) (*exec.Cmd, error) {
 	addr, err := replica.FreeAddr()
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(self, "-plain", addr)
+	cmd := exec.Command(self, "-plain", addr, dbURL)
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		return nil, err
@@ -378,9 +407,17 @@ func plainRSS() (int64, error) {
 	return res * int64(os.Getpagesize()), nil
 }
 
-// servePlain is the baseline: a bare net/http handler writing a JSON list
-// like the key list's.
-func servePlain(addr string) {
+// servePlain is the baselines' server, on its own connection pool to the
+// service's database (database/sql and lib/pq, as many connections as the
+// service has, binary parameters as the service sets them):
+//
+//   - /json writes a JSON list like the key list's, with no database;
+//   - /keys is floor (a): one prepared SELECT of the caller's account's
+//     active keys by the bearer key's indexed hash, written as the list;
+//   - /refused is floor (b): one prepared conditional UPDATE finding the key
+//     by its hash and charging a scan within the free plan's 5 (it refuses,
+//     the key's scans being spent), answered 429 with RateLimit headers.
+func servePlain(addr, dbURL string) {
 	type key struct {
 		ID        string    `json:"id"`
 		Name      string    `json:"name"`
@@ -389,10 +426,94 @@ func servePlain(addr string) {
 		CreatedAt time.Time `json:"createdAt"`
 	}
 	keys := []key{{"6f1c1f8e-0000-4000-8000-000000000000", "key 0", "cwsk_abcdefg", []string{"extract", "analyze"}, time.Now()}}
-	err := http.ListenAndServe(addr, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	q := u.Query()
+	q.Set("binary_parameters", "yes")
+	u.RawQuery = q.Encode()
+	pool, err := sql.Open("postgres", u.String())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	pool.SetMaxOpenConns(32)
+	pool.SetMaxIdleConns(32)
+	list, err := pool.Prepare(`SELECT k.id, k.name, k.key_prefix, k.scopes, k.created_at FROM api_keys c JOIN api_keys k ON k.account_id = c.account_id AND k.revoked_at IS NULL
+WHERE c.key_hash = $1 AND c.revoked_at IS NULL ORDER BY k.created_at DESC, k.id`)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	charge, err := pool.Prepare(`UPDATE budget_usage SET used = used + 1
+WHERE owner_id = (SELECT CAST(id AS text) FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL) AND kind = 'scan' AND period = $2 AND used + 1 <= 5
+RETURNING used`)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	hashOf := func(r *http.Request) []byte {
+		_, raw, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		h := sha256.Sum256([]byte(raw))
+		return h[:]
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/json", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{"keys": keys})
-	}))
+	})
+	mux.HandleFunc("/keys", func(w http.ResponseWriter, r *http.Request) {
+		rows, err := list.QueryContext(r.Context(), hashOf(r))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		defer rows.Close()
+		var out []key
+		for rows.Next() {
+			var k key
+			var scopes string
+			if err := rows.Scan(&k.ID, &k.Name, &k.KeyPrefix, &scopes, &k.CreatedAt); err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+			k.Scopes = strings.Split(scopes, ",")
+			out = append(out, k)
+		}
+		if rows.Err() != nil || len(out) == 0 {
+			http.Error(w, "unauthenticated", http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"keys": out})
+	})
+	mux.HandleFunc("/refused", func(w http.ResponseWriter, r *http.Request) {
+		now := time.Now().UTC()
+		var used int
+		err := charge.QueryRowContext(r.Context(), hashOf(r), now.Format(time.DateOnly)).Scan(&used)
+		if err == nil {
+			w.WriteHeader(http.StatusOK)
+			return
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		end := time.Date(now.Year(), now.Month(), now.Day()+1, 0, 0, 0, 0, time.UTC)
+		reset := strconv.FormatInt(int64(end.Sub(now).Seconds())+1, 10)
+		h := w.Header()
+		h.Set("RateLimit-Limit", "5")
+		h.Set("RateLimit-Remaining", "0")
+		h.Set("RateLimit-Reset", reset)
+		h.Set("Retry-After", reset)
+		h.Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusTooManyRequests)
+		_ = json.NewEncoder(w).Encode(map[string]any{"error": "Daily scan limit reached for this API key",
+			"scansRemaining": 0, "scansLimit": 5, "scansResetsAt": end.UnixMilli()})
+	})
+	err = http.ListenAndServe(addr, mux)
 	fmt.Fprintln(os.Stderr, err)
 	os.Exit(1)
 }

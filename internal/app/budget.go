@@ -159,7 +159,17 @@ func (s *Service) chargeScans(ctx context.Context, scans, ai int) (*charge, erro
 		c.owner = p.Key.ID
 	}
 
-	if scans > 0 {
+	if pre, ok := p.take(scans); ok && scans > 0 {
+		// Charged with the authentication, in the same statement.
+		day = pre.day
+		c.scanPeriod = day.period
+		if !pre.result.OK {
+			return nil, s.scanLimitError(ctx, "Daily scan limit reached for this API key", c.owner, day, scans, lim.scans)
+		}
+		c.scans = scans
+		c.rate = s.rateLimit(lim.scans, lim.scans-pre.result.Used, day.end)
+		observeRate(ctx, c.rate)
+	} else if scans > 0 {
 		used, ok, err := s.store.ConsumeBudget(ctx, c.owner, kindScan, day.period, scans, lim.scans)
 		if err != nil {
 			return nil, err

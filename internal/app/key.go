@@ -154,6 +154,9 @@ func (s *Service) FindKeys(ctx context.Context, includeRevoked bool) ([]Key, err
 	if err != nil {
 		return nil, err
 	}
+	if p.hasKeys && p.keysRev == includeRevoked {
+		return p.keys, nil // read with the authentication
+	}
 	return s.store.FindKeys(ctx, KeyFilter{AccountID: p.Account.ID, IncludeRevoked: includeRevoked})
 }
 

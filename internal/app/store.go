@@ -25,6 +25,15 @@ type Store interface {
 	CreateKey(ctx context.Context, k *Key, limit int) (bool, error)
 	// FindActiveKeyByHash returns an unrevoked key and its account.
 	FindActiveKeyByHash(ctx context.Context, hash []byte) (*Key, *Account, error)
+	// FindActiveKeyWithKeys is FindActiveKeyByHash and FindKeys of the
+	// key's account in one statement (the key list's authentication).
+	FindActiveKeyWithKeys(ctx context.Context, hash []byte, includeRevoked bool) (*Key, *Account, []Key, error)
+	// FindActiveKeyAndCharge is FindActiveKeyByHash and, when the key holds
+	// c.Scope, ConsumeBudget of c.N on the key's own pool (owner the key,
+	// limit the one of its account's tier) in one statement. Charged says
+	// whether the charge was tried at all (the key holds the scope, n is
+	// within the tier's limit), OK whether it was taken, Used the new total.
+	FindActiveKeyAndCharge(ctx context.Context, hash []byte, c KeyCharge) (*Key, *Account, ChargeOutcome, error)
 	FindKeys(ctx context.Context, f KeyFilter) ([]Key, error)
 	RevokeKey(ctx context.Context, accountID, id string, at time.Time) (*Key, error)
 
@@ -51,6 +60,21 @@ type Store interface {
 	// first, with their Text only when withText is set (a page would
 	// otherwise read whole documents nobody asked for).
 	FindAnalyses(ctx context.Context, accountID string, after *PageCursor, limit int, withText bool) ([]Analysis, error)
+}
+
+// KeyCharge is a charge of N on a key's own pool of Kind in Period, taken
+// with the key's authentication when the key holds Scope; Limits is the
+// pool's limit per tier (a tier not named uses Limits[TierFree]).
+type KeyCharge struct {
+	Scope, Kind, Period string
+	N                   int
+	Limits              map[Tier]int
+}
+
+// ChargeOutcome is what FindActiveKeyAndCharge did with its charge.
+type ChargeOutcome struct {
+	Tried, OK bool
+	Used      int
 }
 
 // Payment-event methods, run inside InTx.

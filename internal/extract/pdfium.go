@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -170,12 +171,11 @@ func pageLines(inst pdfium.Pdfium, page requests.Page) ([]pdfLine, int, error) {
 		segs = append(segs, lineSegs(inst, tp.TextPage, line)...)
 		line = line[:0]
 	}
-	for c := 0; c < n.Count; c++ {
-		u, err := inst.FPDFText_GetUnicode(&requests.FPDFText_GetUnicode{TextPage: tp.TextPage, Index: c})
-		if err != nil {
-			return nil, 0, err
-		}
-		r := rune(u.Unicode)
+	codes, err := pageUnicode(inst, tp.TextPage, n.Count)
+	if err != nil {
+		return nil, 0, err
+	}
+	for c, r := range codes {
 		switch {
 		case r == '\n' || r == '\r':
 			flush()
@@ -189,6 +189,35 @@ func pageLines(inst pdfium.Pdfium, page requests.Page) ([]pdfLine, int, error) {
 	}
 	flush()
 	return columnOrder(segs), n.Count, nil
+}
+
+// pageUnicode is the code point of each of the page's count characters.
+// The page's text comes in one call (FPDFText_GetText) when it holds
+// exactly one code point per character, as it does but for pages with
+// characters PDFium leaves out of its text (no Unicode) or a leading byte
+// order mark; such a page is read a character at a time, as before.
+func pageUnicode(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, count int) ([]rune, error) {
+	if count == 0 {
+		return nil, nil
+	}
+	if t, err := inst.FPDFText_GetText(&requests.FPDFText_GetText{TextPage: tp, StartIndex: 0, Count: count}); err == nil {
+		runes := []rune(t.Text)
+		if len(runes) == count+1 && runes[count] == 0 {
+			runes = runes[:count]
+		}
+		if len(runes) == count && !slices.Contains(runes, utf8.RuneError) {
+			return runes, nil
+		}
+	}
+	codes := make([]rune, count)
+	for c := range codes {
+		u, err := inst.FPDFText_GetUnicode(&requests.FPDFText_GetUnicode{TextPage: tp, Index: c})
+		if err != nil {
+			return nil, err
+		}
+		codes[c] = rune(u.Unicode)
+	}
+	return codes, nil
 }
 
 // lineChar is a character of a line and its index on the page.
@@ -281,15 +310,20 @@ func lineGeometry(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, c, m int) pdf
 	// scales it, 1 for every line in some producers' files.)
 	// A space has no box: then the first character tells.
 	for _, i := range []int{m, c} {
-		if box, err := inst.FPDFText_GetLooseCharBox(&requests.FPDFText_GetLooseCharBox{TextPage: tp, Index: i}); err == nil && l.size == 0 {
+		if l.size != 0 {
+			break // no second call once a box told the size
+		}
+		if box, err := inst.FPDFText_GetLooseCharBox(&requests.FPDFText_GetLooseCharBox{TextPage: tp, Index: i}); err == nil {
 			l.size = math.Abs(float64(box.Rect.Top - box.Rect.Bottom))
 		}
 	}
 	if weight, err := inst.FPDFText_GetFontWeight(&requests.FPDFText_GetFontWeight{TextPage: tp, Index: m}); err == nil {
 		l.bold = weight.FontWeight >= 600
 	}
-	if fi, err := inst.FPDFText_GetFontInfo(&requests.FPDFText_GetFontInfo{TextPage: tp, Index: m}); err == nil && !l.bold {
-		l.bold = boldFont(fi.FontName)
+	if !l.bold { // the font's name is asked only when its weight did not tell
+		if fi, err := inst.FPDFText_GetFontInfo(&requests.FPDFText_GetFontInfo{TextPage: tp, Index: m}); err == nil {
+			l.bold = boldFont(fi.FontName)
+		}
 	}
 	return l
 }

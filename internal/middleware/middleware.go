@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -135,6 +136,13 @@ func requestID(given string) string {
 	return hex.EncodeToString(b[:])
 }
 
+// Cancelled reports whether the request's client went away (it closed its
+// connection, or the server is shutting its context): an error then is the
+// cancellation's, logged at INFO, never as an internal error.
+func Cancelled(ctx context.Context) bool {
+	return errors.Is(ctx.Err(), context.Canceled)
+}
+
 // Bearer returns the credential of an "Authorization: Bearer ..." header.
 func Bearer(r *http.Request) string {
 	scheme, cred, ok := strings.Cut(r.Header.Get("Authorization"), " ")
@@ -148,12 +156,24 @@ func Bearer(r *http.Request) string {
 // request context, or calls fail (each transport writes its own 401). Once
 // the handler has run, the request goes to the usage log.
 func Authenticate(svc *app.Service, fail func(http.ResponseWriter, *http.Request, error), next http.Handler) http.Handler {
+	return AuthenticateFor(svc, nil, fail, next)
+}
+
+// AuthenticateFor is Authenticate for a route that says (prefetch, may be
+// nil) what it will ask of the store, so that an API key's authentication
+// reads or takes it in the same statement (app.Prefetch).
+func AuthenticateFor(svc *app.Service, prefetch func(*http.Request) app.Prefetch, fail func(http.ResponseWriter, *http.Request, error), next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := svc.Authenticate(r.Context(), Bearer(r))
+		var pf app.Prefetch
+		if prefetch != nil {
+			pf = prefetch(r)
+		}
+		p, err := svc.AuthenticateFor(r.Context(), Bearer(r), pf)
 		if err != nil {
 			fail(w, r, err)
 			return
 		}
+		defer svc.Settle(r.Context(), p)
 		info := InfoFrom(r.Context())
 		next.ServeHTTP(w, r.WithContext(app.WithPrincipal(r.Context(), p)))
 		rec := app.RequestRecord{
