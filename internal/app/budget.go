@@ -164,7 +164,7 @@ func (s *Service) chargeScans(ctx context.Context, scans, ai int) (*charge, erro
 		day = pre.day
 		c.scanPeriod = day.period
 		if !pre.result.OK {
-			return nil, s.scanLimitError(ctx, "Daily scan limit reached for this API key", c.owner, day, scans, lim.scans)
+			return nil, s.scanLimitError(ctx, "Daily scan limit reached for this API key", acct.Tier, p.Key != nil, c.owner, day, scans, lim.scans)
 		}
 		c.scans = scans
 		c.rate = s.rateLimit(lim.scans, lim.scans-pre.result.Used, day.end)
