@@ -82,8 +82,8 @@ func TestNotAnArbitrationOptOut(t *testing.T) {
 	}
 }
 
-// A rule finds a case the model does not learn; were the model to learn it
-// (ten quotes or more), the rule would report it a second time.
+// A rule's case is listed once among the detector's cases, whether the
+// model learns it too (the weighty cases) or not (the opt-out).
 func TestRuleCasesAreNotLearned(t *testing.T) {
 	d := engine(t).cd
 	for _, r := range ruleCases {

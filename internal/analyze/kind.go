@@ -1,0 +1,92 @@
+package analyze
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// Sentences about the document rather than clauses of it are never
+// findings: headings (they still join the paragraph the privacy detector
+// reads, so they give context to the sentences under them), table-of-
+// contents and link lines, section summaries, cross-references,
+// definitions and examples (the kinds of the case labels' guidelines).
+var (
+	// "This section explains how ...", "This Privacy Policy describes
+	// ...", "In short: ...", "Summary", "Key points".
+	summaryRe = regexp.MustCompile(`^(this|the following|the present|these) (section|part|paragraph|clause|chapter|page|document|policy|privacy policy|privacy notice|notice|statement|terms|agreement|cookie policy|summary|overview)s?( \w+){0,2} (explains?|describes?|sets? (out|forth)|outlines?|tells you|covers?|summari[sz]es?|contains?|provides? (you with )?(an overview|information|details|a summary)|gives? (you )?(an overview|information)|is (intended|designed|meant) to (explain|inform|help|describe)|applies|will (explain|describe|help))\b|^(in short|in summary|in brief|summary|tl;? ?dr|key points?|at a glance|the short version|short version|quick summary|overview)\b`)
+	// "See section 4 for how ads work", "For more information, see our
+	// Cookie Policy", "Learn more", "Click here".
+	crossRefRe = regexp.MustCompile(`^(please )?(see|refer to|consult) (also )?(our|the|section|clause|paragraph|article|sections|this|these|below|above|here|\d)\b|^(for (more|further|additional|detailed) (information|details|info)|to (learn|find out|read) more|learn more|read more|find out more|more (information|details|info)|click here|tap here|details here|further information)\b`)
+	// A clause that only points elsewhere has no verb of its own after
+	// the pointer; one that states a practice too is kept ("see our
+	// policy, which says we may sell ...").
+	crossRefClauseRe = regexp.MustCompile(`\b(we|you|us)\b[^.]{0,40}\b(may|will|can|must|shall|sell|share|collect|use|disclose|terminate)\b`)
+	// '"Claim" means any dispute', 'Personal Data refers to'.
+	definitionRe = regexp.MustCompile(`^["'\x{201c}(]+[^"'\x{201d}]{1,50}["'\x{201d})]+,? (\([^)]{0,30}\) )?(means|mean|shall mean|refers? to|shall refer to|is defined as|are defined as|has the meaning|have the meaning)\b|^(the (term|terms|word|words) )?[a-z]+( [a-z]+){0,2} (means|shall mean|refers to|shall refer to|is defined as|has the meaning)\b|^(in|for the purposes? of|as used in) (this|these) [\w ]{1,40},? ["'\x{201c}][^"'\x{201d}]{1,40}["'\x{201d}] (means|refers)`)
+	// use of the service that "means" acceptance is a clause
+	notDefinitionRe = regexp.MustCompile(`^(your|use|using|continued|access|accessing|this|that|it|which|what)\b`)
+	// "For example, if you post a photo ...", "E.g. your IP address".
+	exampleRe = regexp.MustCompile(`^(for (example|instance)|e\.g\.|example:|examples:|as an example|to illustrate|illustration:|by way of example)`)
+	// "1. Introduction 2. The Service 3. Your account", "Terms | Privacy
+	// | Cookies", "Section 4 ........ 12".
+	tocRe = regexp.MustCompile(`\b\d{1,2}\.? [A-Z][^.?!]{1,60} \d{1,2}\.? [A-Z][^.?!]{1,60} \d{1,2}\.? [A-Z]|\.{5,}\s*\d+$|(\S \| \S.*){2}|(\S • \S.*){2}`)
+	urlOnlyRe = regexp.MustCompile(`^(https?://|www\.)\S+$`)
+)
+
+// notClause reports whether sentence i states nothing of the contract: a
+// heading, a table-of-contents or link line, a summary, a cross-reference,
+// a definition or an example.
+func notClause(rs []rune, spans []Span, i int) bool {
+	sp := spans[i]
+	s := rs[sp.Start:sp.End]
+	if isHeading(s) && !listItem(rs, spans, i) {
+		return true
+	}
+	str := string(s)
+	if tocRe.MatchString(str) || urlOnlyRe.MatchString(strings.TrimSpace(str)) {
+		return true
+	}
+	low := strings.ToLower(quoteFolder.Replace(strings.TrimLeft(str, "-•·–—▪◦#§>|*0123456789.() \t")))
+	if low == "" {
+		return true
+	}
+	switch low[0] {
+	case 't', 'i', 's', 'k', 'a', 'o', 'q':
+		if summaryRe.MatchString(low) {
+			return true
+		}
+	}
+	if crossRefRe.MatchString(low) && !crossRefClauseRe.MatchString(low) {
+		return true
+	}
+	if exampleRe.MatchString(low) {
+		return true
+	}
+	return definitionRe.MatchString(low) && !notDefinitionRe.MatchString(low)
+}
+
+// listItem: a heading-like line that is an item of a list rather than a
+// title ("- sell your data to advertisers", "advertising partners;", an
+// item after "We may share your data with:"), which the sentence before
+// introduces or which starts in lower case or with a bullet.
+func listItem(rs []rune, spans []Span, i int) bool {
+	sp := spans[i]
+	if sp.End == sp.Start {
+		return false
+	}
+	first, last := rs[sp.Start], rs[sp.End-1]
+	if first == '-' || first == '•' || first == '*' || first == '·' || first == '–' || first == '▪' || first == '◦' || unicode.IsLower(first) {
+		return true
+	}
+	if last == ';' || last == ',' {
+		return true
+	}
+	if i > 0 {
+		p := spans[i-1]
+		if p.End > p.Start && (rs[p.End-1] == ':' || rs[p.End-1] == ';' || rs[p.End-1] == ',') {
+			return true
+		}
+	}
+	return false
+}
