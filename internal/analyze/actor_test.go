@@ -9,7 +9,7 @@ import "testing"
 func TestReadClause(t *testing.T) {
 	names := []string{"acme", "acme inc"}
 	const (
-		S, U, T, N = ActorService, ActorUser, ActorThirdParty, ActorNone
+		S, U, T, N     = ActorService, ActorUser, ActorThirdParty, ActorNone
 		St, Ri, Co, Ob = ModStatement, ModRight, ModCommitment, ModObligation
 	)
 	cases := []struct {

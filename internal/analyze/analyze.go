@@ -210,7 +210,7 @@ func withCases(hits []hit, n, sent int, ch []caseHit, cd *caseDetector) []hit {
 	}
 	byCase := map[string]bool{}
 	var cases []hit
-	var ruleHit []bool // cases[k] was found by a rule
+	var ruleHit []bool       // cases[k] was found by a rule
 	best := map[string]int{} // mapped category -> its case in cases
 	for _, c := range ch {
 		info := cd.m.Cases[c.idx]
@@ -223,9 +223,9 @@ func withCases(hits []hit, n, sent int, ch []caseHit, cd *caseDetector) []hit {
 		// One sentence states one practice of a category: "terminate at any
 		// time without notice" is not also "suspend for several reasons".
 		// The case furthest above its threshold stands for the category.
-		if k, ok := best[cat]; ok && cat != OtherCategory && !(c.rule && ruleHit[k]) {
+		if k, ok := best[cat]; ok && cat != OtherCategory && !(c.rule || ruleHit[k]) {
 			if h.over > cases[k].over {
-				cases[k] = h
+				cases[k], ruleHit[k] = h, c.rule
 			}
 			continue
 		}

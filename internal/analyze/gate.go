@@ -3,6 +3,7 @@ package analyze
 import (
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // A practice of the service needs the service as its actor: an obligation
@@ -25,6 +26,14 @@ var serviceCategories = map[string]bool{
 // noticeDutyRe: a negated service verb about notice or duty still risks
 // ("we are not obliged to notify you", "we do not have to give a reason").
 var noticeDutyRe = regexp.MustCompile(`\b(notice|notify|notif\w+|oblig\w+|required|have to|need to|reason|warn\w*|liable|responsible|guarantee|warrant)\b`)
+
+// protectiveRe: the negated verb is a risky act the service forgoes
+// ("will not close", "cannot read", "do not sell"); "we do not respond to
+// Do Not Track signals" negates a protection instead.
+var protectiveRe = regexp.MustCompile(`\b(not|never|n't|cannot|no longer)\s+(\w+\s+){0,3}?(sell|share|disclose|rent|trade|track|collect|close|terminate|suspend|delete|remove|read|access|use|transfer|keep|retain|store|change|modify|give|monetize|scan|listen|profile|target|ban|block|censor)\w*\b`)
+
+// dntRe: the name of the Do Not Track signal negates nothing.
+var dntRe = regexp.MustCompile(`do[- ]not[- ]track`)
 
 // serviceCase reports whether a case's title states a practice of the
 // service (not a right or duty of the user, "You can ...", "You waive
@@ -49,6 +58,9 @@ func (e *Engine) keepHits(rs []rune, spans []Span, hits []hit, names []string) [
 			if !skip {
 				s := string(rs[spans[sent].Start:spans[sent].End])
 				rd = ReadClause(s, names)
+				if rd.Actor == ActorNone {
+					rd = introReading(rs, spans, sent, names, rd)
+				}
 				low = strings.ToLower(s)
 			}
 		}
@@ -72,7 +84,7 @@ func keepHit(h hit, rd Reading, low string, cd *caseDetector) bool {
 		// the user's act, duty or prohibition is not the service's
 		// practice ("you may not resell data you obtain from us")
 		return false
-	case svc && rd.Actor == ActorService && rd.Negated && (h.sev == SeverityBad || h.sev == SeverityBlocker) && !noticeDutyRe.MatchString(low):
+	case svc && rd.Actor == ActorService && rd.Negated && (h.sev == SeverityBad || h.sev == SeverityBlocker) && protectiveRe.MatchString(dntRe.ReplaceAllString(low, "dnt")) && !noticeDutyRe.MatchString(low):
 		// "we will not close an account because of criticism"
 		return false
 	case h.cat == "user_rights" && h.sev == SeverityBad && rd.Actor == ActorService:
@@ -80,4 +92,52 @@ func keepHit(h hit, rd Reading, low string, cd *caseDetector) bool {
 		return false
 	}
 	return true
+}
+
+// introReading: a list item without a subject of its own ("* share API
+// data with third parties" under "You agree not to:") is bound as the
+// sentence that introduces the list, the nearest one before it ending
+// with a colon across at most 30 items.
+func introReading(rs []rune, spans []Span, i int, names []string, rd Reading) Reading {
+	if !startsWithMarker(rs, spans[i]) && !(i > 0 && endsWithColon(rs, spans[i-1])) {
+		return rd
+	}
+	for j := i - 1; j >= 0 && j >= i-30; j-- {
+		if endsWithColon(rs, spans[j]) {
+			in := ReadClause(string(rs[spans[j].Start:spans[j].End]), names)
+			if in.Actor != ActorNone {
+				return in
+			}
+			return rd
+		}
+		if !startsWithMarker(rs, spans[j]) {
+			return rd
+		}
+	}
+	return rd
+}
+
+func endsWithColon(rs []rune, sp Span) bool {
+	return sp.End > sp.Start && rs[sp.End-1] == ':'
+}
+
+// startsWithMarker: a bullet, "1.", "a)", "(iv)", "iii." opens the
+// sentence.
+func startsWithMarker(rs []rune, sp Span) bool {
+	if sp.End <= sp.Start {
+		return false
+	}
+	switch rs[sp.Start] {
+	case '-', '•', '*', '·', '–', '—', '▪', '◦', '|':
+		return true
+	}
+	j := sp.Start
+	if rs[j] == '(' {
+		j++
+	}
+	k := j
+	for k < sp.End && k-j < 5 && (unicode.IsDigit(rs[k]) || unicode.IsLower(rs[k])) {
+		k++
+	}
+	return k > j && k < sp.End && (rs[k] == '.' || rs[k] == ')') && (k-j <= 2 || isRoman(string(rs[j:k])))
 }

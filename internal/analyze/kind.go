@@ -21,7 +21,7 @@ var (
 	// A clause that only points elsewhere has no verb of its own after
 	// the pointer; one that states a practice too is kept ("see our
 	// policy, which says we may sell ...").
-	crossRefClauseRe = regexp.MustCompile(`\b(we|you|us)\b[^.]{0,40}\b(may|will|can|must|shall|sell|share|collect|use|disclose|terminate)\b`)
+	crossRefClauseRe = regexp.MustCompile(`[,;]\s*(which|where|and|but)?\s*(we|you) (may|will|can|must|shall|might|reserve|sell|share|collect|use|disclose|terminate)\b`)
 	// '"Claim" means any dispute', 'Personal Data refers to'.
 	definitionRe = regexp.MustCompile(`^["'\x{201c}(]+[^"'\x{201d}]{1,50}["'\x{201d})]+,? (\([^)]{0,30}\) )?(means|mean|shall mean|refers? to|shall refer to|is defined as|are defined as|has the meaning|have the meaning)\b|^(the (term|terms|word|words) )?[a-z]+( [a-z]+){0,2} (means|shall mean|refers to|shall refer to|is defined as|has the meaning)\b|^(in|for the purposes? of|as used in) (this|these) [\w ]{1,40},? ["'\x{201c}][^"'\x{201d}]{1,40}["'\x{201d}] (means|refers)`)
 	// use of the service that "means" acceptance is a clause
@@ -30,7 +30,7 @@ var (
 	exampleRe = regexp.MustCompile(`^(for (example|instance)|e\.g\.|example:|examples:|as an example|to illustrate|illustration:|by way of example)`)
 	// "1. Introduction 2. The Service 3. Your account", "Terms | Privacy
 	// | Cookies", "Section 4 ........ 12".
-	tocRe = regexp.MustCompile(`\b\d{1,2}\.? [A-Z][^.?!]{1,60} \d{1,2}\.? [A-Z][^.?!]{1,60} \d{1,2}\.? [A-Z]|\.{5,}\s*\d+$|(\S \| \S.*){2}|(\S • \S.*){2}`)
+	tocRe     = regexp.MustCompile(`\b\d{1,2}\.? [A-Z][^.?!]{1,60} \d{1,2}\.? [A-Z][^.?!]{1,60} \d{1,2}\.? [A-Z]|\.{5,}\s*\d+$|(\S \| \S.*){2}|(\S • \S.*){2}`)
 	urlOnlyRe = regexp.MustCompile(`^(https?://|www\.)\S+$`)
 )
 
@@ -40,7 +40,7 @@ var (
 func notClause(rs []rune, spans []Span, i int) bool {
 	sp := spans[i]
 	s := rs[sp.Start:sp.End]
-	if isHeading(s) && !listItem(rs, spans, i) {
+	if (isHeading(s) || titleCase(s)) && !listItem(rs, spans, i) {
 		return true
 	}
 	str := string(s)
@@ -89,4 +89,30 @@ func listItem(rs []rune, spans []Span, i int) bool {
 		}
 	}
 	return false
+}
+
+// smallWords stay lower-case in a title.
+var smallWords = map[string]bool{"a": true, "an": true, "the": true, "and": true, "or": true, "of": true, "to": true, "for": true, "in": true, "on": true, "by": true, "with": true, "at": true, "from": true, "your": true, "our": true, "we": true, "you": true, "us": true, "is": true, "are": true, "how": true, "what": true, "do": true}
+
+// titleCase: a short line of capitalised words ("6. Limited Time to File
+// Claims.", "Liability Cap Exclusions.") is a heading even with its full
+// stop; an all-capitals sentence is not (clauses are shouted too).
+func titleCase(s []rune) bool {
+	words, caps, lower := 0, 0, false
+	for _, w := range strings.FieldsFunc(string(s), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) {
+		if smallWords[strings.ToLower(w)] {
+			continue
+		}
+		words++
+		r := []rune(w)
+		if unicode.IsUpper(r[0]) {
+			caps++
+		}
+		for _, c := range r[1:] {
+			if unicode.IsLower(c) {
+				lower = true
+			}
+		}
+	}
+	return lower && words >= 2 && words <= 8 && caps == words
 }

@@ -36,6 +36,9 @@ type ruleCase struct {
 	exclusive bool
 	// group: of the rules of one group the first that matches stands.
 	group string
+	// keepOthers: the learned cases of the rule's category stay beside
+	// it (a tracking sentence states its pixels and its targeted ads).
+	keepOthers bool
 }
 
 // ruleCases are the cases found by rules.
@@ -43,7 +46,7 @@ var ruleCases = append(weightyRules[:len(weightyRules):len(weightyRules)], ruleC
 	info:      model.CaseInfo{Title: "This service does not force users into binding arbitration", Rating: SeverityGood, Category: "arbitration"},
 	needs:     []string{"arbitra"},
 	exclusive: true,
-	match: arbitrationOptOut,
+	match:     arbitrationOptOut,
 	// Its precision: the 23 CLAUDETTE sentences (train, validation, newer)
 	// it matches are all in opt-out passages (17 grant the opt-out or say
 	// how to use it, 5 say what follows from it, 1 recalls an earlier
@@ -178,7 +181,7 @@ func (d *caseDetector) ruleHits(toks []string, dst []caseHit, from int) []caseHi
 		keep := dst[:from]
 		for _, h := range dst[from:] {
 			c := d.m.Cases[h.idx]
-			same := c.Title == r.info.Title || r.info.Category != "" && c.Category == r.info.Category && (!h.rule || r.exclusive)
+			same := c.Title == r.info.Title || r.info.Category != "" && c.Category == r.info.Category && (!h.rule && !r.keepOthers || r.exclusive)
 			if !same {
 				keep = append(keep, h)
 			}

@@ -53,9 +53,9 @@ var weightyRules = []ruleCase{
 	{info: weightyCase(titleTermination, SeverityBad, "unilateral_termination"), needs: []string{"terminat", "suspen", "delet", "disabl", "deactivat", "clos", "cancel", "block", "restrict", "remov", "revok", "discontinu"}, match: terminationAtWill, conf: 0.75},
 	{info: weightyCase(titleChangeNoNotice, SeverityBad, "unilateral_change"), needs: []string{"chang", "modif", "amend", "updat", "revis", "alter", "replac"}, match: changeWithoutNotice, conf: 0.7},
 	{info: weightyCase(titleSellUnlessOpt, SeverityBad, "data_sale"), needs: []string{"sell", "sold", "rent", "sale"}, match: sellsData, conf: 0.75},
-	{info: weightyCase(titleTargetedAds, SeverityBad, "tracking"), needs: []string{"advertis", "ads", "marketing"}, match: targetedThirdPartyAds, conf: 0.75, group: "ads"},
-	{info: weightyCase(titleAds, SeverityBad, "tracking"), needs: []string{"advertis", "ads"}, match: personalisedAds, conf: 0.7, group: "ads"},
-	{info: weightyCase(titleGivenThird, SeverityBad, "third_party_sharing"), needs: []string{"shar", "disclos", "provid", "transfer", "available", "giv", "pass"}, match: sharedWithThirdParties, conf: 0.7},
+	{info: weightyCase(titleTargetedAds, SeverityBad, "tracking"), needs: []string{"advertis", "ads", "marketing"}, match: targetedThirdPartyAds, conf: 0.75, group: "ads", keepOthers: true},
+	{info: weightyCase(titleAds, SeverityBad, "tracking"), needs: []string{"advertis", "ads"}, match: personalisedAds, conf: 0.7, group: "ads", keepOthers: true},
+	{info: weightyCase(titleGivenThird, SeverityBad, "third_party_sharing"), needs: []string{"shar", "disclos", "provid", "transfer", "available", "giv", "pass"}, match: sharedWithThirdParties, conf: 0.7, keepOthers: true},
 }
 
 // negatedBefore: a negation among the n words before position i of w.
@@ -106,7 +106,7 @@ func licenceAfterClosing(w string) bool {
 }
 
 var (
-	classRe       = regexp.MustCompile(`\b(class|collective|representative|consolidated|mass|group) (action|actions|arbitration|arbitrations|proceeding|proceedings|claims?|lawsuits?|suits?|basis|capacity|member|members|or representative|action or|, consolidated|wide)\b|\bclass-(action|wide)\b|\bprivate attorney general\b`)
+	classRe       = regexp.MustCompile(`\b(class|collective|representative|consolidated|mass|group) (action|actions|arbitration|arbitrations|proceeding|proceedings|claims?|lawsuits?|suits?|basis|capacity|member|members|or representative|action or|, consolidated|wide)\b|\bclass-(action|wide)\b|\bprivate attorney general\b|\brepresentative\S* (actions?|proceedings?|claims?)\b|\bindividual (capacity|basis)\b|\bconsolidat\w*\b`)
 	classWaiverRe = regexp.MustCompile(`\b(waive|waives|waived|waiver|not|no|never|only|individual|individually|solely|cannot|prohibit\w*|bar|barred|exclude\w*|forgo|give up|may n't|wo n't)\b`)
 )
 
@@ -116,7 +116,7 @@ func classActionWaiver(w string) bool {
 	return classRe.MatchString(w) && classWaiverRe.MatchString(w)
 }
 
-var bindingArbRe = regexp.MustCompile(`\bbinding (individual |confidential )?arbitration\b|\b(resolved|settled|decided|determined|submitted|referred|brought|heard|resolve|settle|submit) (exclusively |solely |only |finally )?(by|through|in|to|before|via) (an? )?(final |binding |individual |confidential |mandatory |independent )*(and binding )?arbitrat|\b(shall|will|must) be arbitrated\b|\bmandatory arbitration\b|\bagree(s|d)? (that )?(\w+ ){0,12}?(to|will|shall|must) (be )?(resolve|resolved|settle|settled|submit|submitted|arbitrate)\b(\s+\S+){0,20}?\s+arbitrat|\bagree to arbitrate\b|\barbitration (is|shall be|will be) (the )?(exclusive|sole|mandatory|binding)|\bexclusively (by|through) arbitration\b`)
+var bindingArbRe = regexp.MustCompile(`\bbinding (individual |confidential )?arbitration\b|\b(resolved|settled|decided|determined|submitted|referred|brought|heard|resolve|settle|submit) (exclusively |solely |only |finally )?(by|through|in|to|before|via) (an? )?(final |binding |individual |confidential |mandatory |independent )*(and binding )?arbitrat|\b(shall|will|must) be arbitrated\b|\bmandatory arbitration\b|\bagree(s|d)? (that )?(\w+ ){0,12}?(to|will|shall|must) (be )?(resolve|resolved|settle|settled|submit|submitted|arbitrate)\b(\s+\S+){0,20}?\s+arbitrat|\bagree to arbitrate\b|\barbitration (is|shall be|will be) (the )?(exclusive|sole|mandatory|binding)|\bexclusively (by|through) arbitration\b|\b(referred|submitted|subject) to\b(\s+\S+){0,6}?\s+(for |to )?arbitration\b|\bwaive\w* (\w+ ){0,6}rights? to (sue|go to court|a (jury )?trial|have (\w+ ){0,3}(resolved|heard|decided) in court)`)
 
 // bindingArbitration: disputes go to (binding) arbitration, unless the
 // words just before negate it.
@@ -130,10 +130,10 @@ func bindingArbitration(w string) bool {
 }
 
 var (
-	capRe          = regexp.MustCompile(`\b(liability|liable|liabilities|damages|responsibility)\b(\s+\S+){0,40}?\s+(exceed|exceeds|limited to|not to exceed|greater of|lesser of|in excess of|capped|cap|more than|the amount|amounts? (paid|you paid)|fees (paid|you paid))\b|\b(total|aggregate|maximum|cumulative|entire|overall) (\w+ ){0,3}liability\b`)
-	noLiabRe       = regexp.MustCompile(`\b(not|no|never|nor) (be )?(held )?(liable|responsible|liability|accountable)\b|\bassumes? no (liability|responsibility)\b|\b(disclaim|disclaims|exclude|excludes|excluded|waive|waives|release|releases|limit|limits)\w* (\w+ ){0,5}(liability|liabilities|responsibility|claims|damages)\b|\bin no event\b(\s+\S+){0,40}?\s+(liable|liability|responsible|damages)\b|\bunder no circumstances\b(\s+\S+){0,40}?\s+(liable|liability|responsible|damages)\b|\bwithout (any )?liability\b|\bat your (own|sole) risk\b|\bhold (\w+ ){0,3}harmless\b`)
+	capRe           = regexp.MustCompile(`\b(liability|liable|liabilities|damages|responsibility)\b(\s+\S+){0,40}?\s+(exceed|exceeds|limited to|not to exceed|greater of|lesser of|in excess of|capped|cap|more than|the amount|amounts? (paid|you paid)|fees (paid|you paid))\b|\b(total|aggregate|maximum|cumulative|entire|overall) (\w+ ){0,3}liability\b`)
+	noLiabRe        = regexp.MustCompile(`\b(not|no|never|nor|cannot) (be )?(held )?(liable|responsible|liability|accountable)\b|\bassumes? no (liability|responsibility)\b|\b(disclaim|disclaims|exclude|excludes|excluded|limit|limits)\w* (\w+ ){0,5}(liability|liabilities|responsibility|claims|damages)\b|\bin no event\b(\s+\S+){0,40}?\s+(liable|liability|responsible|damages)\b|\bunder no circumstances\b(\s+\S+){0,40}?\s+(liable|liability|responsible|damages)\b|\bwithout (any )?liability\b|\bat your (own|sole) risk\b`)
 	linkedContentRe = regexp.MustCompile(`\b(third[- ]party|linked|external|other) (web ?sites?|sites|links|content|services|products|applications)\b|\blinks? to\b`)
-	userLiableRe   = regexp.MustCompile(`^(you|the user|users?) (are|is|will be|shall be|remain) (solely |fully |entirely )?(liable|responsible)\b`)
+	userLiableRe    = regexp.MustCompile(`^(you|the user|users?) (are|is|will be|shall be|remain) (solely |fully |entirely )?(liable|responsible)\b`)
 )
 
 // liabilityCap: liability limited to an amount ("shall not exceed the fees
@@ -146,23 +146,31 @@ func liabilityCap(w string) bool {
 // liable", "we are not responsible for any loss"), not for linked
 // third-party content (a case of its own).
 func noLiability(w string) bool {
-	return noLiabRe.MatchString(w) && !userLiableRe.MatchString(w) && !linkedContentRe.MatchString(w)
+	loc := noLiabRe.FindStringIndex(w)
+	return loc != nil && !negatedBefore(w, loc[0], 3) && !userLiableRe.MatchString(w) && !linkedContentRe.MatchString(w) && !strings.Contains(w, "indemnif")
 }
 
 var (
-	terminateRe  = regexp.MustCompile(`\b(terminate|terminates|terminated|termination|suspend|suspends|suspended|suspension|delete|deletes|deleted|disable|disables|disabled|deactivate|deactivates|deactivated|close|closes|closed|cancel|cancels|cancelled|canceled|block|blocks|blocked|restrict|restricts|restricted|remove|removes|removed|discontinue|discontinues|revoke|revokes|revoked|refuse|deny|ban|bans|banned)\b(\s+\S+){0,8}?\s+(account|accounts|access|membership|registration|subscription|use|licen[cs]e|profile|right to use|participation|services?)\b|\b(account|accounts|access|membership|registration|subscription|licen[cs]e|profile)\b(\s+\S+){0,5}?\s+(terminated|suspended|deleted|disabled|deactivated|closed|cancelled|canceled|blocked|restricted|revoked|removed)\b`)
-	atWillRe     = regexp.MustCompile(`\b(at any time|any time|anytime|without (\w+ ){0,2}(notice|warning|cause|reason|liability|explanation|notification)|for any (reason|or no reason)|for no reason|any reason|no reason|(sole|absolute|own) (and (absolute|sole) )?discretion|at will|immediately|with or without (cause|notice|reason))\b`)
+	terminateRe    = regexp.MustCompile(`\b(terminate|terminates|terminated|termination|suspend|suspends|suspended|suspension|delete|deletes|deleted|disable|disables|disabled|deactivate|deactivates|deactivated|close|closes|closed|cancel|cancels|cancelled|canceled|block|blocks|blocked|restrict|restricts|restricted|remove|removes|removed|discontinue|discontinues|revoke|revokes|revoked|refuse|deny|ban|bans|banned)\b(\s+\S+){0,8}?\s+(account|accounts|access|membership|registration|subscription|use|licen[cs]e|profile|right to use|participation)\b|\b(account|accounts|access|membership|registration|subscription|licen[cs]e|profile)\b(\s+\S+){0,5}?\s+(terminated|suspended|deleted|disabled|deactivated|closed|cancelled|canceled|blocked|restricted|revoked|removed)\b`)
+	strongAtWillRe = regexp.MustCompile(`\b(for any (reason|or no reason)|for no reason|without (\w+ ){0,2}(reason|cause)|at will|with or without (cause|reason)|any reason whatsoever)\b`)
+	conditionRe    = regexp.MustCompile(`\b(if|in the following|found|where|in case|in the event|upon|should you|violat\w*|breach\w*)\b`)
+	atWillRe       = regexp.MustCompile(`\b(at any time|any time|anytime|without (\w+ ){0,2}(notice|warning|cause|reason|liability|explanation|notification)|for any (reason|or no reason)|for no reason|any reason|no reason|(sole|absolute|own) (and (absolute|sole) )?discretion|at will|immediately|with or without (cause|notice|reason))\b`)
 )
 
 // terminationAtWill: the service may end or suspend the user's account or
 // access at any time, without notice or reason, at its discretion.
 func terminationAtWill(w string) bool {
-	return terminateRe.MatchString(w) && atWillRe.MatchString(w)
+	if !terminateRe.MatchString(w) || !atWillRe.MatchString(w) {
+		return false
+	}
+	// "... in the following circumstances:", "if you breach": reasons
+	// given, unless any reason will do
+	return strongAtWillRe.MatchString(w) || !conditionRe.MatchString(w)
 }
 
 var (
-	changeRe      = regexp.MustCompile(`\b(change|changes|changed|changing|modify|modifies|modified|modification|modifications|amend|amends|amended|amendment|amendments|update|updates|updated|updating|revise|revises|revised|revision|revisions|alter|alters|altered|replace|replaces|vary)\b(\s+\S+){0,8}?\s+(terms|agreement|policy|policies|conditions|eula|tos|statement|notice|rules|guidelines|prices|pricing|fees)\b|\b(terms|agreement|policy|conditions|eula|statement)\b(\s+\S+){0,6}?\s+(changed|modified|amended|updated|revised|altered|replaced)\b`)
-	changeFreeRe  = regexp.MustCompile(`\b(at any time|any time|anytime|from time to time|without (\w+ ){0,2}(notice|notification|notifying|informing|consent)|(sole|absolute|own) (and (absolute|sole) )?discretion|reserves? the right|periodically|continued (use|access)|continue to use|by posting|posting|posted|effective (immediately|upon|when|as soon)|(check|review|visit|revisit) (\w+ ){0,4}(page|policy|terms|regularly|periodically)|last updated|effective date|revision date)\b`)
+	changeRe      = regexp.MustCompile(`\b(change|changes|changed|changing|modify|modifies|modified|modification|modifications|amend|amends|amended|amendment|amendments|update|updates|updated|updating|revise|revises|revised|revision|revisions|alter|alters|altered|replace|replaces|vary)\b(\s+\S+){0,8}?\s+(terms|agreement|policy|policies|conditions|eula|tos|statement|notice|rules|guidelines|prices|pricing|fees)\b|\b(terms|agreement|policy|conditions|eula|statement)\b(\s+\S+){0,6}?\s+(changed|modified|amended|updated|revised|altered|replaced|subject to change)\b`)
+	changeFreeRe  = regexp.MustCompile(`\b(at any time|any time|anytime|from time to time|without (\w+ ){0,2}(notice|notification|notifying|informing|consent)|(sole|absolute|own) (and (absolute|sole) )?discretion|reserves? the right|periodically|continued (use|access)|continu\w* to use|subject to change|by posting|posting|posted|effective (immediately|upon|when|as soon)|(check|review|visit|revisit) (\w+ ){0,4}(page|policy|terms|regularly|periodically)|last updated|effective date|revision date)\b`)
 	withoutNotice = regexp.MustCompile(`\bwithout (\w+ ){0,2}(notice|notification|notifying (you|users)|informing you)\b`)
 	noticeRe      = regexp.MustCompile(`\b(notify|notifies|notified|notification|notice|inform you|informed|e-?mail you|let you know|tell you|alert you|\d+ days|ask for your consent|seek your consent|obtain your consent)\b`)
 )
@@ -179,9 +187,9 @@ func changeWithoutNotice(w string) bool {
 }
 
 var (
-	sellRe    = regexp.MustCompile(`\b(sell|sells|selling|rent|rents|renting|trade|trades|monetize)\b(\s+\S+){0,8}?\s+(data|information|details|personal|lists?)\b|\b(data|information|details)\b(\s+\S+){0,6}?\s+(sold|rented)\b|\bsale of (your |personal |user |customer )+(data|information)\b`)
+	sellRe       = regexp.MustCompile(`\b(sell|sells|selling|rent|rents|renting|trade|trades|monetize)\b(\s+\S+){0,8}?\s+(data|information|details|personal|lists?)\b|\b(data|information|details)\b(\s+\S+){0,6}?\s+(sold|rented)\b|\bsale of (your |personal |user |customer )+(data|information)\b`)
 	optOutWordRe = regexp.MustCompile(`\bopt(-| )?out\b|\bdo not sell\b`)
-	saleOutRe = regexp.MustCompile(`\b(merger|acquisition|acquired|bankruptcy|insolvency|reorgani[sz]ation|business transfer|change of control|assets|sale of (all|substantially|the company|our (company|business)|a business))\b`)
+	saleOutRe    = regexp.MustCompile(`\b(merger|acquisition|acquired|bankruptcy|insolvency|reorgani[sz]ation|business transfer|change of control|assets|sale of (all|substantially|the company|our (company|business)|a business))\b`)
 )
 
 // sellsData: personal data sold or rented unless the user opts out (not
@@ -202,12 +210,15 @@ func sellsData(w string) bool {
 var (
 	personalAdsRe = regexp.MustCompile(`\b(personali[sz]ed|targeted|tailored|interest[- ]based|behaviou?ral|relevant|customi[sz]ed|personal|custom|retargeting|re-targeting|remarketing)\b(\s+\S+){0,2}?\s+(ads|advertising|advertisements?|adverts|ad|marketing|offers|promotions)\b|\b(ads|advertising|advertisements?|adverts)\b(\s+\S+){0,10}?\s+(based on|tailored to|relevant to|according to|that match|that may interest|of interest to|that you might|you may (like|be interested))\b|\b(target|targets|targeting|personali[sz]e|personali[sz]ing|tailor|tailoring|customi[sz]e)\b(\s+\S+){0,4}?\s+(ads|advertising|advertisements?|adverts|ad|marketing)\b`)
 	dataUseAdsRe  = regexp.MustCompile(`\b(use|uses|used|using|process|processes|processed|analy[sz]e|combine|collect|collects|share|shares|shared|disclose)\b(\s+\S+){0,15}?\s+(information|data|activity|activities|interests|preferences|browsing|history|profile|usage)\b(\s+\S+){0,20}?\s+(advertis\w*|ads|advertisements?)\b|\b(advertis\w*|ads)\b(\s+\S+){0,3}?\s+(purposes)\b`)
-	thirdAdsRe    = regexp.MustCompile(`\b(third[- ]part(y|ies)|partners?|ad networks?|advertising networks?|advertisers|ad (tech|servers?|exchanges?)|google|facebook|meta|vendors|other (sites|websites|apps|services|platforms)|across (\w+ ){0,2}(sites|websites|apps|devices|services)|off our|outside (of )?our)\b`)
+	// a sentence about opting out of such ads is the user's choice (a
+	// good case of its own)
+	adOptOutRe = regexp.MustCompile(`\bopt(-| )?(out|outs|ed out|ing out)\b|\bopting out\b|\bopted[- ]out\b`)
+	thirdAdsRe = regexp.MustCompile(`\b(third[- ]part(y|ies)|partners?|ad networks?|advertising networks?|advertisers|ad (tech|servers?|exchanges?)|google|facebook|meta|vendors|other (sites|websites|apps|services|platforms)|across (\w+ ){0,2}(sites|websites|apps|devices|services)|off our|outside (of )?our)\b`)
 )
 
 // personalisedAds: advertising built on the user's data or activity.
 func personalisedAds(w string) bool {
-	return personalAdsRe.MatchString(w) || dataUseAdsRe.MatchString(w)
+	return (personalAdsRe.MatchString(w) || dataUseAdsRe.MatchString(w)) && !adOptOutRe.MatchString(w)
 }
 
 // targetedThirdPartyAds: personalised advertising through or by third
@@ -219,7 +230,7 @@ func targetedThirdPartyAds(w string) bool {
 var (
 	shareRe       = regexp.MustCompile(`\b(share|shares|shared|sharing|disclose|discloses|disclosed|disclosing|provide|provides|provided|transfer|transfers|transferred|make available|made available|makes available|give|gives|given|pass|passes|passed|sell|sells)\b(\s+\S+){0,25}?\s+(advertis\w*|ad networks?|ad partners?|marketing partners?|data brokers?|sponsors|third[- ]part(y|ies)|business partners|partners|affiliates|other companies|companies|social (media )?networks?)\b`)
 	dataWordRe    = regexp.MustCompile(`\b(data|information|details|profile|email|e-mail|address|identifiers?|it|this)\b`)
-	onlyNeutralRe = regexp.MustCompile(`\b(law enforcement|legal|court|authorit\w*|government\w*|subpoena|regulators?|merger|acquisition|bankruptcy|insolvency|comply|compliance|protect (the |our )?(rights|safety)|fraud)\b`)
+	onlyNeutralRe = regexp.MustCompile(`\b(law enforcement|legal|court|authorit\w*|government\w*|subpoena|regulators?|merger|merg\w+|all or part of (its|our) business|acquisition|bankruptcy|insolvency|comply|compliance|protect (the |our )?(rights|safety)|fraud)\b`)
 	providerRe    = regexp.MustCompile(`\b(service providers?|processors?|vendors|contractors|on our behalf|who (perform|provide) services|acting (for|on behalf of) us|aggregated?|anonymi[sz]ed|de-identified|with your (consent|permission)|at your (request|direction))\b`)
 	adsWordRe     = regexp.MustCompile(`\b(advertis\w*|marketing|ad networks?|data brokers?|sponsors|business partners|their own (purposes|marketing))\b`)
 )
