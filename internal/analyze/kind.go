@@ -30,7 +30,7 @@ var (
 	exampleRe = regexp.MustCompile(`^(for (example|instance)|e\.g\.|example:|examples:|as an example|to illustrate|illustration:|by way of example)`)
 	// "1. Introduction 2. The Service 3. Your account", "Terms | Privacy
 	// | Cookies", "Section 4 ........ 12".
-	tocRe     = regexp.MustCompile(`\b\d{1,2}\.? [A-Z][^.?!]{1,60} \d{1,2}\.? [A-Z][^.?!]{1,60} \d{1,2}\.? [A-Z]|\.{5,}\s*\d+$|(\S \| \S.*){2}|(\S • \S.*){2}`)
+	tocRe     = regexp.MustCompile(`\b\d{1,2}\.? [A-Z][^.?!]{1,60} \d{1,2}\.? [A-Z][^.?!]{1,60} \d{1,2}\.? [A-Z]|\.{5,}\s*\d+$`)
 	urlOnlyRe = regexp.MustCompile(`^(https?://|www\.)\S+$`)
 )
 
@@ -44,7 +44,7 @@ func notClause(rs []rune, spans []Span, i int) bool {
 		return true
 	}
 	str := string(s)
-	if tocRe.MatchString(str) || urlOnlyRe.MatchString(strings.TrimSpace(str)) {
+	if tocRe.MatchString(str) || linkLine(str) || urlOnlyRe.MatchString(strings.TrimSpace(str)) {
 		return true
 	}
 	low := strings.ToLower(quoteFolder.Replace(strings.TrimLeft(str, "-•·–—▪◦#§>|*0123456789.() \t")))
@@ -115,4 +115,29 @@ func titleCase(s []rune) bool {
 		}
 	}
 	return lower && words >= 2 && words <= 8 && caps == words
+}
+
+// linkLine: three or more short items separated by "|" or "•" ("Terms |
+// Privacy | Cookies"); a table row whose cells say something is no link
+// line.
+func linkLine(s string) bool {
+	for _, sep := range []string{"|", "•"} {
+		if strings.Count(s, sep) < 2 {
+			continue
+		}
+		n := 0
+		short := true
+		for _, item := range strings.Split(s, sep) {
+			w := len(strings.Fields(item))
+			if w == 0 {
+				continue
+			}
+			n++
+			short = short && w <= 4
+		}
+		if n >= 3 && short {
+			return true
+		}
+	}
+	return false
 }

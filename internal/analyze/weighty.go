@@ -188,6 +188,7 @@ func changeWithoutNotice(w string) bool {
 
 var (
 	sellRe       = regexp.MustCompile(`\b(sell|sells|selling|rent|rents|renting|trade|trades|monetize)\b(\s+\S+){0,8}?\s+(data|information|details|personal|lists?)\b|\b(data|information|details)\b(\s+\S+){0,6}?\s+(sold|rented)\b|\bsale of (your |personal |user |customer )+(data|information)\b`)
+	ccpaSaleRe   = regexp.MustCompile(`\b(considered|deemed|constitutes?|qualify as|defined as) (a |an )?(sale|sales|selling|sharing)\b`)
 	optOutWordRe = regexp.MustCompile(`\bopt(-| )?out\b|\bdo not sell\b`)
 	saleOutRe    = regexp.MustCompile(`\b(merger|acquisition|acquired|bankruptcy|insolvency|reorgani[sz]ation|business transfer|change of control|assets|sale of (all|substantially|the company|our (company|business)|a business))\b`)
 )
@@ -196,7 +197,15 @@ var (
 // in a merger or bankruptcy, which is another case), not negated just
 // before. A sale without an opt-out stays the privacy patterns' blocker.
 func sellsData(w string) bool {
-	if saleOutRe.MatchString(w) || !optOutWordRe.MatchString(w) {
+	if saleOutRe.MatchString(w) {
+		return false
+	}
+	// "some of our disclosures may be considered a sale under the CCPA":
+	// a sale in the law's sense, which the user may opt out of
+	if ccpaSaleRe.MatchString(w) {
+		return true
+	}
+	if !optOutWordRe.MatchString(w) {
 		return false
 	}
 	for _, loc := range sellRe.FindAllStringIndex(w, 4) {
