@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -80,9 +81,12 @@ func keepHit(h hit, rd Reading, low string, cd *caseDetector) bool {
 		svc = svc && serviceCase(cd.m.Cases[h.cas].Title)
 	}
 	switch {
-	case svc && rd.Actor == ActorUser:
-		// the user's act, duty or prohibition is not the service's
-		// practice ("you may not resell data you obtain from us")
+	case svc && rd.Actor == ActorUser && (rd.Modality == ModObligation || rd.prohibition() || !slices.Contains(PrivacyCategories, h.cat)):
+		// the user's duty or prohibition is not the service's practice
+		// ("you may not resell data you obtain from us"); what the user
+		// does with the service ("you provide your email when you sign
+		// up") still tells what the service collects, while the user's
+		// cancelling is never the service's terminating
 		return false
 	case svc && rd.Actor == ActorService && rd.Negated && (h.sev == SeverityBad || h.sev == SeverityBlocker) && protectiveRe.MatchString(dntRe.ReplaceAllString(low, "dnt")) && !noticeDutyRe.MatchString(low):
 		// "we will not close an account because of criticism"
