@@ -49,14 +49,27 @@ func serviceCase(title string) bool {
 func (e *Engine) keepHits(rs []rune, spans []Span, hits []hit, names []string) []hit {
 	out := hits[:0]
 	sent := -1
-	var skip bool
+	var skip, item bool
+	var paras []int
 	var rd Reading
 	var low string
 	for _, h := range hits {
 		if h.sent != sent {
 			sent = h.sent
-			skip = notClause(rs, spans, sent)
-			if !skip {
+			head := headingLine(rs, spans, sent)
+			skip = head || notClauseText(rs[spans[sent].Start:spans[sent].End])
+			// a short line inside a paragraph ("Email address" under
+			// "Information we collect") is an item the privacy detector
+			// may quote, not a heading
+			item = false
+			if head && !notClauseText(rs[spans[sent].Start:spans[sent].End]) {
+				if paras == nil {
+					paras = paragraphs(rs, spans)
+				}
+				_, first := slices.BinarySearch(paras, sent)
+				item = !first
+			}
+			if !skip || item {
 				s := string(rs[spans[sent].Start:spans[sent].End])
 				rd = ReadClause(s, names)
 				if rd.Actor == ActorNone {
@@ -65,7 +78,7 @@ func (e *Engine) keepHits(rs []rune, spans []Span, hits []hit, names []string) [
 				low = strings.ToLower(s)
 			}
 		}
-		if skip || !keepHit(h, rd, low, e.cd) {
+		if skip && !(item && h.cas < 0 && h.sev == SeverityNeutral && slices.Contains(PrivacyCategories, h.cat)) || !keepHit(h, rd, low, e.cd) {
 			continue
 		}
 		out = append(out, h)

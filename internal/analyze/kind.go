@@ -38,11 +38,18 @@ var (
 // heading, a table-of-contents or link line, a summary, a cross-reference,
 // a definition or an example.
 func notClause(rs []rune, spans []Span, i int) bool {
-	sp := spans[i]
-	s := rs[sp.Start:sp.End]
-	if (isHeading(s) || titleCase(s)) && !listItem(rs, spans, i) {
-		return true
-	}
+	return headingLine(rs, spans, i) || notClauseText(rs[spans[i].Start:spans[i].End])
+}
+
+// headingLine: sentence i reads as a heading, not as a list item.
+func headingLine(rs []rune, spans []Span, i int) bool {
+	s := rs[spans[i].Start:spans[i].End]
+	return (isHeading(s) || titleCase(s)) && !listItem(rs, spans, i)
+}
+
+// notClauseText: a table-of-contents or link line, a summary, a
+// cross-reference, a definition or an example.
+func notClauseText(s []rune) bool {
 	str := string(s)
 	if tocRe.MatchString(str) || linkLine(str) || urlOnlyRe.MatchString(strings.TrimSpace(str)) {
 		return true

@@ -36,6 +36,9 @@ type ruleCase struct {
 	exclusive bool
 	// group: of the rules of one group the first that matches stands.
 	group string
+	// kw: when set, the rule is tried only on words containing one of
+	// these (a cheap test before the patterns)
+	kw []string
 	// keepOthers: the learned cases of the rule's category stay beside
 	// it (a tracking sentence states its pixels and its targeted ads).
 	keepOthers bool
@@ -168,7 +171,7 @@ func (d *caseDetector) ruleHits(toks []string, dst []caseHit, from int) []caseHi
 		if w == "" {
 			w = words(toks)
 		}
-		if !r.match(w) {
+		if r.kw != nil && !containsAny(w, r.kw) || !r.match(w) {
 			continue
 		}
 		if matched == nil {

@@ -44,18 +44,18 @@ func weightyCase(title, rating, category string) model.CaseInfo {
 // matches, stands for the arbitration category alone.
 var weightyRules = []ruleCase{
 	{info: weightyCase(titleMoralRights, SeverityBlocker, ""), needs: []string{"moral"}, match: moralWaiver, conf: 0.85, only: true},
-	{info: weightyCase(titleLicenceAfter, SeverityBad, ""), needs: []string{"licen", "right"}, match: licenceAfterClosing, conf: 0.75, group: "licence"},
-	{info: weightyCase(titleBroadLicence, SeverityBad, ""), needs: []string{"licen", "right"}, match: broadLicence, conf: 0.75, group: "licence"},
+	{info: weightyCase(titleLicenceAfter, SeverityBad, ""), needs: []string{"licen"}, kw: []string{"surviv", "after", "continue", "following"}, match: licenceAfterClosing, conf: 0.75, group: "licence"},
+	{info: weightyCase(titleBroadLicence, SeverityBad, ""), needs: []string{"licen"}, match: broadLicence, conf: 0.75, group: "licence"},
 	{info: weightyCase(titleClassAction, SeverityBad, "arbitration"), needs: []string{"class", "representative", "collective", "consolidated"}, match: classActionWaiver, conf: 0.85},
 	{info: weightyCase(titleArbitration, SeverityBad, "arbitration"), needs: []string{"arbitra"}, match: bindingArbitration, conf: 0.8},
 	{info: weightyCase(titleLiabilityFees, SeverityBad, "limitation_of_liability"), needs: []string{"liab"}, match: liabilityCap, conf: 0.85, group: "liability"},
-	{info: weightyCase(titleNoLiability, SeverityBad, "limitation_of_liability"), needs: []string{"liab", "responsib", "damages", "claims"}, match: noLiability, conf: 0.8, group: "liability"},
-	{info: weightyCase(titleTermination, SeverityBad, "unilateral_termination"), needs: []string{"terminat", "suspen", "delet", "disabl", "deactivat", "clos", "cancel", "block", "restrict", "remov", "revok", "discontinu"}, match: terminationAtWill, conf: 0.75},
-	{info: weightyCase(titleChangeNoNotice, SeverityBad, "unilateral_change"), needs: []string{"chang", "modif", "amend", "updat", "revis", "alter", "replac"}, match: changeWithoutNotice, conf: 0.7},
+	{info: weightyCase(titleNoLiability, SeverityBad, "limitation_of_liability"), needs: []string{"liab", "responsib"}, match: noLiability, conf: 0.8, group: "liability"},
+	{info: weightyCase(titleTermination, SeverityBad, "unilateral_termination"), needs: []string{"terminat", "suspen", "delet", "disabl", "deactivat", "clos", "cancel", "block", "restrict", "remov", "revok", "discontinu"}, kw: []string{"time", "without", "reason", "discretion", "will", "immediately", "cause"}, match: terminationAtWill, conf: 0.75},
+	{info: weightyCase(titleChangeNoNotice, SeverityBad, "unilateral_change"), needs: []string{"chang", "modif", "amend", "updat", "revis", "alter", "replac"}, kw: []string{"time", "without", "discretion", "right", "periodic", "continu", "post", "updated", "effective", "visit", "check", "review", "subject to change", "revision"}, match: changeWithoutNotice, conf: 0.7},
 	{info: weightyCase(titleSellUnlessOpt, SeverityBad, "data_sale"), needs: []string{"sell", "sold", "rent", "sale"}, match: sellsData, conf: 0.75},
 	{info: weightyCase(titleTargetedAds, SeverityBad, "tracking"), needs: []string{"advertis", "ads", "marketing"}, match: targetedThirdPartyAds, conf: 0.75, group: "ads", keepOthers: true},
 	{info: weightyCase(titleAds, SeverityBad, "tracking"), needs: []string{"advertis", "ads"}, match: personalisedAds, conf: 0.7, group: "ads", keepOthers: true},
-	{info: weightyCase(titleGivenThird, SeverityBad, "third_party_sharing"), needs: []string{"shar", "disclos", "provid", "transfer", "available", "giv", "pass"}, match: sharedWithThirdParties, conf: 0.7, keepOthers: true},
+	{info: weightyCase(titleGivenThird, SeverityBad, "third_party_sharing"), needs: []string{"shar", "disclos", "provid", "transfer", "available", "giv", "pass"}, kw: []string{"third", "partner", "advertis", "affiliat", "compan", "broker", "sponsor", "network", "marketing"}, match: sharedWithThirdParties, conf: 0.7, keepOthers: true},
 }
 
 // negatedBefore: a negation among the n words before position i of w.
