@@ -43,13 +43,13 @@ func weightyCase(title, rating, category string) model.CaseInfo {
 // order; the arbitration opt-out (optout.go) comes after them and, where it
 // matches, stands for the arbitration category alone.
 var weightyRules = []ruleCase{
-	{info: weightyCase(titleMoralRights, SeverityBlocker, ""), needs: []string{"moral"}, match: moralWaiver, conf: 0.85, only: true},
+	{info: weightyCase(titleMoralRights, SeverityBlocker, ""), needs: []string{"moral"}, kw: []string{"moral right", "moral or", "droit moral"}, match: moralWaiver, conf: 0.85, only: true},
 	{info: weightyCase(titleLicenceAfter, SeverityBad, ""), needs: []string{"licen"}, kw: []string{"surviv", "after", "continue", "following"}, match: licenceAfterClosing, conf: 0.75, group: "licence"},
-	{info: weightyCase(titleBroadLicence, SeverityBad, ""), needs: []string{"licen"}, match: broadLicence, conf: 0.75, group: "licence"},
+	{info: weightyCase(titleBroadLicence, SeverityBad, ""), needs: []string{"licen"}, kw: []string{"grant", "give", "provide", "confer", "assign", "hereby", "you"}, match: broadLicence, conf: 0.75, group: "licence"},
 	{info: weightyCase(titleClassAction, SeverityBad, "arbitration"), needs: []string{"class", "representative", "collective", "consolidated"}, match: classActionWaiver, conf: 0.85},
 	{info: weightyCase(titleArbitration, SeverityBad, "arbitration"), needs: []string{"arbitra"}, match: bindingArbitration, conf: 0.8},
-	{info: weightyCase(titleLiabilityFees, SeverityBad, "limitation_of_liability"), needs: []string{"liab"}, match: liabilityCap, conf: 0.85, group: "liability"},
-	{info: weightyCase(titleNoLiability, SeverityBad, "limitation_of_liability"), needs: []string{"liab", "responsib"}, match: noLiability, conf: 0.8, group: "liability"},
+	{info: weightyCase(titleLiabilityFees, SeverityBad, "limitation_of_liability"), needs: []string{"liab"}, kw: []string{"exceed", "limited to", "greater", "lesser", "excess", "cap", "amount", "total", "aggregate", "maximum", "cumulative", "entire", "overall", "paid"}, match: liabilityCap, conf: 0.85, group: "liability"},
+	{info: weightyCase(titleNoLiability, SeverityBad, "limitation_of_liability"), needs: []string{"liab", "responsib"}, kw: []string{"not", "no ", "never", "cannot", "disclaim", "exclu", "limit", "without", "risk", "event", "circumstances", "n't"}, match: noLiability, conf: 0.8, group: "liability"},
 	{info: weightyCase(titleTermination, SeverityBad, "unilateral_termination"), needs: []string{"terminat", "suspen", "delet", "disabl", "deactivat", "clos", "cancel", "block", "restrict", "remov", "revok", "discontinu"}, kw: []string{"time", "without", "reason", "discretion", "will", "immediately", "cause"}, match: terminationAtWill, conf: 0.75},
 	{info: weightyCase(titleChangeNoNotice, SeverityBad, "unilateral_change"), needs: []string{"chang", "modif", "amend", "updat", "revis", "alter", "replac"}, kw: []string{"time", "without", "discretion", "right", "periodic", "continu", "post", "updated", "effective", "visit", "check", "review", "subject to change", "revision"}, match: changeWithoutNotice, conf: 0.7},
 	{info: weightyCase(titleSellUnlessOpt, SeverityBad, "data_sale"), needs: []string{"sell", "sold", "rent", "sale"}, match: sellsData, conf: 0.75},
