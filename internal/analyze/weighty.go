@@ -44,8 +44,8 @@ func weightyCase(title, rating, category string) model.CaseInfo {
 // matches, stands for the arbitration category alone.
 var weightyRules = []ruleCase{
 	{info: weightyCase(titleMoralRights, SeverityBlocker, ""), needs: []string{"moral"}, kw: []string{"moral right", "moral or", "droit moral"}, match: moralWaiver, conf: 0.85, only: true},
-	{info: weightyCase(titleLicenceAfter, SeverityBad, ""), needs: []string{"licen"}, kw: []string{"surviv", "after", "continue", "following"}, match: licenceAfterClosing, conf: 0.75, group: "licence"},
-	{info: weightyCase(titleBroadLicence, SeverityBad, ""), needs: []string{"licen"}, kw: []string{"grant", "give", "provide", "confer", "assign", "hereby", "you"}, match: broadLicence, conf: 0.75, group: "licence"},
+	{info: weightyCase(titleLicenceAfter, SeverityBad, ""), needs: []string{"licen", "sublicen", "sub-licen"}, kw: []string{"surviv", "after", "continue", "following"}, match: licenceAfterClosing, conf: 0.75, group: "licence"},
+	{info: weightyCase(titleBroadLicence, SeverityBad, ""), needs: []string{"licen", "sublicen", "sub-licen"}, kw: []string{"grant", "give", "provide", "confer", "assign", "hereby", "you"}, match: broadLicence, conf: 0.75, group: "licence"},
 	{info: weightyCase(titleClassAction, SeverityBad, "arbitration"), needs: []string{"class", "representative", "collective", "consolidated"}, match: classActionWaiver, conf: 0.85},
 	{info: weightyCase(titleArbitration, SeverityBad, "arbitration"), needs: []string{"arbitra"}, match: bindingArbitration, conf: 0.8},
 	{info: weightyCase(titleLiabilityFees, SeverityBad, "limitation_of_liability"), needs: []string{"liab"}, kw: []string{"exceed", "limited to", "greater", "lesser", "excess", "cap", "amount", "total", "aggregate", "maximum", "cumulative", "entire", "overall", "paid"}, match: liabilityCap, conf: 0.85, group: "liability"},
