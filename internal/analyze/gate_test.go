@@ -52,6 +52,9 @@ func TestNonClausesAreNoFindings(t *testing.T) {
 		"1. Introduction 2. Your Account 3. Termination 4. Arbitration 5. Changes",
 		"Terms | Privacy | Cookies | Advertising | Help",
 		"6. Limitation Of Liability And Binding Arbitration.",
+		"b. Binding Individual Arbitration.",
+		"*   Liability Cap Exclusions.",
+		"CLASS ACTION WAIVER AND REPRESENTATIVE ACTION WAIVER.",
 	} {
 		if fs := e.Analyze(s, Options{DocumentType: "terms"}).Findings; len(fs) > 0 {
 			t.Errorf("%q: findings %v, want none", s, fs)

@@ -44,8 +44,68 @@ func notClause(rs []rune, spans []Span, i int) bool {
 // headingLine: sentence i reads as a heading, not as a list item.
 func headingLine(rs []rune, spans []Span, i int) bool {
 	s := rs[spans[i].Start:spans[i].End]
-	return (isHeading(s) || titleCase(s)) && !listItem(rs, spans, i)
+	// "b. Binding Individual Arbitration.", "*   Liability Cap Exclusions.",
+	// "CLASS ACTION WAIVER.": a marker before a title keeps it a title
+	if t := stripMarker(s); titleCase(t) || capsHeading(t) {
+		return true
+	}
+	return isHeading(s) && !listItem(rs, spans, i)
 }
+
+// stripMarker drops a list marker ("*", "-", "b.", "(iv)", "12.") and the
+// space after it.
+func stripMarker(s []rune) []rune {
+	i := 0
+	for i < len(s) && strings.ContainsRune("-•*·–—▪◦#§>|_ \t", s[i]) {
+		i++
+	}
+	j := i
+	if j < len(s) && s[j] == '(' {
+		j++
+	}
+	k := j
+	for k < len(s) && k-j < 5 && (unicode.IsDigit(s[k]) || unicode.IsLetter(s[k])) {
+		k++
+	}
+	if k > j && k < len(s) && (s[k] == '.' || s[k] == ')') && (k-j <= 2 || isRoman(strings.ToLower(string(s[j:k])))) && k+1 < len(s) && s[k+1] == ' ' {
+		i = k + 1
+	}
+	for i < len(s) && (s[i] == ' ' || s[i] == '_') {
+		i++
+	}
+	return s[i:]
+}
+
+// capsHeading: a line in capitals of at most 14 words with no pronoun,
+// modal or verb of a clause ("BINDING ARBITRATION AND CLASS ACTION
+// WAIVER."); "WE ARE NOT LIABLE FOR ..." is a shouted clause.
+func capsHeading(s []rune) bool {
+	letters := 0
+	for _, r := range s {
+		if unicode.IsLower(r) {
+			return false
+		}
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	if letters < 4 {
+		return false
+	}
+	ws := strings.FieldsFunc(strings.ToLower(string(s)), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
+	if len(ws) == 0 || len(ws) > 14 {
+		return false
+	}
+	for _, w := range ws {
+		if clauseWords[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// clauseWords mark a clause in a line of capitals.
+var clauseWords = map[string]bool{"we": true, "you": true, "us": true, "they": true, "it": true, "shall": true, "will": true, "may": true, "must": true, "can": true, "is": true, "are": true, "be": true, "not": true, "agree": true, "agrees": true, "waive": true, "waives": true, "have": true, "has": true, "do": true, "does": true, "any": true, "all": true, "no": true}
 
 // notClauseText: a table-of-contents or link line, a summary, a
 // cross-reference, a definition or an example.
