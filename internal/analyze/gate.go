@@ -48,37 +48,38 @@ func serviceCase(title string) bool {
 // reading are known (hits are grouped by sentence, in order).
 func (e *Engine) keepHits(rs []rune, spans []Span, hits []hit, names []string) []hit {
 	out := hits[:0]
-	sent := -1
-	var skip, item bool
 	var paras []int
-	var rd Reading
-	var low string
+	// the sentences read so far (the privacy detector's hits of a
+	// paragraph come after its sentences' own)
+	read := map[int]*sentRead{}
 	for _, h := range hits {
-		if h.sent != sent {
-			sent = h.sent
+		r := read[h.sent]
+		if r == nil {
+			r = &sentRead{}
+			read[h.sent] = r
+			sent := h.sent
 			head := headingLine(rs, spans, sent)
-			skip = head || notClauseText(rs[spans[sent].Start:spans[sent].End])
+			text := notClauseText(rs[spans[sent].Start:spans[sent].End])
+			r.skip = head || text
 			// a short line inside a paragraph ("Email address" under
 			// "Information we collect") is an item the privacy detector
 			// may quote, not a heading
-			item = false
-			if head && !notClauseText(rs[spans[sent].Start:spans[sent].End]) {
+			if head && !text {
 				if paras == nil {
 					paras = paragraphs(rs, spans)
 				}
 				_, first := slices.BinarySearch(paras, sent)
-				item = !first
+				r.item = !first
 			}
-			if !skip || item {
-				s := string(rs[spans[sent].Start:spans[sent].End])
-				rd = ReadClause(s, names)
-				if rd.Actor == ActorNone {
-					rd = introReading(rs, spans, sent, names, rd)
+			if !r.skip || r.item {
+				r.s = string(rs[spans[sent].Start:spans[sent].End])
+				r.rd = ReadClause(r.s, names)
+				if r.rd.Actor == ActorNone {
+					r.rd = introReading(rs, spans, sent, names, r.rd)
 				}
-				low = strings.ToLower(s)
 			}
 		}
-		if skip && !(item && h.cas < 0 && h.sev == SeverityNeutral && slices.Contains(PrivacyCategories, h.cat)) || !keepHit(h, rd, low, e.cd) {
+		if r.skip && !(r.item && h.cas < 0 && h.sev == SeverityNeutral && slices.Contains(PrivacyCategories, h.cat)) || !keepHit(h, r, e.cd) {
 			continue
 		}
 		out = append(out, h)
@@ -86,9 +87,17 @@ func (e *Engine) keepHits(rs []rune, spans []Span, hits []hit, names []string) [
 	return out
 }
 
-// keepHit decides one hit on a clause read as rd (low its lower-cased
-// text).
-func keepHit(h hit, rd Reading, low string, cd *caseDetector) bool {
+// sentRead is what keepHits decided about one sentence.
+type sentRead struct {
+	skip, item bool
+	rd         Reading
+	s          string
+	low        string // strings.ToLower(s), made when needed
+}
+
+// keepHit decides one hit on a clause read as r.
+func keepHit(h hit, r *sentRead, cd *caseDetector) bool {
+	rd := r.rd
 	svc := serviceCategories[h.cat]
 	if h.cas >= 0 {
 		svc = svc && serviceCase(cd.m.Cases[h.cas].Title)
@@ -101,7 +110,7 @@ func keepHit(h hit, rd Reading, low string, cd *caseDetector) bool {
 		// up") still tells what the service collects, while the user's
 		// cancelling is never the service's terminating
 		return false
-	case svc && rd.Actor == ActorService && rd.Negated && (h.sev == SeverityBad || h.sev == SeverityBlocker) && protectiveRe.MatchString(dntRe.ReplaceAllString(low, "dnt")) && !noticeDutyRe.MatchString(low):
+	case svc && rd.Actor == ActorService && rd.Negated && (h.sev == SeverityBad || h.sev == SeverityBlocker) && protective(r):
 		// "we will not close an account because of criticism"
 		return false
 	case h.cat == "user_rights" && h.sev == SeverityBad && rd.Actor == ActorService:
@@ -157,4 +166,13 @@ func startsWithMarker(rs []rune, sp Span) bool {
 		k++
 	}
 	return k > j && k < sp.End && (rs[k] == '.' || rs[k] == ')') && (k-j <= 2 || isRoman(string(rs[j:k])))
+}
+
+// protective: the sentence's negated verb forgoes a risky act and says
+// nothing of notice or duty.
+func protective(r *sentRead) bool {
+	if r.low == "" {
+		r.low = strings.ToLower(r.s)
+	}
+	return protectiveRe.MatchString(dntRe.ReplaceAllString(r.low, "dnt")) && !noticeDutyRe.MatchString(r.low)
 }

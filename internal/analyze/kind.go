@@ -111,7 +111,7 @@ var clauseWords = map[string]bool{"we": true, "you": true, "us": true, "they": t
 // cross-reference, a definition or an example.
 func notClauseText(s []rune) bool {
 	str := string(s)
-	if tocRe.MatchString(str) || linkLine(str) || urlOnlyRe.MatchString(strings.TrimSpace(str)) {
+	if digits(s) >= 3 && tocRe.MatchString(str) || linkLine(str) || urlOnlyRe.MatchString(strings.TrimSpace(str)) {
 		return true
 	}
 	low := strings.ToLower(quoteFolder.Replace(strings.TrimLeft(str, "-•·–—▪◦#§>|*0123456789.() \t")))
@@ -124,13 +124,19 @@ func notClauseText(s []rune) bool {
 			return true
 		}
 	}
-	if crossRefRe.MatchString(low) && !crossRefClauseRe.MatchString(low) {
-		return true
+	switch low[0] {
+	case 's', 'p', 'r', 'c', 'f', 't', 'l', 'm', 'd':
+		if crossRefRe.MatchString(low) && !crossRefClauseRe.MatchString(low) {
+			return true
+		}
 	}
-	if exampleRe.MatchString(low) {
-		return true
+	switch low[0] {
+	case 'f', 'e', 'a', 't', 'i', 'b':
+		if exampleRe.MatchString(low) {
+			return true
+		}
 	}
-	return definitionRe.MatchString(low) && !notDefinitionRe.MatchString(low)
+	return containsAny(low, definitionWords) && definitionRe.MatchString(low) && !notDefinitionRe.MatchString(low)
 }
 
 // listItem: a heading-like line that is an item of a list rather than a
@@ -207,4 +213,17 @@ func linkLine(s string) bool {
 		}
 	}
 	return false
+}
+
+// definitionWords: one of them is in every definition definitionRe reads.
+var definitionWords = []string{" mean", " refer", " defined", " meaning"}
+
+func digits(s []rune) int {
+	n := 0
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			n++
+		}
+	}
+	return n
 }

@@ -159,13 +159,12 @@ func (d *caseDetector) ruleHits(toks []string, dst []caseHit, from int) []caseHi
 	var w string
 	var groups []string
 	var matched []bool
+	present := ruleNeeds(toks)
 	for k, r := range ruleCases {
 		if r.group != "" && slices.Contains(groups, r.group) {
 			continue
 		}
-		if !slices.ContainsFunc(toks, func(t string) bool {
-			return slices.ContainsFunc(r.needs, func(n string) bool { return strings.HasPrefix(t, n) })
-		}) {
+		if !present[k] {
 			continue
 		}
 		if w == "" {
@@ -210,4 +209,40 @@ func (d *caseDetector) onlyByRule(idx int, matched []bool) bool {
 		}
 	}
 	return false
+}
+
+// needIndex lists, by first byte, the token prefixes the rule cases need
+// and the rules needing each, so a sentence's tokens are matched against
+// the few prefixes that can fit.
+var needIndex = func() (ix [256][]needRef) {
+	for k, r := range ruleCases {
+		for _, n := range r.needs {
+			ix[n[0]] = append(ix[n[0]], needRef{n, k})
+		}
+	}
+	return ix
+}()
+
+type needRef struct {
+	prefix string
+	rule   int
+}
+
+// maxRuleCases bounds ruleCases (ruleNeeds' array).
+const maxRuleCases = 32
+
+// ruleNeeds reports, per rule case, whether one of the tokens starts with
+// one of its needs.
+func ruleNeeds(toks []string) (present [maxRuleCases]bool) {
+	for _, t := range toks {
+		if t == "" {
+			continue
+		}
+		for _, n := range needIndex[t[0]] {
+			if !present[n.rule] && strings.HasPrefix(t, n.prefix) {
+				present[n.rule] = true
+			}
+		}
+	}
+	return present
 }

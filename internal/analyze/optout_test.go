@@ -98,3 +98,10 @@ func TestRuleCasesAreNotLearned(t *testing.T) {
 		}
 	}
 }
+
+// ruleNeeds' array holds every rule case.
+func TestRuleCasesFitNeeds(t *testing.T) {
+	if len(ruleCases) > maxRuleCases {
+		t.Fatalf("%d rule cases, maxRuleCases is %d", len(ruleCases), maxRuleCases)
+	}
+}

@@ -160,7 +160,7 @@ var (
 // terminationAtWill: the service may end or suspend the user's account or
 // access at any time, without notice or reason, at its discretion.
 func terminationAtWill(w string) bool {
-	if !terminateRe.MatchString(w) || !atWillRe.MatchString(w) {
+	if !atWillRe.MatchString(w) || !terminateRe.MatchString(w) {
 		return false
 	}
 	// "... in the following circumstances:", "if you breach": reasons
