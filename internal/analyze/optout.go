@@ -181,14 +181,18 @@ func (d *caseDetector) ruleHits(toks []string, dst []caseHit, from int) []caseHi
 			groups = append(groups, r.group)
 		}
 		keep := dst[:from]
+		conf := r.conf
 		for _, h := range dst[from:] {
 			c := d.m.Cases[h.idx]
+			if c.Title == r.info.Title {
+				conf = max(conf, h.conf) // the model was surer
+			}
 			same := c.Title == r.info.Title || r.info.Category != "" && c.Category == r.info.Category && (!h.rule && !r.keepOthers || r.exclusive)
 			if !same {
 				keep = append(keep, h)
 			}
 		}
-		dst = append(keep, caseHit{d.rule[k], r.conf, 0, true})
+		dst = append(keep, caseHit{d.rule[k], conf, 0, true})
 	}
 	keep := dst[:from]
 	for _, h := range dst[from:] {
