@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -114,7 +116,13 @@ func score(w io.Writer, ls []Label, data string, rating map[string]string, folds
 	}
 	fmt.Fprintf(w, "\n== shipped analyzer, not cross-validated: %d of %d labelled services (%s) have ToS;DR points the shipped case model was trained on, so its numbers are optimistic\n\n",
 		len(seen), len(services), strings.Join(seen, ", "))
-	printScores(w, analyzeDocs(engine, texts, ls, func(string) bool { return true }), rating)
+	shipped := analyzeDocs(engine, texts, ls, func(string) bool { return true })
+	printScores(w, shipped, rating)
+	if dumpPath != "" {
+		if err := dump(dumpPath, shipped, services, max(folds, 5)); err != nil {
+			return err
+		}
+	}
 	if folds <= 0 {
 		return nil
 	}
@@ -144,4 +152,33 @@ func score(w io.Writer, ls []Label, data string, rating map[string]string, folds
 	fmt.Fprintf(w, "\n== cross-validated by service (%d folds): each service scored by a case model trained without its ToS;DR points and corpus documents\n\n", folds)
 	printScores(w, all, rating)
 	return nil
+}
+
+// dumpPath is -dump's file: with it, the shipped analyzer's scored
+// sentences are written there for reading misses and false alarms fold by
+// fold (a fold's services are those with index i, in label order, with
+// i%folds == fold).
+var dumpPath string
+
+func dump(path string, ss []scored, services []string, folds int) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(f)
+	for _, s := range ss {
+		err := enc.Encode(struct {
+			Fold int `json:"fold"`
+			Label
+			Found    []string `json:"found"`
+			Actor    string   `json:"readActor"`
+			Modality string   `json:"readModality"`
+			Negated  bool     `json:"readNegated"`
+		}{slices.Index(services, s.Service) % folds, s.Label, s.found, s.read.Actor.String(), s.read.Modality.String(), s.read.Negated})
+		if err != nil {
+			f.Close()
+			return err
+		}
+	}
+	return f.Close()
 }

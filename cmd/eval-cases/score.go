@@ -15,6 +15,7 @@ import (
 type scored struct {
 	Label
 	found []string
+	read  analyze.Reading // the analyzer's reading of the sentence (ReadClause)
 }
 
 // match gives each labelled sentence of one document (ls, all of the
@@ -23,9 +24,10 @@ type scored struct {
 // are not scored here.
 func match(text string, findings []analyze.Finding, ls []Label) []scored {
 	spans := analyze.Sentences(text)
+	names := analyze.Names(text)
 	out := make([]scored, 0, len(ls))
 	for _, l := range ls {
-		s := scored{Label: l}
+		s := scored{Label: l, read: analyze.ReadClause(l.Text, names)}
 		sp := spans[l.Sentence]
 		for _, f := range findings {
 			if f.Case != "" && f.Start < sp.End && sp.Start < f.End && !slices.Contains(s.found, f.Case) {
@@ -249,7 +251,29 @@ func printScores(w io.Writer, ss []scored, rating map[string]string) {
 		}
 		fmt.Fprintf(w, "  %-16s %4d%s\n", k, byKind[k], note)
 	}
-	fmt.Fprintf(w, "\nactor accuracy: n/a: the analyzer reports no actor\n")
+	var clauses, actorOK, modOK, negOK int
+	confusion := map[[2]string]int{}
+	for _, s := range ss {
+		if s.Kind != "clause" {
+			continue
+		}
+		clauses++
+		actorOK += boolInt(s.read.Actor.String() == s.Actor)
+		modOK += boolInt(s.read.Modality.String() == s.Modality)
+		negOK += boolInt(s.read.Negated == s.Negated)
+		confusion[[2]string{s.Actor, s.read.Actor.String()}]++
+	}
+	fmt.Fprintf(w, "\nclause reading (analyze.ReadClause) against the labels, over labelled clauses:\n")
+	fmt.Fprintf(w, "  actor accuracy     %s\n  modality accuracy  %s\n  negation accuracy  %s\n", frac(actorOK, clauses), frac(modOK, clauses), frac(negOK, clauses))
+	fmt.Fprintf(w, "  actor (labelled -> read):")
+	for _, a := range actors {
+		for _, b := range actors {
+			if n := confusion[[2]string{a, b}]; n > 0 {
+				fmt.Fprintf(w, " %s->%s %d;", a, b, n)
+			}
+		}
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "case findings on clauses whose labelled actor is the user: %s; of the wrong ones: %s\n", frac(onUser, found), frac(fpUser, fp))
 }
 

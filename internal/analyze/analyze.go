@@ -85,7 +85,7 @@ func (e *Engine) Analyze(text string, opts Options) Result {
 	rs := []rune(text)
 	spans := segment(rs)
 	hits := e.sentenceHits(rs, spans, docType == "privacy")
-	hits = dropLoneHeadings(rs, spans, hits)
+	hits = e.keepHits(rs, spans, hits, Names(text))
 	findings := capMinor(merge(rs, spans, hits, e.cd))
 	cases := casesOf(findings)
 	grade, score, basis := Grade(cases)
@@ -210,6 +210,7 @@ func withCases(hits []hit, n, sent int, ch []caseHit, cd *caseDetector) []hit {
 	}
 	byCase := map[string]bool{}
 	var cases []hit
+	var ruleHit []bool       // cases[k] was found by a rule
 	best := map[string]int{} // mapped category -> its case in cases
 	for _, c := range ch {
 		info := cd.m.Cases[c.idx]
@@ -222,14 +223,15 @@ func withCases(hits []hit, n, sent int, ch []caseHit, cd *caseDetector) []hit {
 		// One sentence states one practice of a category: "terminate at any
 		// time without notice" is not also "suspend for several reasons".
 		// The case furthest above its threshold stands for the category.
-		if k, ok := best[cat]; ok && cat != OtherCategory {
+		if k, ok := best[cat]; ok && cat != OtherCategory && !(c.rule || ruleHit[k]) {
 			if h.over > cases[k].over {
-				cases[k] = h
+				cases[k], ruleHit[k] = h, c.rule
 			}
 			continue
 		}
 		best[cat] = len(cases)
 		cases = append(cases, h)
+		ruleHit = append(ruleHit, c.rule)
 	}
 	out := hits[:n]
 	for _, h := range hits[n:] {
@@ -401,37 +403,6 @@ func checklist(findings []Finding, docType string) []string {
 // String returns a short description of a finding (for logs and the CLI).
 func (f Finding) String() string {
 	return "[" + f.Severity + "] " + f.Category + ": " + f.Title
-}
-
-// dropLoneHeadings removes hits on heading-like sentences ("5. Termination",
-// "Cookies.") unless the next sentence has a hit of the same category, so a
-// heading only ever appears as the start of a merged finding.
-func dropLoneHeadings(rs []rune, spans []Span, hits []hit) []hit {
-	type key struct {
-		sent int
-		cat  string
-	}
-	next := map[key]hit{}
-	for _, h := range hits {
-		if o, ok := next[key{h.sent, h.cat}]; !ok || severityRank(h.sev) < severityRank(o.sev) {
-			next[key{h.sent, h.cat}] = h
-		}
-	}
-	out := hits[:0]
-	for _, h := range hits {
-		if isHeading(rs[spans[h.sent].Start:spans[h.sent].End]) {
-			n, ok := next[key{h.sent + 1, h.cat}]
-			if !ok {
-				continue
-			}
-			// The heading joins the finding of the sentence it introduces,
-			// case and rating too: merge joins only hits of one case, so a
-			// heading keeping a case of its own (or none) stood alone.
-			h.sev, h.cas = n.sev, n.cas
-		}
-		out = append(out, h)
-	}
-	return out
 }
 
 // isHeading: at most four words ("Cookies.", "5. Termination", "What we

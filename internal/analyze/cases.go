@@ -28,6 +28,7 @@ type caseHit struct {
 	idx  int
 	conf float64
 	over float32 // margin above the case's threshold
+	rule bool    // found by a rule (ruleCases)
 }
 
 // detect appends the cases whose margin reaches their threshold on the
@@ -38,7 +39,7 @@ func (d *caseDetector) detect(toks []string, dst []caseHit) []caseHit {
 	from := len(dst)
 	for j, m := range d.lin.Margins(toks, s) {
 		if m >= d.m.Thr[j] {
-			dst = append(dst, caseHit{j, sigmoidConf(4 * (m - d.m.Thr[j])), m - d.m.Thr[j]})
+			dst = append(dst, caseHit{j, sigmoidConf(4 * (m - d.m.Thr[j])), m - d.m.Thr[j], false})
 		}
 	}
 	return d.ruleHits(toks, dst, from)

@@ -82,8 +82,8 @@ func TestNotAnArbitrationOptOut(t *testing.T) {
 	}
 }
 
-// A rule finds a case the model does not learn; were the model to learn it
-// (ten quotes or more), the rule would report it a second time.
+// A rule's case is listed once among the detector's cases, whether the
+// model learns it too (the weighty cases) or not (the opt-out).
 func TestRuleCasesAreNotLearned(t *testing.T) {
 	d := engine(t).cd
 	for _, r := range ruleCases {
@@ -96,5 +96,12 @@ func TestRuleCasesAreNotLearned(t *testing.T) {
 		if n != 1 {
 			t.Errorf("%q is listed %d times among the detector's cases", r.info.Title, n)
 		}
+	}
+}
+
+// ruleNeeds' array holds every rule case.
+func TestRuleCasesFitNeeds(t *testing.T) {
+	if len(ruleCases) > maxRuleCases {
+		t.Fatalf("%d rule cases, maxRuleCases is %d", len(ruleCases), maxRuleCases)
 	}
 }

@@ -45,6 +45,12 @@ const (
 	negGap = `(\w+\s+){0,3}`
 )
 
+// strongCollection is the confidence of a collection pattern that names
+// the data collected (an email address, a device identifier) or the user
+// providing it: such a finding stands without the learned detector's
+// agreement (vagueNeutral), the vaguer "we collect" does not.
+const strongCollection = 0.65
+
 var quoteFolder = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u2010", "-", "\u2011", "-")
 
 // negationRe also treats "opt out of" as negating: the practice is optional.
@@ -68,6 +74,7 @@ var privacyCats = []privacyCat{
 	{name: "data_collection", pre: []string{"collect", "gather", "obtain", "receive", "record", "access"}, rules: []rule{
 		r(SeverityGood, false, 0.7, `\b(not|never)\s+`+negGap+`(collect|gather|record)\b|n't\s+`+negGap+`collect\b|\bonly collect\b|\bminimum (amount of )?(personal )?(data|information)`),
 		r(SeverityBad, true, 0.7, `\b(collect|gather|obtain|receive|record|access)\w*\b[^.;]*\b(precise (geo)?location|gps|biometric|face ?prints?|facial (recognition|geometry)|fingerprints?|health|medical|address book|contact list|your contacts|social security|government[- ]issued|bank account|credit card|racial|ethnic|religio\w*|sexual|political|genetic|call logs?|text messages|voice recordings?)`),
+		r(SeverityNeutral, true, strongCollection, `\b(collect|gather|obtain|receive|record|log|ask (you )?for|request)\w*\b[^.;]{0,80}\b(your )?(name|e-?mail( address)?|phone( number)?|postal address|date of birth|birth ?date|age|gender|ip address(es)?|device (id|identifiers?|information|type)|browser (type|information)|operating system|payment (information|details|card)|billing (information|address)|usernames?|passwords?|profile (information|picture|photo)|photos?|location)\b|\b(name|e-?mail( address)?|phone number|date of birth|ip address|device identifiers?|payment information)\b[^.;]{0,80}\b(we|that we|which we) (collect|gather|obtain|receive|record)|\b(information|data|details) (that |which )?you (provide|give|submit|enter|share with us|send us|upload)\b|\bwhen you (register|sign up|create an account|subscribe|make a purchase|contact us)\b[^.;]{0,60}\b(we (ask|collect|receive|need|request)|you (provide|give|enter))`),
 		r(SeverityNeutral, true, 0.6, `\b(we|us)\b[^.;]{0,50}\b(collect|gather|obtain|record)\w*\b|\b(information|data) (we|that we|which we) (collect|gather|obtain|receive)`),
 	}},
 	{name: "retention", pre: []string{"retain", "retention", "keep", "kept", "store", "delet", "preserve", "erase"}, rules: []rule{

@@ -104,7 +104,7 @@ func (d *privacyDetector) paragraph(rs []rune, spans []Span, first int, pt *para
 	}
 	out := hits[:from]
 	for _, h := range hits[from:] {
-		if j := slices.Index(PrivacyCategories, h.cat); j < 0 || h.cas >= 0 || h.sev != SeverityNeutral || !vagueNeutral[h.cat] || margin[j] >= thr[j] {
+		if j := slices.Index(PrivacyCategories, h.cat); j < 0 || h.cas >= 0 || h.sev != SeverityNeutral || !vagueNeutral[h.cat] || h.conf == strongCollection || margin[j] >= thr[j] {
 			out = append(out, h)
 		}
 	}

@@ -1,0 +1,392 @@
+package analyze
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// Actor is who a clause binds or who does what it is about.
+type Actor uint8
+
+// The actors of a clause, as the case labels' guidelines name them.
+const (
+	ActorNone Actor = iota
+	ActorService
+	ActorUser
+	ActorThirdParty
+)
+
+func (a Actor) String() string {
+	return [...]string{"none", "service", "user", "third_party"}[a]
+}
+
+// Modality is how a clause binds its actor.
+type Modality uint8
+
+// The modalities of a clause: a plain statement of what is done, a right
+// the actor takes ("we may", "we reserve the right"), a commitment it makes
+// ("we will notify you") and an obligation or prohibition placed on it
+// ("you must", "you may not", "you agree to").
+const (
+	ModStatement Modality = iota
+	ModRight
+	ModCommitment
+	ModObligation
+)
+
+func (m Modality) String() string {
+	return [...]string{"statement", "right", "commitment", "obligation"}[m]
+}
+
+// Reading is who a clause binds, how, and whether its main verb is negated.
+type Reading struct {
+	Actor    Actor
+	Modality Modality
+	Negated  bool
+}
+
+// A prohibition is a negated obligation, and "you may not" is one too.
+func (r Reading) prohibition() bool {
+	return r.Negated && (r.Modality == ModObligation || r.Modality == ModRight && r.Actor == ActorUser)
+}
+
+var (
+	// Leading subordinate clauses and framings whose subject is not the
+	// clause's: "If you breach these terms, we may ...", "By using the
+	// service, you agree ...", "To the extent permitted by law, ...". The
+	// reading starts after their comma.
+	leadClauseRe = regexp.MustCompile(`^(if|when|whenever|where|unless|by|upon|on|in the event|once|before|after|although|though|while|because|since|to the (maximum |fullest )?extent|subject to|notwithstanding|except|without limiting|for (the )?(purposes?|avoidance)|in (addition|particular|such cases?|this case|order to)|as (described|set out|stated|noted|explained|required|permitted)|at any time|from time to time|in our (sole )?discretion|further(more)?|additionally|also|however|accordingly|therefore|finally|in no event|under no circumstances|for example|in some cases|depending on|with respect to|regarding|to (exercise|opt|learn|find|request|make|withdraw|change|update|delete|access|use|enable|disable|manage|control|limit|stop|prevent|contact))\b[^,;:]{0,200}[,;:] `)
+	// "You agree that we may ...", "you acknowledge and agree that the
+	// service ...": the clause after "that" says who acts.
+	youAgreeThatRe = regexp.MustCompile(`^(you|the user|users?) (hereby |expressly |further |also |specifically |irrevocably |understand,? )*(acknowledges?|agrees?|understands?|accepts?|consents?|recognises?|recognizes?)( and (agrees?|acknowledges?|accepts?|understands?|consents?))? that `)
+	// "You consent to our sharing", "you authorise us to": the user lets
+	// the service act.
+	youLetUsRe = regexp.MustCompile(`^(you|users?) (hereby |expressly |also )*(consents?|authori[sz]es?|permits?|allows?|instructs?|grants? us permission|give us (permission|the right)) (to (us|our|the company|the service)\b|us\b|our\b|the (company|service)\b)`)
+
+	// Passives about the user's things with no agent other than the
+	// service: "your account may be terminated", "your data may be shared".
+	passiveRe = regexp.MustCompile(`^(all |any |such |the |this |these |certain |some )?(your |user |users' |personal |customer |member )+(\w+ ){0,3}?(may|might|can|could|will|would|shall|is|are|was|were|be|being)( \w+){0,3}? (be |been |being )?\w+(ed|en|wn|ld|ld|nt|ne)\b`)
+
+	noEventRe = regexp.MustCompile(`^(in no event|under no circumstances|in no case) (shall|will|would|may|is|are|does) `)
+
+	negWordRe = regexp.MustCompile(`^(not|never|no longer|n't|cannot|can't|won't|shan't|don't|doesn't|didn't|isn't|aren't|wouldn't|shouldn't|mustn't)$`)
+)
+
+// serviceSubjects, userSubjects and thirdSubjects are the subjects that
+// name each actor, longest first where one is a prefix of another.
+var (
+	serviceSubjects = []string{"we", "us", "our company", "our service", "our services", "the service", "the services", "the company", "the site", "the website", "the platform", "the app", "the application", "the provider", "the operator", "the controller", "the licensor", "this service", "this website", "this site", "it", "either party", "each party", "both parties", "neither party"}
+	userSubjects    = []string{"you", "users", "user", "the user", "the users", "members", "member", "the member", "customers", "customer", "the customer", "subscribers", "subscriber", "visitors", "the visitor", "account holders", "participants", "buyers", "sellers", "players", "creators", "you and we", "you and us", "both you and we", "you or we", "your"}
+	thirdSubjects   = []string{"third parties", "third-party", "third party", "our partners", "partners", "advertisers", "our advertisers", "service providers", "our service providers", "our vendors", "vendors", "ad networks", "advertising networks", "other users", "others", "they", "these partners", "these companies", "these third parties", "such third parties", "google", "facebook", "analytics providers"}
+)
+
+// modal words: what follows the subject tells the modality.
+var (
+	rightWords      = map[string]bool{"ca": true, "may": true, "might": true, "can": true, "could": true, "reserve": true, "reserves": true, "retain": true, "retains": true, "entitled": true, "free": true, "allowed": true, "permitted": true}
+	commitWords     = map[string]bool{"will": true, "shall": true, "commit": true, "commits": true, "undertake": true, "undertakes": true, "promise": true, "promises": true, "guarantee": true, "guarantees": true, "ensure": true, "ensures": true, "strive": true, "endeavour": true, "endeavor": true, "aim": true, "'ll": true, "wo": true, "sha": true}
+	obligationWords = map[string]bool{"must": true, "agree": true, "agrees": true, "required": true, "responsible": true, "obliged": true, "obligated": true, "need": true, "needs": true, "have": true, "has": true, "should": true, "represent": true, "represents": true, "warrant": true, "warrants": true, "waive": true, "waives": true, "acknowledge": true, "acknowledges": true, "consent": true, "consents": true, "accept": true, "accepts": true, "understand": true, "understands": true}
+	fillerWords     = map[string]bool{"hereby": true, "also": true, "only": true, "further": true, "expressly": true, "irrevocably": true, "specifically": true, "additionally": true, "still": true, "therefore": true, "then": true, "generally": true, "and": true, "or": true, "to": true, "be": true, "the": true, "right": true, "do": true, "does": true, "are": true, "is": true, "am": true, "at": true, "all": true, "times": true, "any": true, "time": true, "sole": true, "its": true, "our": true, "discretion": true, "in": true, "so": true, "always": true}
+)
+
+// Names returns the names a document gives the service, lower-cased: the
+// quoted names of a definition that also names "we" or "us" ('Acme Inc.
+// ("Acme", "we", "us")', 'referred to as "Acme" or "we"'), with the name
+// before the parenthesis.
+func Names(text string) []string {
+	var out []string
+	// Only the neighbourhoods of a quoted "we" or "us" are read, so a long
+	// document costs a few substring searches.
+	for _, mark := range nameMarks {
+		for off, n := 0, 0; n < 16; n++ {
+			i := strings.Index(text[off:], mark)
+			if i < 0 {
+				break
+			}
+			i += off
+			lo, hi := max(0, i-240), min(len(text), i+160)
+			for lo > 0 && !utf8.RuneStart(text[lo]) {
+				lo--
+			}
+			for hi < len(text) && !utf8.RuneStart(text[hi]) {
+				hi++
+			}
+			out = namesIn(text[lo:hi], out)
+			off = i + len(mark)
+		}
+	}
+	return out
+}
+
+// nameMarks are the quoted pronouns a definition of the service's name
+// carries.
+var nameMarks = []string{`we"`, `We"`, "we”", "We”", "we'", "We'", "we’", "We’", `us"`, "us”", "referred to as"}
+
+func namesIn(window string, out []string) []string {
+	low := strings.ToLower(quoteFolder.Replace(window))
+	low = strings.NewReplacer("“", `"`, "”", `"`).Replace(low)
+	for _, loc := range nameDefRe.FindAllStringSubmatchIndex(low, 8) {
+		group := low[loc[0]:loc[1]]
+		for _, q := range quotedRe.FindAllStringSubmatch(group, -1) {
+			n := strings.TrimSpace(q[1])
+			switch n {
+			case "we", "us", "our", "ours", "company", "the company", "":
+				continue
+			}
+			out = appendName(out, n)
+		}
+		if before := low[max(0, loc[0]-60):loc[0]]; before != "" && strings.HasPrefix(group, "(") {
+			if m := preNameRe.FindStringSubmatch(before); m != nil {
+				out = appendName(out, strings.TrimSpace(m[1]))
+			}
+		}
+	}
+	return out
+}
+
+var (
+	nameDefRe = regexp.MustCompile(`\((?:[^()]{0,80}?)["'](?:we|us|our)["'][^()]{0,80}\)|referred to (?:herein )?as ["'][^"']{1,40}["'](?:,? (?:or|and) ["'][^"']{1,40}["']){0,3}`)
+	quotedRe  = regexp.MustCompile(`["']([^"']{1,40})["']`)
+	preNameRe = regexp.MustCompile(`([a-z0-9][\w.&-]*(?: [\w.&-]+){0,3}?)\s*,?\s*$`)
+)
+
+func appendName(out []string, n string) []string {
+	n = strings.TrimSuffix(strings.TrimSuffix(n, ","), ".")
+	if n == "" || len(n) > 40 {
+		return out
+	}
+	for _, o := range out {
+		if o == n {
+			return out
+		}
+	}
+	return append(out, n)
+}
+
+// ReadClause decides who a sentence binds and how: the subject of its main
+// clause (after a leading "if ...," or "by using ...," and through "you
+// agree that ..."), its modality and whether its verb is negated. names
+// are the service's names in the document (Names).
+func ReadClause(sentence string, names []string) Reading {
+	low := strings.ToLower(quoteFolder.Replace(sentence))
+	low = strings.Join(strings.FieldsFunc(low, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == '"' || r == '\u201c' || r == '\u201d' || r == '(' || r == ')' || r == '*'
+	}), " ")
+	low = strings.ReplaceAll(low, "n't", " n't")
+	low = strings.TrimLeft(low, "-•·–—▪◦#§>|0123456789.) ")
+	return readFrom(low, names, 0)
+}
+
+func readFrom(low string, names []string, depth int) Reading {
+	// "In no event shall Acme be liable", "under no circumstances will we
+	// be responsible": an inverted, negated clause.
+	if loc := noEventRe.FindStringIndex(low); loc != nil {
+		r := readFrom(low[loc[1]:], names, depth+1)
+		if r.Actor == ActorNone {
+			r.Actor = ActorService
+		}
+		r.Modality, r.Negated = ModCommitment, true
+		return r
+	}
+	for i := 0; i < 3; i++ {
+		loc := leadClauseRe.FindStringIndex(low)
+		if loc == nil {
+			break
+		}
+		low = low[loc[1]:]
+	}
+	if depth < 2 {
+		if loc := youAgreeThatRe.FindStringIndex(low); loc != nil {
+			return readFrom(low[loc[1]:], names, depth+1)
+		}
+	}
+	if loc := youLetUsRe.FindStringIndex(low); loc != nil {
+		return Reading{ActorService, ModRight, false}
+	}
+	actor, rest := subjectOf(low, names)
+	if actor == ActorNone {
+		if passiveRe.MatchString(low) && !strings.Contains(low, " by you") && !strings.Contains(low, " by other users") && !strings.Contains(low, " by third part") {
+			actor = ActorService
+			_, rest, _ = strings.Cut(low, " ")
+			// the verb group starts at the first modal or auxiliary
+			for k, w := range strings.Fields(low) {
+				if rightWords[w] || commitWords[w] || w == "is" || w == "are" || w == "must" {
+					rest = strings.Join(strings.Fields(low)[k:], " ")
+					break
+				}
+			}
+		} else {
+			return Reading{ActorNone, ModStatement, leadingNegation(low)}
+		}
+	}
+	mod, neg := modalityOf(rest)
+	if actor == ActorUser && mod == ModCommitment {
+		mod = ModObligation // "you will not", "you shall"
+	}
+	if actor == ActorUser && strings.HasPrefix(low, "your ") {
+		// "your use of the service is subject to ...", "your data is
+		// stored": the user's things, read as passives above when they
+		// take a participle; otherwise statements about the user.
+		mod = ModStatement
+	}
+	return Reading{actor, mod, neg}
+}
+
+// subjectOf finds the subject at the start of low and returns its actor and
+// the words after it.
+func subjectOf(low string, names []string) (Actor, string) {
+	try := func(subjects []string, a Actor) (Actor, string, bool) {
+		best := ""
+		for _, s := range subjects {
+			if len(s) > len(best) && strings.HasPrefix(low, s) && (len(low) == len(s) || low[len(s)] == ' ' || low[len(s)] == ',' || low[len(s)] == '\'') {
+				best = s
+			}
+		}
+		if best == "" {
+			return ActorNone, "", false
+		}
+		return a, strings.TrimLeft(low[len(best):], " ,"), true
+	}
+	for _, n := range names {
+		if strings.HasPrefix(low, n+" ") || strings.HasPrefix(low, n+"'s ") || strings.HasPrefix(low, "the "+n+" ") {
+			rest := strings.TrimPrefix(strings.TrimPrefix(low, "the "), n)
+			if strings.HasPrefix(rest, "'s ") {
+				return ActorNone, ""
+			}
+			return ActorService, strings.TrimLeft(rest, " ,")
+		}
+	}
+	// "you and we agree", "both parties": a dispute clause binds the user
+	// (the guidelines' mutual clauses); others the service, read below.
+	if strings.HasPrefix(low, "you and ") || strings.HasPrefix(low, "both you and") {
+		return ActorUser, afterVerbStart(low)
+	}
+	if a, rest, ok := try(serviceSubjects, ActorService); ok {
+		if rest != "" && !strings.HasPrefix(low, "it ") || a == ActorService && isVerbStart(rest) {
+			return a, rest
+		}
+	}
+	if a, rest, ok := try(userSubjects, ActorUser); ok {
+		if strings.HasPrefix(low, "your ") {
+			return ActorNone, ""
+		}
+		return a, rest
+	}
+	if a, rest, ok := try(thirdSubjects, ActorThirdParty); ok && isVerbStart(rest) {
+		return a, rest
+	}
+	// A proper name followed by a modal: "Acme may terminate", "Crunchyroll
+	// reserves the right": the service when the document has not named it.
+	if f := strings.Fields(low); len(f) > 1 && len(f[0]) > 2 && (rightWords[f[1]] || commitWords[f[1]] || f[1] == "reserves" || f[1] == "collects" || f[1] == "uses" || f[1] == "shares" || f[1] == "sells") && !commonNoun[f[0]] {
+		return ActorService, strings.Join(f[1:], " ")
+	}
+	return ActorNone, ""
+}
+
+// commonNoun are first words before a modal that name no party ("this
+// agreement may", "content may").
+var commonNoun = map[string]bool{"this": true, "these": true, "that": true, "such": true, "content": true, "information": true, "data": true, "terms": true, "agreement": true, "changes": true, "disputes": true, "claims": true, "any": true, "all": true, "some": true, "each": true, "there": true, "payments": true, "fees": true, "prices": true, "cookies": true, "access": true, "use": true, "nothing": true, "no": true, "which": true, "what": true, "who": true, "how": true, "personal": true,
+	"arbitration": true, "notice": true, "notices": true, "subscriptions": true, "subscription": true, "accounts": true, "refunds": true, "purchases": true, "software": true, "services": true, "products": true, "links": true, "ads": true, "advertisements": true, "you": true, "it": true, "they": true, "we": true, "amendments": true, "updates": true, "liability": true, "damages": true, "transfers": true, "communications": true, "messages": true, "emails": true, "orders": true, "delivery": true, "materials": true, "posts": true, "reviews": true, "comments": true, "feedback": true, "billing": true, "pricing": true, "features": true, "termination": true, "suspension": true, "violations": true, "requests": true, "records": true, "logs": true, "backups": true, "copies": true, "cases": true}
+
+func afterVerbStart(low string) string {
+	f := strings.Fields(low)
+	for k, w := range f {
+		if rightWords[w] || commitWords[w] || obligationWords[w] || w == "are" || w == "do" {
+			return strings.Join(f[k:], " ")
+		}
+	}
+	return ""
+}
+
+// isVerbStart: the words after a subject begin with a verb group (a modal,
+// an auxiliary, an adverb or a verb in -s), so "it" or "they" are subjects
+// there and not objects of a fragment.
+func isVerbStart(rest string) bool {
+	w, _, _ := strings.Cut(rest, " ")
+	return w != "" && (rightWords[w] || commitWords[w] || obligationWords[w] || fillerWords[w] || negWordRe.MatchString(w) || strings.HasSuffix(w, "s") || w == "use" || w == "collect" || w == "share" || w == "sell" || w == "process" || w == "store" || w == "retain" || w == "keep" || w == "disclose" || w == "transfer" || w == "provide" || w == "receive" || w == "obtain" || w == "track" || w == "work" || w == "partner" || w == "rent" || w == "display" || w == "show" || w == "serve" || w == "delete" || w == "terminate" || w == "suspend" || w == "remove" || w == "change" || w == "modify" || w == "update" || w == "reserve" || w == "read" || w == "access" || w == "were" || w == "was" || w == "did")
+}
+
+// modalityOf reads the verb group at the start of rest (at most six
+// words): its modality and its negation.
+func modalityOf(rest string) (Modality, bool) {
+	f := strings.Fields(rest)
+	f = f[:min(len(f), 7)]
+	mod, neg, set := ModStatement, false, false
+words:
+	for k, w := range f {
+		w = strings.Trim(w, ",;:")
+		switch {
+		case negWordRe.MatchString(w):
+			neg = true
+			if w == "cannot" || w == "can't" {
+				if !set {
+					mod, set = ModRight, true
+				}
+			}
+			if w == "won't" || w == "shan't" {
+				if !set {
+					mod, set = ModCommitment, true
+				}
+			}
+			continue
+		case w == "no" && k > 0:
+			neg = true
+			continue
+		}
+		if !set {
+			switch {
+			case w == "reserve" || w == "reserves" || w == "retain" || w == "retains":
+				mod, set = ModRight, true
+				continue
+			case w == "are" || w == "is" || w == "be" || w == "am":
+				// "are required to", "are responsible for", "are entitled to",
+				// "is free to": the word after decides
+				if k+1 < len(f) {
+					n := strings.Trim(f[k+1], ",;:")
+					if n == "not" && k+2 < len(f) {
+						n = f[k+2]
+					}
+					switch {
+					case obligationWords[n] || n == "solely" || n == "prohibited" || n == "forbidden" || n == "expected" || n == "liable":
+						mod, set = ModObligation, true
+					case rightWords[n] || n == "able":
+						mod, set = ModRight, true
+					}
+				}
+				continue
+			case rightWords[w]:
+				mod, set = ModRight, true
+				continue
+			case w == "must" || w == "should" || obligationWords[w] && w != "have" && w != "has" && w != "need" && w != "needs":
+				mod, set = ModObligation, true
+				continue
+			case (w == "have" || w == "has" || w == "need" || w == "needs") && k+1 < len(f) && (f[k+1] == "to" || f[k+1] == "the"):
+				if f[k+1] == "the" && k+2 < len(f) && f[k+2] == "right" {
+					mod, set = ModRight, true
+				} else if f[k+1] == "to" {
+					mod, set = ModObligation, true
+				}
+				continue
+			case commitWords[w]:
+				mod, set = ModCommitment, true
+				continue
+			}
+		}
+		if fillerWords[w] || w == "do" || w == "does" || w == "did" || w == "will" || w == "shall" {
+			continue
+		}
+		if set || k > 0 {
+			break words
+		}
+	}
+	if !set {
+		mod = ModStatement
+	}
+	return mod, neg
+}
+
+// leadingNegation: a subjectless sentence that starts negated ("No
+// personal data is sold", "Never ...").
+func leadingNegation(low string) bool {
+	return strings.HasPrefix(low, "no ") || strings.HasPrefix(low, "never ") || strings.HasPrefix(low, "none ") || strings.HasPrefix(low, "nothing ")
+}

@@ -1,0 +1,113 @@
+package analyze
+
+import "testing"
+
+// Who a clause binds, how, and whether it is negated: every pattern of
+// issue 21 (obligations and prohibitions on the user, protective
+// sentences, passives, the company's own name, "you agree that we ...")
+// beside look-alikes that stay the service's practice.
+func TestReadClause(t *testing.T) {
+	names := []string{"acme", "acme inc"}
+	const (
+		S, U, T, N     = ActorService, ActorUser, ActorThirdParty, ActorNone
+		St, Ri, Co, Ob = ModStatement, ModRight, ModCommitment, ModObligation
+	)
+	cases := []struct {
+		sentence string
+		actor    Actor
+		mod      Modality
+		neg      bool
+	}{
+		// the service under any name
+		{"We may sell your data to anyone.", S, Ri, false},
+		{"We may sell your personal information to third parties.", S, Ri, false},
+		{"We sell your personal data.", S, St, false},
+		{"We collect your email address and phone number.", S, St, false},
+		{"Acme may terminate your account at any time.", S, Ri, false},
+		{"Acme Inc reserves the right to change these Terms at any time.", S, Ri, false},
+		{"The Service may share your information with advertisers.", S, Ri, false},
+		{"The Company will notify you before any change takes effect.", S, Co, false},
+		{"We reserve the right to suspend your access without notice.", S, Ri, false},
+		{"We will not close an account because of good-faith criticism.", S, Co, true},
+		{"We cannot read your messages.", S, Ri, true},
+		{"We do not sell your personal information.", S, St, true},
+		{"We never share your data with advertisers.", S, St, true},
+		{"We won't share your data with third parties for their marketing.", S, Co, true},
+		{"We shall not be liable for any indirect damages.", S, Co, true},
+		{"We are not responsible for third-party websites.", S, Ob, true},
+		{"We are entitled to remove any content.", S, Ri, false},
+		{"We have the right to terminate your account.", S, Ri, false},
+		{"We use cookies to show you personalised ads.", S, St, false},
+		{"We also share information with our partners.", S, St, false},
+		{"Acme's liability is limited to the fees you paid.", N, St, false},
+		// leading clauses and "you agree that"
+		{"If you breach these Terms, we may terminate your account without notice.", S, Ri, false},
+		{"By using the Service, you agree to be bound by these Terms.", U, Ob, false},
+		{"To the maximum extent permitted by law, we will not be liable for lost profits.", S, Co, true},
+		{"You agree that we may terminate your account at any time.", S, Ri, false},
+		{"You acknowledge and agree that Acme may change the Service.", S, Ri, false},
+		{"You consent to our sharing of your data with advertisers.", S, Ri, false},
+		{"You authorize us to charge your card.", S, Ri, false},
+		{"In no event shall Acme be liable for any damages.", S, Co, true},
+		// passives with the service as agent
+		{"Your account may be terminated at any time without notice.", S, Ri, false},
+		{"Your personal data may be shared with our advertising partners.", S, Ri, false},
+		{"Your information will be deleted within 30 days.", S, Co, false},
+		{"Your data is never sold.", S, St, true},
+		{"Your content may be removed by other users.", N, St, false},
+		// the user bound: obligations and prohibitions
+		{"You may not resell data you obtain from us.", U, Ri, true},
+		{"Users may not sell their accounts.", U, Ri, true},
+		{"You must not disclose your password to third parties.", U, Ob, true},
+		{"You agree to receive a verification code by SMS.", U, Ob, false},
+		{"You must be at least 13 years old to use the Service.", U, Ob, false},
+		{"You shall not reverse engineer the software.", U, Ob, true},
+		{"You will not use the Service for unlawful purposes.", U, Ob, true},
+		{"You are responsible for keeping your password secure.", U, Ob, false},
+		{"You are required to provide accurate information.", U, Ob, false},
+		{"Members must not post content that infringes copyright.", U, Ob, true},
+		{"You hereby waive any moral rights in your content.", U, Ob, false},
+		{"You waive your right to participate in a class action.", U, Ob, false},
+		{"You agree to indemnify and hold Acme harmless.", U, Ob, false},
+		{"You and Acme agree to resolve disputes by binding arbitration.", U, Ob, false},
+		{"You have to keep your login details confidential.", U, Ob, false},
+		{"Users should not share personal information publicly.", U, Ob, true},
+		// the user's rights
+		{"You may terminate your account at any time.", U, Ri, false},
+		{"You can opt out of personalised advertising.", U, Ri, false},
+		{"You have the right to access and delete your data.", U, Ri, false},
+		{"You retain all moral rights in your content.", U, Ri, false},
+		{"You cannot delete your account once created.", U, Ri, true},
+		{"You grant us a worldwide, royalty-free licence to use your content.", U, St, false},
+		// third parties
+		{"Third parties may collect information about you through cookies.", T, Ri, false},
+		{"Our partners may use cookies to show you ads on other sites.", T, Ri, false},
+		{"Advertisers do not receive your name.", T, St, true},
+		{"Google uses the data to provide analytics.", T, St, false},
+		// no actor
+		{"No personal data is sold.", N, St, true},
+		{"These Terms are governed by the laws of England.", N, St, false},
+		{"Arbitration will take place in Boston.", N, St, false},
+		{"Payments are non-refundable.", N, St, false},
+	}
+	for _, c := range cases {
+		got := ReadClause(c.sentence, names)
+		if got != (Reading{c.actor, c.mod, c.neg}) {
+			t.Errorf("ReadClause(%q) = %v %v neg=%v, want %v %v neg=%v", c.sentence, got.Actor, got.Modality, got.Negated, c.actor, c.mod, c.neg)
+		}
+	}
+	if len(cases) < 60 {
+		t.Fatalf("%d sentences, want at least 60", len(cases))
+	}
+}
+
+func TestNames(t *testing.T) {
+	got := Names(`These terms are between you and Acme Widgets Ltd. (“Acme”, “we”, “us” or “our”). Welcome.`)
+	want := map[string]bool{"acme": true}
+	for _, n := range got {
+		delete(want, n)
+	}
+	if len(want) > 0 {
+		t.Errorf("Names = %q, want acme among them", got)
+	}
+}

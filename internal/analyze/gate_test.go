@@ -1,0 +1,118 @@
+package analyze
+
+import (
+	"strings"
+	"testing"
+)
+
+// The look-alikes of issue 21: obligations and prohibitions on the user,
+// protective sentences and sentences about the document are no findings
+// of the service's practice, while the practices themselves stay found.
+func TestWhoIsBoundInFindings(t *testing.T) {
+	e := engine(t)
+	type want struct {
+		cat, sev string // a finding of this category and severity must (or must not) be there
+		present  bool
+	}
+	cases := []struct {
+		doc, text string
+		want      []want
+	}{
+		{"privacy", "We may sell your data to anyone who pays for it.", []want{{"data_sale", SeverityBlocker, true}}},
+		{"terms", "Users may not sell their accounts to other users.", []want{{"data_sale", SeverityBlocker, false}, {"data_sale", SeverityGood, false}}},
+		{"terms", "You may not resell data you obtain from us.", []want{{"data_sale", SeverityGood, false}}},
+		{"terms", "You must not disclose your password to third parties.", []want{{"third_party_sharing", SeverityGood, false}}},
+		{"privacy", "You agree to receive a verification code by SMS.", []want{{"data_collection", SeverityBad, false}}},
+		{"terms", "We will not close an account because of good-faith criticism of us.", []want{{"unilateral_termination", SeverityBad, false}}},
+		{"privacy", "We cannot read your messages, which are end-to-end encrypted.", []want{{"user_rights", SeverityBad, false}}},
+		{"terms", "We may terminate your account at any time, for any reason, without notice.", []want{{"unilateral_termination", SeverityBad, true}}},
+		{"privacy", "We do not currently respond to Do Not Track signals.", []want{{"tracking", SeverityBad, true}}},
+	}
+	for _, c := range cases {
+		fs := e.Analyze(c.text, Options{DocumentType: c.doc}).Findings
+		for _, w := range c.want {
+			found := false
+			for _, f := range fs {
+				found = found || f.Category == w.cat && f.Severity == w.sev
+			}
+			if found != w.present {
+				t.Errorf("%q: %s/%s found %v, want %v (findings %v)", c.text, w.cat, w.sev, found, w.present, fs)
+			}
+		}
+	}
+}
+
+func TestNonClausesAreNoFindings(t *testing.T) {
+	e := engine(t)
+	for _, s := range []string{
+		"This section explains how we may change the service and terminate accounts.",
+		"See section 4 for how we use your data for advertising.",
+		`"Claim" means any dispute between you and us, including claims for damages.`,
+		"For example, we may sell your data to advertisers if you post a photo.",
+		"1. Introduction 2. Your Account 3. Termination 4. Arbitration 5. Changes",
+		"Terms | Privacy | Cookies | Advertising | Help",
+		"6. Limitation Of Liability And Binding Arbitration.",
+		"b. Binding Individual Arbitration.",
+		"*   Liability Cap Exclusions.",
+		"CLASS ACTION WAIVER AND REPRESENTATIVE ACTION WAIVER.",
+	} {
+		if fs := e.Analyze(s, Options{DocumentType: "terms"}).Findings; len(fs) > 0 {
+			t.Errorf("%q: findings %v, want none", s, fs)
+		}
+	}
+}
+
+// The quote is the sentence that states the practice: the waiver, not the
+// sentence before it that shares its words.
+func TestQuoteIsTheWaiver(t *testing.T) {
+	text := "You retain all moral rights in your content. To the extent permitted by law, you waive all moral rights in your content in favour of Acmé Ünïcode Ltd."
+	res := engine(t).Analyze(text, Options{DocumentType: "terms"})
+	rs := []rune(text)
+	n := 0
+	for _, f := range res.Findings {
+		if f.Case != titleMoralRights {
+			continue
+		}
+		n++
+		if !strings.HasPrefix(f.Quote, "To the extent") || string(rs[f.Start:f.End]) != f.Quote {
+			t.Errorf("moral-rights quote %q at %d-%d, want the waiver sentence alone, exact", f.Quote, f.Start, f.End)
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d moral-rights findings, want 1: %v", n, res.Findings)
+	}
+}
+
+// Each weighty practice is found in several wordings.
+func TestWeightyWordings(t *testing.T) {
+	e := engine(t)
+	cases := []struct{ title, text string }{
+		{titleBroadLicence, "You grant us a worldwide, royalty-free, sublicensable, transferable licence to use, modify and create derivative works of your content."},
+		{titleBroadLicence, "By posting User Content you hereby grant Acme a perpetual, irrevocable licence to reproduce and distribute such content in any media."},
+		{titleLicenceAfter, "The licence you grant us in your content survives the termination of your account and continues after you delete the content."},
+		{titleMoralRights, "You agree not to assert any moral rights you may have in your submissions."},
+		{titleClassAction, "You may bring claims against us only in your individual capacity and not as a plaintiff or class member in any purported class or representative proceeding."},
+		{titleClassAction, "YOU WAIVE ANY RIGHT TO PARTICIPATE IN A CLASS ACTION LAWSUIT."},
+		{titleArbitration, "Any dispute shall be finally settled by binding arbitration administered by the AAA."},
+		{titleArbitration, "You and Acme agree to resolve all disputes through individual arbitration."},
+		{titleLiabilityFees, "In no event shall our aggregate liability exceed the amount you paid us in the twelve months before the claim."},
+		{titleNoLiability, "To the maximum extent permitted by law, Acme shall not be liable for any indirect, incidental or consequential damages."},
+		{titleTermination, "We may suspend or terminate your account at any time, without notice, for any reason."},
+		{titleTermination, "Your account may be deleted at our sole discretion without prior notice."},
+		{titleChangeNoNotice, "We reserve the right to modify these Terms at any time, and changes are effective upon posting."},
+		{titleChangeNoNotice, "We may update this privacy policy from time to time by posting the new version on this page."},
+		{titleTargetedAds, "Our advertising partners use cookies to show you personalised ads based on your browsing activity across other websites."},
+		{titleAds, "We use the information we collect about you to show you tailored advertisements within the app."},
+		{titleGivenThird, "We may share your personal information with advertisers and marketing partners."},
+	}
+	for _, c := range cases {
+		res := e.Analyze(c.text, Options{DocumentType: "terms"})
+		found := false
+		for _, f := range res.Findings {
+			found = found || f.Case == c.title
+		}
+		if !found {
+			t.Errorf("%q: no finding of %q (findings %v)", c.text, c.title, res.Findings)
+		}
+	}
+}

@@ -1,0 +1,229 @@
+package analyze
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// Sentences about the document rather than clauses of it are never
+// findings: headings (they still join the paragraph the privacy detector
+// reads, so they give context to the sentences under them), table-of-
+// contents and link lines, section summaries, cross-references,
+// definitions and examples (the kinds of the case labels' guidelines).
+var (
+	// "This section explains how ...", "This Privacy Policy describes
+	// ...", "In short: ...", "Summary", "Key points".
+	summaryRe = regexp.MustCompile(`^(this|the following|the present|these) (section|part|paragraph|clause|chapter|page|document|policy|privacy policy|privacy notice|notice|statement|terms|agreement|cookie policy|summary|overview)s?( \w+){0,2} (explains?|describes?|sets? (out|forth)|outlines?|tells you|covers?|summari[sz]es?|contains?|provides? (you with )?(an overview|information|details|a summary)|gives? (you )?(an overview|information)|is (intended|designed|meant) to (explain|inform|help|describe)|applies|will (explain|describe|help))\b|^(in short|in summary|in brief|summary|tl;? ?dr|key points?|at a glance|the short version|short version|quick summary|overview)\b`)
+	// "See section 4 for how ads work", "For more information, see our
+	// Cookie Policy", "Learn more", "Click here".
+	crossRefRe = regexp.MustCompile(`^(please )?(see|refer to|consult) (also )?(our|the|section|clause|paragraph|article|sections|this|these|below|above|here|\d)\b|^(for (more|further|additional|detailed) (information|details|info)|to (learn|find out|read) more|learn more|read more|find out more|more (information|details|info)|click here|tap here|details here|further information)\b`)
+	// A clause that only points elsewhere has no verb of its own after
+	// the pointer; one that states a practice too is kept ("see our
+	// policy, which says we may sell ...").
+	crossRefClauseRe = regexp.MustCompile(`[,;]\s*(which|where|and|but)?\s*(we|you) (may|will|can|must|shall|might|reserve|sell|share|collect|use|disclose|terminate)\b`)
+	// '"Claim" means any dispute', 'Personal Data refers to'.
+	definitionRe = regexp.MustCompile(`^["'\x{201c}(]+[^"'\x{201d}]{1,50}["'\x{201d})]+,? (\([^)]{0,30}\) )?(means|mean|shall mean|refers? to|shall refer to|is defined as|are defined as|has the meaning|have the meaning)\b|^(the (term|terms|word|words) )?[a-z]+( [a-z]+){0,2} (means|shall mean|refers to|shall refer to|is defined as|has the meaning)\b|^(in|for the purposes? of|as used in) (this|these) [\w ]{1,40},? ["'\x{201c}][^"'\x{201d}]{1,40}["'\x{201d}] (means|refers)`)
+	// use of the service that "means" acceptance is a clause
+	notDefinitionRe = regexp.MustCompile(`^(your|use|using|continued|access|accessing|this|that|it|which|what)\b`)
+	// "For example, if you post a photo ...", "E.g. your IP address".
+	exampleRe = regexp.MustCompile(`^(for (example|instance)|e\.g\.|example:|examples:|as an example|to illustrate|illustration:|by way of example)`)
+	// "1. Introduction 2. The Service 3. Your account", "Terms | Privacy
+	// | Cookies", "Section 4 ........ 12".
+	tocRe     = regexp.MustCompile(`\b\d{1,2}\.? [A-Z][^.?!]{1,60} \d{1,2}\.? [A-Z][^.?!]{1,60} \d{1,2}\.? [A-Z]|\.{5,}\s*\d+$`)
+	urlOnlyRe = regexp.MustCompile(`^(https?://|www\.)\S+$`)
+)
+
+// notClause reports whether sentence i states nothing of the contract: a
+// heading, a table-of-contents or link line, a summary, a cross-reference,
+// a definition or an example.
+func notClause(rs []rune, spans []Span, i int) bool {
+	return headingLine(rs, spans, i) || notClauseText(rs[spans[i].Start:spans[i].End])
+}
+
+// headingLine: sentence i reads as a heading, not as a list item.
+func headingLine(rs []rune, spans []Span, i int) bool {
+	s := rs[spans[i].Start:spans[i].End]
+	// "b. Binding Individual Arbitration.", "*   Liability Cap Exclusions.",
+	// "CLASS ACTION WAIVER.": a marker before a title keeps it a title
+	if t := stripMarker(s); titleCase(t) || capsHeading(t) {
+		return true
+	}
+	return isHeading(s) && !listItem(rs, spans, i)
+}
+
+// stripMarker drops a list marker ("*", "-", "b.", "(iv)", "12.") and the
+// space after it.
+func stripMarker(s []rune) []rune {
+	i := 0
+	for i < len(s) && strings.ContainsRune("-•*·–—▪◦#§>|_ \t", s[i]) {
+		i++
+	}
+	j := i
+	if j < len(s) && s[j] == '(' {
+		j++
+	}
+	k := j
+	for k < len(s) && k-j < 5 && (unicode.IsDigit(s[k]) || unicode.IsLetter(s[k])) {
+		k++
+	}
+	if k > j && k < len(s) && (s[k] == '.' || s[k] == ')') && (k-j <= 2 || isRoman(strings.ToLower(string(s[j:k])))) && k+1 < len(s) && s[k+1] == ' ' {
+		i = k + 1
+	}
+	for i < len(s) && (s[i] == ' ' || s[i] == '_') {
+		i++
+	}
+	return s[i:]
+}
+
+// capsHeading: a line in capitals of at most 14 words with no pronoun,
+// modal or verb of a clause ("BINDING ARBITRATION AND CLASS ACTION
+// WAIVER."); "WE ARE NOT LIABLE FOR ..." is a shouted clause.
+func capsHeading(s []rune) bool {
+	letters := 0
+	for _, r := range s {
+		if unicode.IsLower(r) {
+			return false
+		}
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	if letters < 4 {
+		return false
+	}
+	ws := strings.FieldsFunc(strings.ToLower(string(s)), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
+	if len(ws) == 0 || len(ws) > 14 {
+		return false
+	}
+	for _, w := range ws {
+		if clauseWords[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// clauseWords mark a clause in a line of capitals.
+var clauseWords = map[string]bool{"we": true, "you": true, "us": true, "they": true, "it": true, "shall": true, "will": true, "may": true, "must": true, "can": true, "is": true, "are": true, "be": true, "not": true, "agree": true, "agrees": true, "waive": true, "waives": true, "have": true, "has": true, "do": true, "does": true, "any": true, "all": true, "no": true}
+
+// notClauseText: a table-of-contents or link line, a summary, a
+// cross-reference, a definition or an example.
+func notClauseText(s []rune) bool {
+	str := string(s)
+	if digits(s) >= 3 && tocRe.MatchString(str) || linkLine(str) || urlOnlyRe.MatchString(strings.TrimSpace(str)) {
+		return true
+	}
+	low := strings.ToLower(quoteFolder.Replace(strings.TrimLeft(str, "-•·–—▪◦#§>|*0123456789.() \t")))
+	if low == "" {
+		return true
+	}
+	switch low[0] {
+	case 't', 'i', 's', 'k', 'a', 'o', 'q':
+		if summaryRe.MatchString(low) {
+			return true
+		}
+	}
+	switch low[0] {
+	case 's', 'p', 'r', 'c', 'f', 't', 'l', 'm', 'd':
+		if crossRefRe.MatchString(low) && !crossRefClauseRe.MatchString(low) {
+			return true
+		}
+	}
+	switch low[0] {
+	case 'f', 'e', 'a', 't', 'i', 'b':
+		if exampleRe.MatchString(low) {
+			return true
+		}
+	}
+	return containsAny(low, definitionWords) && definitionRe.MatchString(low) && !notDefinitionRe.MatchString(low)
+}
+
+// listItem: a heading-like line that is an item of a list rather than a
+// title ("- sell your data to advertisers", "advertising partners;", an
+// item after "We may share your data with:"), which the sentence before
+// introduces or which starts in lower case or with a bullet.
+func listItem(rs []rune, spans []Span, i int) bool {
+	sp := spans[i]
+	if sp.End == sp.Start {
+		return false
+	}
+	first, last := rs[sp.Start], rs[sp.End-1]
+	if first == '-' || first == '•' || first == '*' || first == '·' || first == '–' || first == '▪' || first == '◦' || unicode.IsLower(first) {
+		return true
+	}
+	if last == ';' || last == ',' {
+		return true
+	}
+	if i > 0 {
+		p := spans[i-1]
+		if p.End > p.Start && (rs[p.End-1] == ':' || rs[p.End-1] == ';' || rs[p.End-1] == ',') {
+			return true
+		}
+	}
+	return false
+}
+
+// smallWords stay lower-case in a title.
+var smallWords = map[string]bool{"a": true, "an": true, "the": true, "and": true, "or": true, "of": true, "to": true, "for": true, "in": true, "on": true, "by": true, "with": true, "at": true, "from": true, "your": true, "our": true, "we": true, "you": true, "us": true, "is": true, "are": true, "how": true, "what": true, "do": true}
+
+// titleCase: a short line of capitalised words ("6. Limited Time to File
+// Claims.", "Liability Cap Exclusions.") is a heading even with its full
+// stop; an all-capitals sentence is not (clauses are shouted too).
+func titleCase(s []rune) bool {
+	words, caps, lower := 0, 0, false
+	for _, w := range strings.FieldsFunc(string(s), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) {
+		if smallWords[strings.ToLower(w)] {
+			continue
+		}
+		words++
+		r := []rune(w)
+		if unicode.IsUpper(r[0]) {
+			caps++
+		}
+		for _, c := range r[1:] {
+			if unicode.IsLower(c) {
+				lower = true
+			}
+		}
+	}
+	return lower && words >= 2 && words <= 8 && caps == words
+}
+
+// linkLine: three or more short items separated by "|" or "•" ("Terms |
+// Privacy | Cookies"); a table row whose cells say something is no link
+// line.
+func linkLine(s string) bool {
+	for _, sep := range []string{"|", "•"} {
+		if strings.Count(s, sep) < 2 {
+			continue
+		}
+		n := 0
+		short := true
+		for _, item := range strings.Split(s, sep) {
+			w := len(strings.Fields(item))
+			if w == 0 {
+				continue
+			}
+			n++
+			short = short && w <= 4
+		}
+		if n >= 3 && short {
+			return true
+		}
+	}
+	return false
+}
+
+// definitionWords: one of them is in every definition definitionRe reads.
+var definitionWords = []string{" mean", " refer", " defined", " meaning"}
+
+func digits(s []rune) int {
+	n := 0
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,259 @@
+package analyze
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/clausewatch/clausewatch/internal/analyze/model"
+)
+
+// The weighty practices (issue 21 item 5) are found by rules as well as by
+// the learned case model: the model learns each from a few dozen ToS;DR
+// quotes and misses wordings they lack, while these practices are stated
+// in a small legal vocabulary that a pattern covers across wordings
+// ("waive ... moral rights", "in no event ... liable", "class or
+// representative action"). The patterns were written from ToS;DR's quotes
+// of each case (shared/data/tosdr/points.jsonl, the model's training data)
+// and the case labels' guidelines; who is bound is decided afterwards
+// (gate), as for every finding. Each rule's case carries cases.tsv's title,
+// rating and category, so its findings are the learned case's.
+
+// Titles of the weighty cases, as cases.tsv spells them.
+const (
+	titleBroadLicence   = "The copyright license maintained by the service over user data and/or content is broader than necessary."
+	titleLicenceAfter   = "This service keeps a license on user-generated content even after users close their accounts."
+	titleTargetedAds    = "The service uses your personal data to employ targeted third-party advertising"
+	titleAds            = "The service uses your personal data for advertising"
+	titleGivenThird     = "Your personal data is given to third parties"
+	titleSellUnlessOpt  = "The service may sell your data unless you opt out"
+	titleMoralRights    = "You waive your moral rights"
+	titleClassAction    = "You waive your right to a class action."
+	titleArbitration    = "This service forces users into binding arbitration in the case of disputes"
+	titleNoLiability    = "This service assumes no liability for any losses or damages resulting from any matter relating to the service"
+	titleLiabilityFees  = "Any liability on behalf of the service is only limited to the fees you paid as a user"
+	titleTermination    = "The service can delete your account without prior notice and without a reason"
+	titleChangeNoNotice = "Terms may be changed any time at their discretion, without notice to the user"
+)
+
+func weightyCase(title, rating, category string) model.CaseInfo {
+	return model.CaseInfo{Title: title, Rating: rating, Category: category}
+}
+
+// weightyRules are the rule cases of the weighty practices, tried in this
+// order; the arbitration opt-out (optout.go) comes after them and, where it
+// matches, stands for the arbitration category alone.
+var weightyRules = []ruleCase{
+	{info: weightyCase(titleMoralRights, SeverityBlocker, ""), needs: []string{"moral"}, kw: []string{"moral right", "moral or", "droit moral"}, match: moralWaiver, conf: 0.85, only: true},
+	{info: weightyCase(titleLicenceAfter, SeverityBad, ""), needs: []string{"licen", "sublicen", "sub-licen"}, kw: []string{"surviv", "after", "continue", "following"}, match: licenceAfterClosing, conf: 0.75, group: "licence"},
+	{info: weightyCase(titleBroadLicence, SeverityBad, ""), needs: []string{"licen", "sublicen", "sub-licen"}, kw: []string{"grant", "give", "provide", "confer", "assign", "hereby", "you"}, match: broadLicence, conf: 0.75, group: "licence"},
+	{info: weightyCase(titleClassAction, SeverityBad, "arbitration"), needs: []string{"class", "representative", "collective", "consolidated"}, match: classActionWaiver, conf: 0.85},
+	{info: weightyCase(titleArbitration, SeverityBad, "arbitration"), needs: []string{"arbitra"}, match: bindingArbitration, conf: 0.8},
+	{info: weightyCase(titleLiabilityFees, SeverityBad, "limitation_of_liability"), needs: []string{"liab"}, kw: []string{"exceed", "limited to", "greater", "lesser", "excess", "cap", "amount", "total", "aggregate", "maximum", "cumulative", "entire", "overall", "paid"}, match: liabilityCap, conf: 0.85, group: "liability"},
+	{info: weightyCase(titleNoLiability, SeverityBad, "limitation_of_liability"), needs: []string{"liab", "responsib"}, kw: []string{"not", "no ", "never", "cannot", "disclaim", "exclu", "limit", "without", "risk", "event", "circumstances", "n't"}, match: noLiability, conf: 0.8, group: "liability"},
+	{info: weightyCase(titleTermination, SeverityBad, "unilateral_termination"), needs: []string{"terminat", "suspen", "delet", "disabl", "deactivat", "clos", "cancel", "block", "restrict", "remov", "revok", "discontinu"}, kw: []string{"time", "without", "reason", "discretion", "will", "immediately", "cause"}, match: terminationAtWill, conf: 0.75},
+	{info: weightyCase(titleChangeNoNotice, SeverityBad, "unilateral_change"), needs: []string{"chang", "modif", "amend", "updat", "revis", "alter", "replac"}, kw: []string{"time", "without", "discretion", "right", "periodic", "continu", "post", "updated", "effective", "visit", "check", "review", "subject to change", "revision"}, match: changeWithoutNotice, conf: 0.7},
+	{info: weightyCase(titleSellUnlessOpt, SeverityBad, "data_sale"), needs: []string{"sell", "sold", "rent", "sale"}, match: sellsData, conf: 0.75},
+	{info: weightyCase(titleTargetedAds, SeverityBad, "tracking"), needs: []string{"advertis", "ads", "marketing"}, match: targetedThirdPartyAds, conf: 0.75, group: "ads", keepOthers: true},
+	{info: weightyCase(titleAds, SeverityBad, "tracking"), needs: []string{"advertis", "ads"}, match: personalisedAds, conf: 0.7, group: "ads", keepOthers: true},
+	{info: weightyCase(titleGivenThird, SeverityBad, "third_party_sharing"), needs: []string{"shar", "disclos", "provid", "transfer", "available", "giv", "pass"}, kw: []string{"third", "partner", "advertis", "affiliat", "compan", "broker", "sponsor", "network", "marketing"}, match: sharedWithThirdParties, conf: 0.7, keepOthers: true},
+}
+
+// negatedBefore: a negation among the n words before position i of w.
+func negatedBefore(w string, i, n int) bool {
+	return negatorRe.MatchString(lastWords(w[:i], n))
+}
+
+var (
+	moralRe       = regexp.MustCompile(`\bmoral (rights?|or (\w+ ){0,2}rights)\b|\bdroit moral\b`)
+	moralWaiverRe = regexp.MustCompile(`\b(waive|waives|waived|waiving|waiver|relinquish\w*|not to (assert|exercise|enforce)|not (assert|exercise|enforce)|never (assert|exercise)|consent to (\w+ ){0,6}(act|acts|use|modification)|unenforceable|not be enforced)\b`)
+)
+
+// moralWaiver: "you waive any moral rights", "you agree not to assert
+// your moral rights", "all moral rights ... have been waived"; not "you
+// retain all moral rights".
+func moralWaiver(w string) bool {
+	return moralRe.MatchString(w) && moralWaiverRe.MatchString(w)
+}
+
+var (
+	licenceGrantRe = regexp.MustCompile(`\b(grant|grants|granting|give|gives|giving|provide|provides|confer|confers|assign|assigns|hereby|you)\b(\s+\S+){0,40}?\s+(licen[cs]e|licen[cs]es|right|rights|permission)\b`)
+	contentRe      = regexp.MustCompile(`\b(content|submissions?|materials?|ugc|posts|photos?|videos?|uploads?|user[- ]generated|creations?|works?|feedback|reviews|listings|information you|ideas)\b`)
+	broadRe        = regexp.MustCompile(`\b(perpetual|perpetually|irrevocable|irrevocably|any purpose|any purposes|all purposes|whatever purpose|any (and all )?(media|manner|form)|now known or (hereafter|later) (developed|devised|invented)|unlimited|without (any )?(territorial|time) limitations?|exploit)\b`)
+	wideGrantRe    = regexp.MustCompile(`\bsub-?licens\w*\b`)
+	derivativeRe   = regexp.MustCompile(`\b(derivative works?|modify|adapt|adaptations?|translate|commerciali[sz]e)\b`)
+	afterCloseRe   = regexp.MustCompile(`\b(surviv\w+|even after|after (you )?(delete|close|terminat|remov|cancel|stop)|continues? (after|following|beyond)|following (the )?(termination|deletion|closure))\b`)
+)
+
+// grantsContentLicence: the user grants a licence to their content.
+func grantsContentLicence(w string) bool {
+	return licenceGrantRe.MatchString(w) && contentRe.MatchString(w) && strings.Contains(w, "licen") || strings.Contains(w, "licen") && strings.Contains(w, "you grant")
+}
+
+// broadLicence: a licence to the user's content that is perpetual,
+// irrevocable, for any purpose or in any media, or sublicensable with the
+// right to modify.
+func broadLicence(w string) bool {
+	if !grantsContentLicence(w) {
+		return false
+	}
+	return broadRe.MatchString(w) || wideGrantRe.MatchString(w) && derivativeRe.MatchString(w)
+}
+
+// licenceAfterClosing: the licence survives the user's deleting content or
+// closing the account.
+func licenceAfterClosing(w string) bool {
+	return grantsContentLicence(w) && afterCloseRe.MatchString(w)
+}
+
+var (
+	classRe       = regexp.MustCompile(`\b(class|collective|representative|consolidated|mass|group) (action|actions|arbitration|arbitrations|proceeding|proceedings|claims?|lawsuits?|suits?|basis|capacity|member|members|or representative|action or|, consolidated|wide)\b|\bclass-(action|wide)\b|\bprivate attorney general\b|\brepresentative\S* (actions?|proceedings?|claims?)\b|\bindividual (capacity|basis)\b|\bconsolidat\w*\b`)
+	classWaiverRe = regexp.MustCompile(`\b(waive|waives|waived|waiver|not|no|never|only|individual|individually|solely|cannot|prohibit\w*|bar|barred|exclude\w*|forgo|give up|may n't|wo n't)\b`)
+)
+
+// classActionWaiver: claims only on an individual basis, no class or
+// representative actions.
+func classActionWaiver(w string) bool {
+	return classRe.MatchString(w) && classWaiverRe.MatchString(w)
+}
+
+var bindingArbRe = regexp.MustCompile(`\bbinding (individual |confidential )?arbitration\b|\b(resolved|settled|decided|determined|submitted|referred|brought|heard|resolve|settle|submit) (exclusively |solely |only |finally )?(by|through|in|to|before|via) (an? )?(final |binding |individual |confidential |mandatory |independent )*(and binding )?arbitrat|\b(shall|will|must) be arbitrated\b|\bmandatory arbitration\b|\bagree(s|d)? (that )?(\w+ ){0,12}?(to|will|shall|must) (be )?(resolve|resolved|settle|settled|submit|submitted|arbitrate)\b(\s+\S+){0,20}?\s+arbitrat|\bagree to arbitrate\b|\barbitration (is|shall be|will be) (the )?(exclusive|sole|mandatory|binding)|\bexclusively (by|through) arbitration\b|\b(referred|submitted|subject) to\b(\s+\S+){0,6}?\s+(for |to )?arbitration\b|\bwaive\w* (\w+ ){0,6}rights? to (sue|go to court|a (jury )?trial|have (\w+ ){0,3}(resolved|heard|decided) in court)`)
+
+// bindingArbitration: disputes go to (binding) arbitration, unless the
+// words just before negate it.
+func bindingArbitration(w string) bool {
+	for _, loc := range bindingArbRe.FindAllStringIndex(w, 4) {
+		if !negatedBefore(w, loc[0], 4) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	capRe           = regexp.MustCompile(`\b(liability|liable|liabilities|damages|responsibility)\b(\s+\S+){0,40}?\s+(exceed|exceeds|limited to|not to exceed|greater of|lesser of|in excess of|capped|cap|more than|the amount|amounts? (paid|you paid)|fees (paid|you paid))\b|\b(total|aggregate|maximum|cumulative|entire|overall) (\w+ ){0,3}liability\b`)
+	noLiabRe        = regexp.MustCompile(`\b(not|no|never|nor|cannot) (be )?(held )?(liable|responsible|liability|accountable)\b|\bassumes? no (liability|responsibility)\b|\b(disclaim|disclaims|exclude|excludes|excluded|limit|limits)\w* (\w+ ){0,5}(liability|liabilities|responsibility|claims|damages)\b|\bin no event\b(\s+\S+){0,40}?\s+(liable|liability|responsible|damages)\b|\bunder no circumstances\b(\s+\S+){0,40}?\s+(liable|liability|responsible|damages)\b|\bwithout (any )?liability\b|\bat your (own|sole) risk\b`)
+	linkedContentRe = regexp.MustCompile(`\b(third[- ]party|linked|external|other) (web ?sites?|sites|links|content|services|products|applications)\b|\blinks? to\b`)
+	userLiableRe    = regexp.MustCompile(`^(you|the user|users?) (are|is|will be|shall be|remain) (solely |fully |entirely )?(liable|responsible)\b`)
+)
+
+// liabilityCap: liability limited to an amount ("shall not exceed the fees
+// you paid", "aggregate liability ... limited to $100").
+func liabilityCap(w string) bool {
+	return capRe.MatchString(w) && !userLiableRe.MatchString(w)
+}
+
+// noLiability: liability excluded or disclaimed ("in no event shall we be
+// liable", "we are not responsible for any loss"), not for linked
+// third-party content (a case of its own).
+func noLiability(w string) bool {
+	loc := noLiabRe.FindStringIndex(w)
+	return loc != nil && !negatedBefore(w, loc[0], 3) && !userLiableRe.MatchString(w) && !linkedContentRe.MatchString(w) && !strings.Contains(w, "indemnif")
+}
+
+var (
+	terminateRe    = regexp.MustCompile(`\b(terminate|terminates|terminated|termination|suspend|suspends|suspended|suspension|delete|deletes|deleted|disable|disables|disabled|deactivate|deactivates|deactivated|close|closes|closed|cancel|cancels|cancelled|canceled|block|blocks|blocked|restrict|restricts|restricted|remove|removes|removed|discontinue|discontinues|revoke|revokes|revoked|refuse|deny|ban|bans|banned)\b(\s+\S+){0,8}?\s+(account|accounts|access|membership|registration|subscription|use|licen[cs]e|profile|right to use|participation)\b|\b(account|accounts|access|membership|registration|subscription|licen[cs]e|profile)\b(\s+\S+){0,5}?\s+(terminated|suspended|deleted|disabled|deactivated|closed|cancelled|canceled|blocked|restricted|revoked|removed)\b`)
+	strongAtWillRe = regexp.MustCompile(`\b(for any (reason|or no reason)|for no reason|without (\w+ ){0,2}(reason|cause)|at will|with or without (cause|reason)|any reason whatsoever)\b`)
+	conditionRe    = regexp.MustCompile(`\b(if|in the following|found|where|in case|in the event|upon|should you|violat\w*|breach\w*)\b`)
+	atWillRe       = regexp.MustCompile(`\b(at any time|any time|anytime|without (\w+ ){0,2}(notice|warning|cause|reason|liability|explanation|notification)|for any (reason|or no reason)|for no reason|any reason|no reason|(sole|absolute|own) (and (absolute|sole) )?discretion|at will|immediately|with or without (cause|notice|reason))\b`)
+)
+
+// terminationAtWill: the service may end or suspend the user's account or
+// access at any time, without notice or reason, at its discretion.
+func terminationAtWill(w string) bool {
+	if !atWillRe.MatchString(w) || !terminateRe.MatchString(w) {
+		return false
+	}
+	// "... in the following circumstances:", "if you breach": reasons
+	// given, unless any reason will do
+	return strongAtWillRe.MatchString(w) || !conditionRe.MatchString(w)
+}
+
+var (
+	changeRe      = regexp.MustCompile(`\b(change|changes|changed|changing|modify|modifies|modified|modification|modifications|amend|amends|amended|amendment|amendments|update|updates|updated|updating|revise|revises|revised|revision|revisions|alter|alters|altered|replace|replaces|vary)\b(\s+\S+){0,8}?\s+(terms|agreement|policy|policies|conditions|eula|tos|statement|notice|rules|guidelines|prices|pricing|fees)\b|\b(terms|agreement|policy|conditions|eula|statement)\b(\s+\S+){0,6}?\s+(changed|modified|amended|updated|revised|altered|replaced|subject to change)\b`)
+	changeFreeRe  = regexp.MustCompile(`\b(at any time|any time|anytime|from time to time|without (\w+ ){0,2}(notice|notification|notifying|informing|consent)|(sole|absolute|own) (and (absolute|sole) )?discretion|reserves? the right|periodically|continued (use|access)|continu\w* to use|subject to change|by posting|posting|posted|effective (immediately|upon|when|as soon)|(check|review|visit|revisit) (\w+ ){0,4}(page|policy|terms|regularly|periodically)|last updated|effective date|revision date)\b`)
+	withoutNotice = regexp.MustCompile(`\bwithout (\w+ ){0,2}(notice|notification|notifying (you|users)|informing you)\b`)
+	noticeRe      = regexp.MustCompile(`\b(notify|notifies|notified|notification|notice|inform you|informed|e-?mail you|let you know|tell you|alert you|\d+ days|ask for your consent|seek your consent|obtain your consent)\b`)
+)
+
+// changeWithoutNotice: the service may change the terms or the policy at
+// any time or at its discretion, with notice at most by posting (the
+// guidelines' reading); a promise to notify users makes it another case.
+func changeWithoutNotice(w string) bool {
+	if !changeRe.MatchString(w) || !changeFreeRe.MatchString(w) {
+		return false
+	}
+	rest := withoutNotice.ReplaceAllString(w, "")
+	return !noticeRe.MatchString(rest)
+}
+
+var (
+	sellRe       = regexp.MustCompile(`\b(sell|sells|selling|rent|rents|renting|trade|trades|monetize)\b(\s+\S+){0,8}?\s+(data|information|details|personal|lists?)\b|\b(data|information|details)\b(\s+\S+){0,6}?\s+(sold|rented)\b|\bsale of (your |personal |user |customer )+(data|information)\b`)
+	ccpaSaleRe   = regexp.MustCompile(`\b(considered|deemed|constitutes?|qualify as|defined as) (a |an )?(sale|sales|selling|sharing)\b`)
+	optOutWordRe = regexp.MustCompile(`\bopt(-| )?out\b|\bdo not sell\b`)
+	saleOutRe    = regexp.MustCompile(`\b(merger|acquisition|acquired|bankruptcy|insolvency|reorgani[sz]ation|business transfer|change of control|assets|sale of (all|substantially|the company|our (company|business)|a business))\b`)
+)
+
+// sellsData: personal data sold or rented unless the user opts out (not
+// in a merger or bankruptcy, which is another case), not negated just
+// before. A sale without an opt-out stays the privacy patterns' blocker.
+func sellsData(w string) bool {
+	if saleOutRe.MatchString(w) {
+		return false
+	}
+	// "some of our disclosures may be considered a sale under the CCPA":
+	// a sale in the law's sense, which the user may opt out of
+	if ccpaSaleRe.MatchString(w) {
+		return true
+	}
+	if !optOutWordRe.MatchString(w) {
+		return false
+	}
+	for _, loc := range sellRe.FindAllStringIndex(w, 4) {
+		if !negatedBefore(w, loc[0], 4) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	personalAdsRe = regexp.MustCompile(`\b(personali[sz]ed|targeted|tailored|interest[- ]based|behaviou?ral|relevant|customi[sz]ed|personal|custom|retargeting|re-targeting|remarketing)\b(\s+\S+){0,2}?\s+(ads|advertising|advertisements?|adverts|ad|marketing|offers|promotions)\b|\b(ads|advertising|advertisements?|adverts)\b(\s+\S+){0,10}?\s+(based on|tailored to|relevant to|according to|that match|that may interest|of interest to|that you might|you may (like|be interested))\b|\b(target|targets|targeting|personali[sz]e|personali[sz]ing|tailor|tailoring|customi[sz]e)\b(\s+\S+){0,4}?\s+(ads|advertising|advertisements?|adverts|ad|marketing)\b`)
+	dataUseAdsRe  = regexp.MustCompile(`\b(use|uses|used|using|process|processes|processed|analy[sz]e|combine|collect|collects|share|shares|shared|disclose)\b(\s+\S+){0,15}?\s+(information|data|activity|activities|interests|preferences|browsing|history|profile|usage)\b(\s+\S+){0,20}?\s+(advertis\w*|ads|advertisements?)\b|\b(advertis\w*|ads)\b(\s+\S+){0,3}?\s+(purposes)\b`)
+	// a sentence about opting out of such ads is the user's choice (a
+	// good case of its own)
+	adOptOutRe = regexp.MustCompile(`\bopt(-| )?(out|outs|ed out|ing out)\b|\bopting out\b|\bopted[- ]out\b`)
+	thirdAdsRe = regexp.MustCompile(`\b(third[- ]part(y|ies)|partners?|ad networks?|advertising networks?|advertisers|ad (tech|servers?|exchanges?)|google|facebook|meta|vendors|other (sites|websites|apps|services|platforms)|across (\w+ ){0,2}(sites|websites|apps|devices|services)|off our|outside (of )?our)\b`)
+)
+
+// personalisedAds: advertising built on the user's data or activity.
+func personalisedAds(w string) bool {
+	return (personalAdsRe.MatchString(w) || dataUseAdsRe.MatchString(w)) && !adOptOutRe.MatchString(w)
+}
+
+// targetedThirdPartyAds: personalised advertising through or by third
+// parties (ad networks, partners, across other sites).
+func targetedThirdPartyAds(w string) bool {
+	return personalisedAds(w) && thirdAdsRe.MatchString(w)
+}
+
+var (
+	shareRe       = regexp.MustCompile(`\b(share|shares|shared|sharing|disclose|discloses|disclosed|disclosing|provide|provides|provided|transfer|transfers|transferred|make available|made available|makes available|give|gives|given|pass|passes|passed|sell|sells)\b(\s+\S+){0,25}?\s+(advertis\w*|ad networks?|ad partners?|marketing partners?|data brokers?|sponsors|third[- ]part(y|ies)|business partners|partners|affiliates|other companies|companies|social (media )?networks?)\b`)
+	dataWordRe    = regexp.MustCompile(`\b(data|information|details|profile|email|e-mail|address|identifiers?|it|this)\b`)
+	onlyNeutralRe = regexp.MustCompile(`\b(law enforcement|legal|court|authorit\w*|government\w*|subpoena|regulators?|merger|merg\w+|all or part of (its|our) business|acquisition|bankruptcy|insolvency|comply|compliance|protect (the |our )?(rights|safety)|fraud)\b`)
+	providerRe    = regexp.MustCompile(`\b(service providers?|processors?|vendors|contractors|on our behalf|who (perform|provide) services|acting (for|on behalf of) us|aggregated?|anonymi[sz]ed|de-identified|with your (consent|permission)|at your (request|direction))\b`)
+	adsWordRe     = regexp.MustCompile(`\b(advertis\w*|marketing|ad networks?|data brokers?|sponsors|business partners|their own (purposes|marketing))\b`)
+)
+
+// sharedWithThirdParties: personal data given to third parties for their
+// own ends (advertising, marketing, partners), not only to processors or
+// authorities (neutral cases of their own).
+func sharedWithThirdParties(w string) bool {
+	loc := shareRe.FindStringIndex(w)
+	if loc == nil || negatedBefore(w, loc[0], 4) || !dataWordRe.MatchString(w) {
+		return false
+	}
+	if adsWordRe.MatchString(w) {
+		return true
+	}
+	return !onlyNeutralRe.MatchString(w) && !providerRe.MatchString(w)
+}
