@@ -10,8 +10,9 @@ type Case struct {
 	Category string `json:"category"`
 }
 
-// Basis is what a grade is computed from: the distinct cases found, counted
-// by rating, and the balance good - bad - 3 x blocker.
+// Basis is what a grade is computed from: the distinct cases of the
+// findings (GradeCases), counted by rating, and the balance
+// good - bad - 3 x blocker.
 type Basis struct {
 	Good    int `json:"good"`
 	Neutral int `json:"neutral"`
@@ -117,6 +118,45 @@ func Grade(cases []Case) (grade string, score int, basis Basis) {
 	basis = BasisOf(cases)
 	grade = basis.Letter(GradeThresholds)
 	return grade, basis.Score(grade, GradeThresholds), basis
+}
+
+// GradeCases lists the cases a document's findings grade it with, distinct
+// and in document order, so the grade is computed from the findings the
+// reader sees:
+//   - a finding that is an instance of a ToS;DR case counts as its case;
+//   - a bad or blocker finding of a category alone counts as its category's
+//     default case, titled as the finding and rated as its severity, so no
+//     bad clause is left out of the grade because no ToS;DR case fired;
+//   - a good finding that overlaps a bad or blocker finding does not count:
+//     one sentence is never both a bad and a good case ("we may terminate
+//     your account at any time" is not also "you can leave at any time").
+//
+// Neutral and good findings of a category alone carry no case; neutral cases
+// are listed but do not move the grade.
+func GradeCases(findings []Finding) []Case {
+	var bad []Finding
+	for _, f := range findings {
+		if f.Severity == SeverityBad || f.Severity == SeverityBlocker {
+			bad = append(bad, f)
+		}
+	}
+	out := []Case{}
+	seen := map[string]bool{}
+	for _, f := range findings {
+		title := f.Case
+		if title == "" && (f.Severity == SeverityBad || f.Severity == SeverityBlocker) {
+			title = f.Title
+		}
+		if title == "" || seen[title] {
+			continue
+		}
+		if f.Severity == SeverityGood && slices.ContainsFunc(bad, func(b Finding) bool { return b.Start < f.End && f.Start < b.End }) {
+			continue
+		}
+		seen[title] = true
+		out = append(out, Case{Title: title, Rating: f.Severity, Category: f.Category})
+	}
+	return out
 }
 
 // UnionCases returns the distinct cases of several documents' cases, in
