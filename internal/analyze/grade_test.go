@@ -2,10 +2,14 @@ package analyze
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -116,5 +120,151 @@ func TestGradeOfCases(t *testing.T) {
 	grade, score, basis := Grade([]Case{c("a", "good"), c("a", "good"), c("b", "bad"), c("n", "neutral")})
 	if basis != (Basis{Good: 1, Neutral: 1, Bad: 1, Balance: 0}) || grade != "B" || score != 70 {
 		t.Errorf("Grade = %s %d %+v", grade, score, basis)
+	}
+}
+
+// checkGradeBasis holds a result to the grade's contract: the basis lists
+// exactly the cases of the findings that moved the grade, every bad or
+// blocker finding among them, and a blocker never sits under an A or a B.
+func checkGradeBasis(t *testing.T, r Result) {
+	t.Helper()
+	var bad []Finding
+	for _, f := range r.Findings {
+		if f.Severity == SeverityBad || f.Severity == SeverityBlocker {
+			bad = append(bad, f)
+		}
+	}
+	caseOf := func(f Finding) string { return cmp.Or(f.Case, f.Title) }
+	for _, f := range bad {
+		if !slices.ContainsFunc(r.Cases, func(c Case) bool { return c.Title == caseOf(f) && c.Rating == f.Severity }) {
+			t.Errorf("%s finding %q (%q) is not in the basis %+v", f.Severity, f.Title, f.Quote, r.Cases)
+		}
+	}
+	for _, c := range r.Cases {
+		shown := slices.ContainsFunc(r.Findings, func(f Finding) bool {
+			overlapsBad := slices.ContainsFunc(bad, func(b Finding) bool { return b.Start < f.End && f.Start < b.End })
+			return caseOf(f) == c.Title && f.Severity == c.Rating && (f.Case != "" || c.Rating != SeverityGood) &&
+				(c.Rating != SeverityGood || !overlapsBad)
+		})
+		if !shown {
+			t.Errorf("case %+v in the basis stands for no finding that counts", c)
+		}
+	}
+	if r.Basis != BasisOf(r.Cases) {
+		t.Errorf("basis %+v, its cases count %+v", r.Basis, BasisOf(r.Cases))
+	}
+	if r.Basis.Blocker > 0 && r.Grade < "D" {
+		t.Errorf("grade %s with %d blocker cases", r.Grade, r.Basis.Blocker)
+	}
+}
+
+// The findings the reader sees are the grade's basis: a blocker found by a
+// category alone grades D or E, a sentence read as both a bad and a good
+// case counts only as the bad one.
+func TestGradeFromFindings(t *testing.T) {
+	for _, c := range []struct {
+		text, worst string
+		basis       Basis
+	}{
+		{"We may sell your personal data to anyone.", "E", Basis{Blocker: 1, Balance: -3}},
+		{"We share your personal information with advertisers.", "B", Basis{Bad: 1, Balance: -1}},
+		// also read as "You have the right to leave this service at any time"
+		{"We may terminate your account at any time.", "B", Basis{Bad: 1, Balance: -1}},
+	} {
+		r := engine(t).Analyze(c.text, Options{DocumentType: "terms"})
+		checkGradeBasis(t, r)
+		if r.Basis != c.basis || r.Grade > c.worst || r.Grade < "B" {
+			t.Errorf("%q: grade %s, basis %+v, want B..%s and %+v", c.text, r.Grade, r.Basis, c.worst, c.basis)
+		}
+	}
+	for _, text := range []string{unfairTerms, benignPrivacy, mustRead(t, filepath.Join("testdata", "terms-streamly.txt")), mustRead(t, filepath.Join("testdata", "privacy-adtech.txt"))} {
+		checkGradeBasis(t, engine(t).Analyze(text, Options{DocumentType: "terms"}))
+	}
+}
+
+// Documents made of clauses drawn at random: adding a paragraph with a bad
+// or blocker clause never raises the grade or the score, adding one with a
+// good clause never lowers them, and the basis always matches the findings.
+func TestGradeMonotoneOverDocuments(t *testing.T) {
+	bad := []string{
+		"We may sell your personal data to anyone.",
+		"We may terminate your account at any time.",
+		"We may change these Terms at any time without notice.",
+		"We share your personal information with advertisers.",
+		"We may suspend or terminate your account for any reason, without notice.",
+		"We are not liable for any damages arising from your use of the Service.",
+		"We keep your data indefinitely, even after you delete your account.",
+		arbitrationTerms,
+	}
+	good := []string{
+		"We do not sell your personal information.",
+		"You may close your account at any time.",
+		"We will notify you by email at least 30 days before any material change to this notice takes effect.",
+		"We delete your data within 30 days after you close your account.",
+		"You have the right to access, correct and delete your personal data at any time from the settings page.",
+	}
+	neutral := []string{
+		"We use cookies to remember your preferences.",
+		"These Terms are governed by the laws of the State of California.",
+		"By using the Service you agree to these Terms.",
+	}
+	all := slices.Concat(bad, good, neutral)
+	rnd := rand.New(rand.NewPCG(21, 1))
+	docs := [][]string{{"We may suspend or terminate your account for any reason, without notice."}}
+	for range 100 {
+		var paras []string
+		for range rnd.IntN(12) {
+			paras = append(paras, all[rnd.IntN(len(all))])
+		}
+		docs = append(docs, paras)
+	}
+	e := engine(t)
+	for _, paras := range docs {
+		at := rnd.IntN(len(paras) + 1)
+		with := func(s string) string {
+			return strings.Join(slices.Insert(slices.Clone(paras), at, s), "\n\n")
+		}
+		base := e.Analyze(with(""), Options{DocumentType: "terms"})
+		checkGradeBasis(t, base)
+		for _, s := range bad {
+			r := e.Analyze(with(s), Options{DocumentType: "terms"})
+			checkGradeBasis(t, r)
+			if r.Grade < base.Grade || r.Score > base.Score {
+				t.Errorf("a bad clause raised %s %d to %s %d:\n%s", base.Grade, base.Score, r.Grade, r.Score, with(s))
+			}
+		}
+		for _, s := range good {
+			r := e.Analyze(with(s), Options{DocumentType: "terms"})
+			checkGradeBasis(t, r)
+			if r.Grade > base.Grade || r.Score < base.Score {
+				t.Errorf("a good clause lowered %s %d to %s %d:\n%s", base.Grade, base.Score, r.Grade, r.Score, with(s))
+			}
+		}
+	}
+}
+
+// Confidence is low for a short text, a document that is neither terms nor
+// a privacy policy, or one mostly not read as clauses; high for a full
+// document read almost whole.
+func TestConfidence(t *testing.T) {
+	long := strings.Repeat(benignPrivacy+"\n", 12)
+	headings := strings.Repeat("Home\nPricing\nAbout us\nContact\n\n", 40) + benignPrivacy
+	for _, c := range []struct {
+		text, docType, want string
+	}{
+		{"We may sell your personal data to anyone.", "privacy", ConfidenceLow},
+		{long, "other", ConfidenceLow},
+		{headings, "privacy", ConfidenceLow},
+		{benignPrivacy, "privacy", ConfidenceLow},
+		{mustRead(t, filepath.Join("testdata", "terms-streamly.txt")), "terms", ConfidenceMedium},
+		{long, "privacy", ConfidenceHigh},
+	} {
+		r := engine(t).Analyze(c.text, Options{DocumentType: c.docType})
+		if r.Confidence != c.want || r.Coverage < 0 || r.Coverage > 1 {
+			t.Errorf("%.40q (%s): confidence %s, coverage %v, want %s", c.text, c.docType, r.Confidence, r.Coverage, c.want)
+		}
+	}
+	if r := engine(t).Analyze("", Options{}); r.Coverage != 0 || r.Confidence != ConfidenceLow {
+		t.Errorf("empty text: coverage %v, confidence %s", r.Coverage, r.Confidence)
 	}
 }
