@@ -268,3 +268,13 @@ func TestConfidence(t *testing.T) {
 		t.Errorf("empty text: coverage %v, confidence %s", r.Coverage, r.Confidence)
 	}
 }
+
+// Adding a rated case moves the balance by at least one; the shrunk E and C
+// thresholds move by EBelow/Ref and CBelow/Ref per case, so they must not
+// outrun it, or a bad case could lift an E to a D.
+func TestThresholdsKeepGradeMonotone(t *testing.T) {
+	g := GradeThresholds
+	if g.Ref != 0 && (-g.EBelow > g.Ref || -g.CBelow > g.Ref) {
+		t.Errorf("%+v: a threshold moves more than one per case", g)
+	}
+}
