@@ -32,6 +32,9 @@ func printAnalysis(w io.Writer, a *app.Analysis) error {
 	facts = append(facts, fmt.Sprintf("%d words", src.WordCount), minutes+" to read", fmt.Sprintf("grade level %.1f", a.Readability.FleschKincaidGrade))
 	fmt.Fprintf(bw, "%s\n%s\n\n", title, strings.Join(facts, ", "))
 	fmt.Fprintf(bw, "Grade %s  (score %d/100)\n", a.Grade, a.Score)
+	if a.Confidence != "" {
+		fmt.Fprintf(bw, "  Confidence %s: %.0f%% of the text read as clauses.\n", a.Confidence, 100*a.Coverage)
+	}
 	if b := a.Basis; b != nil {
 		fmt.Fprintln(bw, wrap("", "  ", fmt.Sprintf("ToS;DR's rule over %d good, %d bad and %d blocker cases (%d neutral): balance %+d, good - bad - 3 x blocker.",
 			b.Good, b.Bad, b.Blocker, b.Neutral, b.Balance)))
