@@ -34,6 +34,7 @@ func main() {
 	sample := flag.Bool("sample", false, "print the unlabelled sample (the order of labels.jsonl) and exit")
 	points := flag.Bool("points", false, "print the ToS;DR points located in corpus documents (points.jsonl) and exit")
 	folds := flag.Int("folds", 5, "folds of services for the cross-validated score (0: the shipped analyzer only)")
+	flag.StringVar(&admitPath, "admit", "", "write the good cases' cross-validated precision, and which the grade admits, to this file (internal/analyze/good-cases.tsv)")
 	flag.Parse()
 	var err error
 	switch {
