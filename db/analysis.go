@@ -85,10 +85,14 @@ type storedAnalysis struct {
 	Findings    []storedFinding   `json:"findings"`
 	Guidance    []string          `json:"guidance"`
 	Readability storedReadability `json:"readability"`
-	AI          *storedAISummary  `json:"ai"`
-	AIError     string            `json:"aiError,omitempty"`
-	Disclaimer  string            `json:"disclaimer"`
-	CreatedAt   storedTime        `json:"createdAt"`
+	// Coverage and Confidence came with issue 21: rows written before have
+	// neither and read back with zero values.
+	Coverage   float64          `json:"coverage,omitempty"`
+	Confidence string           `json:"confidence,omitempty"`
+	AI         *storedAISummary `json:"ai"`
+	AIError    string           `json:"aiError,omitempty"`
+	Disclaimer string           `json:"disclaimer"`
+	CreatedAt  storedTime       `json:"createdAt"`
 	// Text is always empty: the text has its own column (00005). The member
 	// stays so the bytes written are those rows before and after it hold.
 	Text string `json:"text"`
@@ -148,8 +152,8 @@ func storedAnalysisOf(a *app.Analysis) storedAnalysis {
 	b := storedAnalysis{
 		ID: a.ID, Source: storedSource(a.Source), Grade: a.Grade, Score: a.Score,
 		Findings: make([]storedFinding, len(a.Findings)), Guidance: a.Guidance,
-		Readability: storedReadability(a.Readability), AIError: a.AIError, Disclaimer: a.Disclaimer,
-		CreatedAt: storedTime(a.CreatedAt),
+		Readability: storedReadability(a.Readability), Coverage: a.Coverage, Confidence: a.Confidence,
+		AIError: a.AIError, Disclaimer: a.Disclaimer, CreatedAt: storedTime(a.CreatedAt),
 	}
 	for i, f := range a.Findings {
 		b.Findings[i] = storedFinding(f)
@@ -172,8 +176,8 @@ func (b storedAnalysis) analysis(text string) app.Analysis {
 	a := app.Analysis{
 		ID: b.ID, Source: app.Source(b.Source), Grade: b.Grade, Score: b.Score,
 		Findings: make([]app.Finding, len(b.Findings)), Guidance: b.Guidance,
-		Readability: app.Readability(b.Readability), AIError: b.AIError, Disclaimer: b.Disclaimer,
-		CreatedAt: time.Time(b.CreatedAt).UTC(), Text: text,
+		Readability: app.Readability(b.Readability), Coverage: b.Coverage, Confidence: b.Confidence,
+		AIError: b.AIError, Disclaimer: b.Disclaimer, CreatedAt: time.Time(b.CreatedAt).UTC(), Text: text,
 	}
 	for i, f := range b.Findings {
 		a.Findings[i] = app.Finding(f)

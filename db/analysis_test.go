@@ -92,8 +92,9 @@ func TestStoredAnalysisBodyIsGolden(t *testing.T) {
 	}
 }
 
-// An analysis graded by ToS;DR's rule keeps its basis and cases; one with
-// a basis and no case reads back with an empty list, not as an old row.
+// An analysis graded by ToS;DR's rule keeps its basis and cases, its
+// coverage and confidence; one with a basis and no case reads back with an
+// empty list, not as an old row.
 func TestStoredAnalysisKeepsGradeBasis(t *testing.T) {
 	for _, d := range dbtest.Dialects {
 		t.Run(string(d), func(t *testing.T) {
@@ -106,6 +107,7 @@ func TestStoredAnalysisKeepsGradeBasis(t *testing.T) {
 			graded := goldenAnalysis()
 			graded.ID = "6f1c1f8e-0000-4000-8000-00000000a003"
 			graded.Basis = &app.GradeBasis{Good: 1, Bad: 2, Balance: -1}
+			graded.Coverage, graded.Confidence = 0.87, "high"
 			graded.Cases = []app.Case{
 				{Title: "The service can delete your account without prior notice and without a reason", Rating: "bad", Category: "unilateral_termination"},
 				{Title: "You waive your right to a class action.", Rating: "bad", Category: "arbitration"},

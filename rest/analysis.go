@@ -19,6 +19,8 @@ type AnalysisResponse struct {
 	Findings    []findingResponse   `json:"findings"`
 	Guidance    []string            `json:"guidance"`
 	Readability readabilityResponse `json:"readability"`
+	Coverage    float64             `json:"coverage"`
+	Confidence  string              `json:"confidence"` // "" on analyses stored before it
 	AI          *aiSummaryResponse  `json:"ai"`
 	AIError     string              `json:"aiError,omitempty"`
 	Disclaimer  string              `json:"disclaimer"`
@@ -91,7 +93,7 @@ func NewAnalysisResponse(a *app.Analysis) *AnalysisResponse {
 		ID: a.ID, Source: sourceResponse(a.Source), Grade: a.Grade, Score: a.Score,
 		Cases:    append([]caseResponse{}, mapAll(a.Cases, newCaseResponse)...), // [] on old rows
 		Findings: mapAll(a.Findings, func(f app.Finding) findingResponse { return findingResponse(f) }),
-		Guidance: a.Guidance, Readability: readabilityResponse(a.Readability), AIError: a.AIError,
+		Guidance: a.Guidance, Readability: readabilityResponse(a.Readability), Coverage: a.Coverage, Confidence: a.Confidence, AIError: a.AIError,
 		Disclaimer: a.Disclaimer, CreatedAt: Time(a.CreatedAt), Text: a.Text,
 	}
 	if a.AI != nil {

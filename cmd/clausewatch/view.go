@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/app"
 )
 
@@ -32,12 +33,11 @@ func printAnalysis(w io.Writer, a *app.Analysis) error {
 	facts = append(facts, fmt.Sprintf("%d words", src.WordCount), minutes+" to read", fmt.Sprintf("grade level %.1f", a.Readability.FleschKincaidGrade))
 	fmt.Fprintf(bw, "%s\n%s\n\n", title, strings.Join(facts, ", "))
 	fmt.Fprintf(bw, "Grade %s  (score %d/100)\n", a.Grade, a.Score)
-	if b := a.Basis; b != nil {
-		fmt.Fprintln(bw, wrap("", "  ", fmt.Sprintf("ToS;DR's rule over %d good, %d bad and %d blocker cases (%d neutral): balance %+d, good - bad - 3 x blocker.",
-			b.Good, b.Bad, b.Blocker, b.Neutral, b.Balance)))
-		for _, c := range a.Cases {
-			fmt.Fprintln(bw, wrap("  - ", "    ", "["+strings.ToUpper(c.Rating)+"] "+c.Title))
-		}
+	if a.Confidence != "" {
+		fmt.Fprintf(bw, "  Confidence %s: %.0f%% of the text read as clauses.\n", a.Confidence, 100*a.Coverage)
+	}
+	if a.Basis != nil {
+		printWhy(bw, a)
 	}
 	fmt.Fprintln(bw)
 	if len(a.Findings) == 0 {
@@ -58,6 +58,55 @@ func printAnalysis(w io.Writer, a *app.Analysis) error {
 	}
 	fmt.Fprintln(bw, "\n"+a.Disclaimer)
 	return bw.Flush()
+}
+
+// printWhy explains the grade under the letter: the rule and the balance in
+// one sentence, then the cases that moved it, each with the quote of the
+// first finding that stands for it; a sentence that stands for several
+// cases is quoted once, with all of them.
+func printWhy(bw io.Writer, a *app.Analysis) {
+	cases := make([]analyze.Case, len(a.Cases))
+	for i, c := range a.Cases {
+		cases[i] = analyze.Case(c)
+	}
+	fmt.Fprintln(bw, wrap("  ", "  ", analyze.Why(cases)))
+	type quoted struct {
+		start, end int
+		quote      string
+		titles     []string
+	}
+	var qs []*quoted
+	for _, c := range a.Cases {
+		if c.Rating == analyze.SeverityNeutral {
+			continue
+		}
+		label := "[" + strings.ToUpper(c.Rating) + "] " + c.Title
+		i := slices.IndexFunc(a.Findings, func(f app.Finding) bool {
+			return f.Severity == c.Rating && (f.Case == c.Title || f.Case == "" && f.Title == c.Title)
+		})
+		if i < 0 {
+			qs = append(qs, &quoted{start: -1, titles: []string{label}})
+			continue
+		}
+		f := a.Findings[i]
+		if k := slices.IndexFunc(qs, func(q *quoted) bool { return q.start == f.Start && q.end == f.End }); k >= 0 {
+			qs[k].titles = append(qs[k].titles, label)
+			continue
+		}
+		qs = append(qs, &quoted{f.Start, f.End, f.Quote, []string{label}})
+	}
+	for _, q := range qs {
+		for k, t := range q.titles {
+			first := "  - "
+			if k > 0 {
+				first = "    "
+			}
+			fmt.Fprintln(bw, wrap(first, "    ", t))
+		}
+		if q.start >= 0 {
+			fmt.Fprintln(bw, wrap("    ", "    ", fmt.Sprintf("%q (at %d)", shorten(q.quote, 200), q.start)))
+		}
+	}
 }
 
 // lineWidth is where the terminal view wraps: readable in any terminal and

@@ -35,6 +35,7 @@ func main() {
 	points := flag.Bool("points", false, "print the ToS;DR points located in corpus documents (points.jsonl) and exit")
 	folds := flag.Int("folds", 5, "folds of services for the cross-validated score (0: the shipped analyzer only)")
 	flag.StringVar(&dumpPath, "dump", "", "write the shipped analyzer's scored sentences (fold, label, cases found, reading) to this JSON-lines file")
+	flag.StringVar(&admitPath, "admit", "", "write the good cases' cross-validated precision, and which the grade admits, to this file (internal/analyze/good-cases.tsv)")
 	flag.Parse()
 	var err error
 	switch {

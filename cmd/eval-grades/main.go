@@ -33,6 +33,7 @@ import (
 func main() {
 	data := flag.String("data", "../shared/data", "directory with tosdr/, clauses/ and corpus/")
 	verbose := flag.Bool("v", false, "print each service's cases")
+	flag.StringVar(&dumpPath, "dump", "", "write each dev service's documents' findings to this JSON-lines file")
 	flag.Parse()
 	if err := run(*data, *verbose); err != nil {
 		fmt.Fprintln(os.Stderr, "eval-grades:", err)
@@ -67,59 +68,78 @@ func run(data string, verbose bool) error {
 		return err
 	}
 	m, _ := train.TrainCases(cd.ToSDR, cd.Clauses, cd.Corpus, train.CaseConfig, func(s string) bool { return held[key(s)] })
-	// bases[o][i]: service i's basis with the blocker cases' thresholds
-	// raised by blockerOffsets[o].
 	ms, err := analyze.Embedded()
 	if err != nil {
 		return err
 	}
-	bases := make([][]analyze.Basis, len(blockerOffsets))
-	for o, off := range blockerOffsets {
-		ms.Cases = train.RaiseBlockers(m, off)
-		engine, err := analyze.New(ms)
-		if err != nil {
-			return err
-		}
-		bases[o] = make([]analyze.Basis, len(dev))
-		for i, d := range dev {
-			var results [][]analyze.Case
-			for _, doc := range docs {
-				if doc.Service != d.Service || !slices.Contains(train.GradedTypes, doc.Type) {
-					continue
-				}
-				dt := "terms"
-				if doc.Type == "Privacy Policy" {
-					dt = "privacy"
-				}
-				results = append(results, engine.Analyze(doc.Text, analyze.Options{DocumentType: dt}).Cases)
+	ms.Cases = train.RaiseBlockers(m, train.BlockerOffset)
+	engine, err := analyze.New(ms)
+	if err != nil {
+		return err
+	}
+	// cases[i], terms[i]: service i's cases, from its terms and privacy
+	// policy together and from its terms alone.
+	cases := make([][]analyze.Case, len(dev))
+	terms := make([][]analyze.Case, len(dev))
+	for i, d := range dev {
+		var results [][]analyze.Case
+		for _, doc := range docs {
+			if doc.Service != d.Service || !slices.Contains(train.GradedTypes, doc.Type) {
+				continue
 			}
-			cases := analyze.UnionCases(results...)
-			bases[o][i] = analyze.BasisOf(cases)
-			if verbose && off == train.BlockerOffset {
-				fmt.Printf("%s (%s, %d documents): %+v\n", d.Service, d.Grade, len(results), bases[o][i])
-				for _, c := range cases {
-					fmt.Printf("    %-8s %s\n", c.Rating, c.Title)
-				}
+			dt := "terms"
+			if doc.Type == "Privacy Policy" {
+				dt = "privacy"
+			}
+			res := engine.Analyze(doc.Text, analyze.Options{DocumentType: dt})
+			results = append(results, res.Cases)
+			if dt == "terms" {
+				terms[i] = analyze.UnionCases(terms[i], res.Cases)
+			}
+			if dumpPath != "" {
+				dumped = append(dumped, dumpDoc{d.Service, d.Grade, dt, len([]rune(doc.Text)), res.Coverage, res.Confidence, res.Findings})
+			}
+		}
+		cases[i] = analyze.UnionCases(results...)
+		if verbose {
+			fmt.Printf("%s (%s, %d documents): %+v\n", d.Service, d.Grade, len(results), analyze.BasisOf(cases[i]))
+			for _, c := range cases[i] {
+				fmt.Printf("    %-8s %s\n", c.Rating, c.Title)
 			}
 		}
 	}
-	var grid []param
-	for o := range blockerOffsets {
-		for _, ref := range refs {
-			for _, sc := range scales {
-				grid = append(grid, param{o, sc, ref})
+	if dumpPath != "" {
+		f, err := os.Create(dumpPath)
+		if err != nil {
+			return err
+		}
+		enc := json.NewEncoder(f)
+		for _, d := range dumped {
+			if err := enc.Encode(d); err != nil {
+				f.Close()
+				return err
 			}
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+	}
+	var grid []param
+	for _, k := range refOffsets {
+		for _, sc := range scales {
+			grid = append(grid, param{sc, k})
 		}
 	}
 	gold := make([]string, len(dev))
 	for i, d := range dev {
 		gold[i] = d.Grade
 	}
+	by := cases
 	letters := func(p param, rows []int) []string {
 		t := p.thresholds()
 		out := make([]string, len(rows))
 		for k, i := range rows {
-			out[k] = bases[p.offset][i].Letter(t)
+			out[k] = analyze.Letter(by[i], t)
 		}
 		return out
 	}
@@ -138,42 +158,52 @@ func run(data string, verbose bool) error {
 		}
 		return best
 	}
-	pred := make([]string, len(dev))
-	for i := range dev {
-		var others []int
-		for k := range dev {
-			if k != i {
-				others = append(others, k)
+	loo := func() []string {
+		pred := make([]string, len(dev))
+		for i := range dev {
+			var others []int
+			for k := range dev {
+				if k != i {
+					others = append(others, k)
+				}
 			}
+			pred[i] = letters(choose(others), []int{i})[0]
 		}
-		pred[i] = letters(choose(others), []int{i})[0]
+		return pred
 	}
-	fmt.Printf("%-22s %5s %5s %6s %6s  %s\n", "", "rho", "±1", "exact", "top", "letters")
+	all := make([]int, len(dev))
+	for i := range all {
+		all[i] = i
+	}
+	fmt.Printf("%-34s %5s %5s %6s %6s  %s\n", "", "rho", "±1", "exact", "top", "letters")
+	by = terms
+	predTerms := loo()
+	report("terms alone, leave-one-out", gold, predTerms)
+	report("terms alone, shipped thresholds", gold, letters(param{}, all))
+	by = cases
+	pred := loo()
 	report("leave-one-service-out", gold, pred)
+	report("shipped thresholds (in-sample)", gold, letters(param{}, all))
 	constC := make([]string, len(dev))
 	for i := range constC {
 		constC[i] = "C"
 	}
 	report("constant C", gold, constC)
 	report("ToS;DR (gold)", gold, gold)
-	all := make([]int, len(dev))
-	for i := range all {
-		all[i] = i
-	}
-	fmt.Println("\nexact + within one (of 44) on all 22, per blocker offset / ref / scale:")
+	fmt.Println("\nexact + within one (of 44) on all 22, per ref offset / scale:")
 	for _, p := range grid {
-		fmt.Printf("  %4g %2d %4g: %.0f\n", blockerOffsets[p.offset], p.ref, p.scale, score(gold, letters(p, all)))
+		fmt.Printf("  %2d %4g: %.0f\n", p.refOffset, p.scale, score(gold, letters(p, all)))
 	}
 	p := choose(all)
-	fmt.Printf("\nchosen on all 22 services: blocker offset %g, thresholds %+v\n", blockerOffsets[p.offset], p.thresholds())
-	fmt.Printf("shipped: blocker offset %g (train.BlockerOffset), thresholds %+v (analyze.GradeThresholds)\n", train.BlockerOffset, analyze.GradeThresholds)
+	fmt.Printf("\nchosen on all 22 services: thresholds %+v\n", p.thresholds())
+	fmt.Printf("shipped: thresholds %+v (analyze.GradeThresholds)\n", analyze.GradeThresholds)
 	ship := 0
 	for i := range dev {
 		ship += boolInt(letters(p, []int{i})[0] == gold[i])
 	}
 	fmt.Printf("in-sample with the chosen parameters (optimistic): exact %d of %d\n", ship, len(dev))
 	for i, d := range dev {
-		fmt.Printf("  %-20s gold %s  ours %s  %+v\n", d.Service, d.Grade, pred[i], bases[p.offset][i])
+		fmt.Printf("  %-20s gold %s  ours %s  terms alone %s  %+v\n", d.Service, d.Grade, pred[i], predTerms[i], analyze.BasisOf(cases[i]))
 	}
 	return nil
 }
@@ -185,36 +215,32 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// The grid the rule's parameters are chosen from.
+// The grid the thresholds are chosen from: ToS;DR's times a scale, shrunk
+// for a basis weighing less than Ref = -EBelow + a ref offset (Ref below
+// -EBelow would let a bad case lift a grade).
 var (
-	blockerOffsets = []float32{0, 0.5, 1}
-	refs           = []int{0, 15}
-	scales         = []float64{0.8, 1, 1.2, 1.5, 2}
+	refOffsets = []int{0}
+	scales     = []float64{2, 2.5, 3, 3.5}
 )
 
+// param{} stands for the shipped thresholds.
 type param struct {
-	offset int // into blockerOffsets
-	scale  float64
-	ref    int
+	scale     float64
+	refOffset int
 }
 
 func (p param) thresholds() analyze.Thresholds {
-	t := scaled(p.scale)
-	if p.ref > 0 {
-		t.Ref, t.Floor = p.ref, minRated
+	if p.scale == 0 {
+		return analyze.GradeThresholds
 	}
-	return t
-}
-
-// minRated is the fewest rated cases a shrunk threshold counts: one or two
-// bad cases alone are not a D or an E.
-const minRated = 4
-
-// scaled is ToS;DR's thresholds times s, rounded away from zero.
-func scaled(s float64) analyze.Thresholds {
 	t := analyze.ToSDRThresholds
-	return analyze.Thresholds{EBelow: int(math.Round(float64(t.EBelow) * s)), CBelow: int(math.Round(float64(t.CBelow) * s))}
+	e := int(math.Round(float64(t.EBelow) * p.scale))
+	return analyze.Thresholds{EBelow: e, CBelow: int(math.Round(float64(t.CBelow) * p.scale)), Ref: -e + p.refOffset, Floor: minRated}
 }
+
+// minRated is the least weight a shrunk threshold counts: one or two bad
+// cases alone are not a C or an E.
+const minRated = 4
 
 func rank(l string) float64 { return float64(l[0] - 'A') }
 
@@ -313,3 +339,15 @@ func readDev(path string) ([]devService, error) {
 	}
 	return out, sc.Err()
 }
+
+var dumpPath string
+
+type dumpDoc struct {
+	Service, Gold, Type string
+	Runes               int
+	Coverage            float64
+	Confidence          string
+	Findings            []analyze.Finding
+}
+
+var dumped []dumpDoc

@@ -88,6 +88,8 @@ type ComplexityRoot struct {
 		AiError     func(childComplexity int) int
 		Basis       func(childComplexity int) int
 		Cases       func(childComplexity int) int
+		Confidence  func(childComplexity int) int
+		Coverage    func(childComplexity int) int
 		CreatedAt   func(childComplexity int) int
 		Disclaimer  func(childComplexity int) int
 		Findings    func(childComplexity int) int
@@ -606,6 +608,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Analysis.Cases(childComplexity), true
+	case "Analysis.confidence":
+		if e.ComplexityRoot.Analysis.Confidence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Analysis.Confidence(childComplexity), true
+	case "Analysis.coverage":
+		if e.ComplexityRoot.Analysis.Coverage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Analysis.Coverage(childComplexity), true
 	case "Analysis.createdAt":
 		if e.ComplexityRoot.Analysis.CreatedAt == nil {
 			break
@@ -1976,6 +1990,10 @@ type Analysis {
   findings: [Finding!]!
   guidance: [String!]!
   readability: Readability!
+  "The share of the text read as clauses (0 to 1, two decimals: letters in sentences, not in headings or fragments); 0 on analyses stored before it."
+  coverage: Float!
+  "How far the grade can be trusted: low (a short text, a document neither terms nor a privacy policy, or coverage below 0.5), medium or high; empty on analyses stored before it. The grade stays A to E whatever it is."
+  confidence: String!
   "Null unless ai was asked for and the model answered."
   ai: AISummary
   "Why the AI summary is missing, when it was asked for."
@@ -2457,6 +2475,10 @@ func (ec *executionContext) childFields_Analysis(ctx context.Context, field grap
 		return ec.fieldContext_Analysis_guidance(ctx, field)
 	case "readability":
 		return ec.fieldContext_Analysis_readability(ctx, field)
+	case "coverage":
+		return ec.fieldContext_Analysis_coverage(ctx, field)
+	case "confidence":
+		return ec.fieldContext_Analysis_confidence(ctx, field)
 	case "ai":
 		return ec.fieldContext_Analysis_ai(ctx, field)
 	case "aiError":
@@ -4271,6 +4293,52 @@ func (ec *executionContext) fieldContext_Analysis_readability(_ context.Context,
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Analysis_coverage(ctx context.Context, field graphql.CollectedField, obj *app.Analysis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Analysis_coverage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Coverage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Analysis_coverage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Analysis", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _Analysis_confidence(ctx context.Context, field graphql.CollectedField, obj *app.Analysis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Analysis_confidence(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Confidence, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Analysis_confidence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Analysis", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Analysis_ai(ctx context.Context, field graphql.CollectedField, obj *app.Analysis) (ret graphql.Marshaler) {
@@ -10282,6 +10350,16 @@ func (ec *executionContext) _Analysis(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "readability":
 			out.Values[i] = ec._Analysis_readability(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "coverage":
+			out.Values[i] = ec._Analysis_coverage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "confidence":
+			out.Values[i] = ec._Analysis_confidence(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}

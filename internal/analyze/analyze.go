@@ -45,6 +45,12 @@ type Result struct {
 	Findings     []Finding   `json:"findings"`
 	Guidance     []string    `json:"guidance"` // review checklist
 	Readability  Readability `json:"readability"`
+	// Coverage is the share of the text read as clauses (0..1): the letters
+	// in sentences, not in headings or fragments.
+	Coverage float64 `json:"coverage"`
+	// Confidence is how far the grade can be trusted: low | medium | high
+	// (see confidence).
+	Confidence string `json:"confidence"`
 }
 
 // Options tune an analysis.
@@ -87,8 +93,9 @@ func (e *Engine) Analyze(text string, opts Options) Result {
 	hits := e.sentenceHits(rs, spans, docType == "privacy")
 	hits = e.keepHits(rs, spans, hits, Names(text))
 	findings := capMinor(merge(rs, spans, hits, e.cd))
-	cases := casesOf(findings)
+	cases := GradeCases(findings)
 	grade, score, basis := Grade(cases)
+	cov, words := coverage(rs, spans)
 	return Result{
 		DocumentType: docType,
 		Grade:        grade,
@@ -98,6 +105,8 @@ func (e *Engine) Analyze(text string, opts Options) Result {
 		Findings:     phrased(findings, docType),
 		Guidance:     checklist(findings, docType),
 		Readability:  readability(rs, spans),
+		Coverage:     cov,
+		Confidence:   confidence(docType, cov, words),
 	}
 }
 
@@ -249,20 +258,6 @@ func caseCategory(c model.CaseInfo) string {
 		return OtherCategory
 	}
 	return c.Category
-}
-
-// casesOf lists the distinct cases of the findings, in document order.
-func casesOf(findings []Finding) []Case {
-	out := []Case{}
-	seen := map[string]bool{}
-	for _, f := range findings {
-		if f.Case == "" || seen[f.Case] {
-			continue
-		}
-		seen[f.Case] = true
-		out = append(out, Case{Title: f.Case, Rating: f.Severity, Category: f.Category})
-	}
-	return out
 }
 
 var privacyDocRe = regexp.MustCompile(`(?i)\b(privacy|cookie|data protection) (policy|notice|statement|polic)|\bthis (notice|statement)\b`)

@@ -2,10 +2,14 @@ package analyze
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -14,6 +18,8 @@ func TestLetterRule(t *testing.T) {
 	b := func(good, bad, blocker int) Basis {
 		return Basis{Good: good, Bad: bad, Blocker: blocker, Balance: good - bad - 3*blocker}
 	}
+	// the thresholds of an earlier round, shrunk below 15 rated cases
+	shrunk := Thresholds{EBelow: -12, CBelow: -5, Ref: 15, Floor: 4}
 	for _, c := range []struct {
 		basis Basis
 		t     Thresholds
@@ -30,23 +36,23 @@ func TestLetterRule(t *testing.T) {
 		{b(0, 7, 1), ToSDRThresholds, "D"},  // -10
 		{b(0, 8, 1), ToSDRThresholds, "E"},  // -11
 		// ours, for a basis of at least Ref rated cases: -12 and -5
-		{b(15, 0, 0), GradeThresholds, "A"},
-		{b(7, 8, 0), GradeThresholds, "B"},  // -1
-		{b(5, 10, 0), GradeThresholds, "B"}, // -5: not below -5
-		{b(5, 11, 0), GradeThresholds, "C"}, // -6
-		{b(2, 14, 0), GradeThresholds, "C"}, // -12: not below -12
-		{b(2, 15, 0), GradeThresholds, "E"}, // -13
-		{b(12, 2, 1), GradeThresholds, "D"}, // +7, a blocker
-		{b(3, 11, 1), GradeThresholds, "D"}, // -11: not below -12, and a blocker
-		{b(3, 13, 1), GradeThresholds, "E"}, // -13 on 17 rated cases
+		{b(15, 0, 0), shrunk, "A"},
+		{b(7, 8, 0), shrunk, "B"},  // -1
+		{b(5, 10, 0), shrunk, "B"}, // -5: not below -5
+		{b(5, 11, 0), shrunk, "C"}, // -6
+		{b(2, 14, 0), shrunk, "C"}, // -12: not below -12
+		{b(2, 15, 0), shrunk, "E"}, // -13
+		{b(12, 2, 1), shrunk, "D"}, // +7, a blocker
+		{b(3, 11, 1), shrunk, "D"}, // -11: not below -12, and a blocker
+		{b(3, 13, 1), shrunk, "E"}, // -13 on a weight of 19
 		// fewer rated cases: the thresholds shrink in proportion (at least 4 counted)
-		{b(0, 1, 0), GradeThresholds, "B"}, // 4/15: -3.2 and -1.33
-		{b(0, 2, 0), GradeThresholds, "C"}, // -2 < -1.33
-		{b(0, 4, 0), GradeThresholds, "E"}, // -4 < -3.2
-		{b(2, 0, 0), GradeThresholds, "A"}, // no bad case
-		{b(0, 5, 0), GradeThresholds, "E"}, // 5/15: -4 and -1.67; five bad cases of five
-		{b(5, 5, 0), GradeThresholds, "B"}, // 10/15: balance 0
-		{b(1, 6, 0), GradeThresholds, "C"}, // 7/15: -5 against -5.6 and -2.33
+		{b(0, 1, 0), shrunk, "B"}, // 4/15: -3.2 and -1.33
+		{b(0, 2, 0), shrunk, "C"}, // -2 < -1.33
+		{b(0, 4, 0), shrunk, "E"}, // -4 < -3.2
+		{b(2, 0, 0), shrunk, "A"}, // no bad case
+		{b(0, 5, 0), shrunk, "E"}, // 5/15: -4 and -1.67; five bad cases of five
+		{b(5, 5, 0), shrunk, "B"}, // 10/15: balance 0
+		{b(1, 6, 0), shrunk, "C"}, // 7/15: -5 against -5.6 and -2.33
 	} {
 		if got := c.basis.Letter(c.t); got != c.want {
 			t.Errorf("%+v with %+v: letter %s, want %s", c.basis, c.t, got, c.want)
@@ -116,5 +122,176 @@ func TestGradeOfCases(t *testing.T) {
 	grade, score, basis := Grade([]Case{c("a", "good"), c("a", "good"), c("b", "bad"), c("n", "neutral")})
 	if basis != (Basis{Good: 1, Neutral: 1, Bad: 1, Balance: 0}) || grade != "B" || score != 70 {
 		t.Errorf("Grade = %s %d %+v", grade, score, basis)
+	}
+}
+
+// checkGradeBasis holds a result to the grade's contract: the basis lists
+// exactly the cases of the findings that moved the grade, every bad or
+// blocker finding among them, and a blocker never sits under an A or a B.
+func checkGradeBasis(t *testing.T, r Result) {
+	t.Helper()
+	var bad []Finding
+	for _, f := range r.Findings {
+		if f.Severity == SeverityBad || f.Severity == SeverityBlocker {
+			bad = append(bad, f)
+		}
+	}
+	caseOf := func(f Finding) string { return cmp.Or(f.Case, f.Title) }
+	for _, f := range bad {
+		if !slices.ContainsFunc(r.Cases, func(c Case) bool { return c.Title == caseOf(f) && c.Rating == f.Severity }) {
+			t.Errorf("%s finding %q (%q) is not in the basis %+v", f.Severity, f.Title, f.Quote, r.Cases)
+		}
+	}
+	for _, c := range r.Cases {
+		shown := slices.ContainsFunc(r.Findings, func(f Finding) bool {
+			overlapsBad := slices.ContainsFunc(bad, func(b Finding) bool { return b.Start < f.End && f.Start < b.End })
+			return caseOf(f) == c.Title && f.Severity == c.Rating && (f.Case != "" || c.Rating != SeverityGood) &&
+				(c.Rating != SeverityGood || !overlapsBad && AdmittedGood(c.Title))
+		})
+		if !shown {
+			t.Errorf("case %+v in the basis stands for no finding that counts", c)
+		}
+	}
+	if r.Basis != BasisOf(r.Cases) {
+		t.Errorf("basis %+v, its cases count %+v", r.Basis, BasisOf(r.Cases))
+	}
+	if r.Basis.Blocker > 0 && r.Grade < "C" {
+		t.Errorf("grade %s with %d blocker cases", r.Grade, r.Basis.Blocker)
+	}
+	for _, c := range r.Cases {
+		if c.Rating == SeverityBlocker && !IsDefaultCase(c.Title) && r.Grade < "D" {
+			t.Errorf("grade %s with ToS;DR's blocker case %q", r.Grade, c.Title)
+		}
+	}
+	// one sentence is never both a bad and a good case
+	for _, f := range r.Findings {
+		if f.Severity == SeverityGood && Counts(f, r.Findings) && slices.ContainsFunc(bad, func(b Finding) bool { return b.Start < f.End && f.Start < b.End }) {
+			t.Errorf("the good finding %q counts on a bad finding's sentence", f.Title)
+		}
+	}
+}
+
+// The findings the reader sees are the grade's basis: a blocker found by a
+// category alone grades C at best, a sentence read as both a bad and a good
+// case counts only as the bad one.
+func TestGradeFromFindings(t *testing.T) {
+	for _, c := range []struct {
+		text, best, worst string
+		basis             Basis
+	}{
+		{"We may sell your personal data to anyone.", "C", "E", Basis{Blocker: 1, Balance: -1}},
+		// Two cases, both bad: the data goes to third parties, and for targeted ads.
+		{"We share your personal information with advertisers.", "C", "C", Basis{Bad: 2, Balance: -2}},
+		// also read as "You have the right to leave this service at any time"
+		{"We may terminate your account at any time.", "B", "B", Basis{Bad: 1, Balance: -1}},
+	} {
+		r := engine(t).Analyze(c.text, Options{DocumentType: "terms"})
+		checkGradeBasis(t, r)
+		if r.Basis != c.basis || r.Grade > c.worst || r.Grade < c.best {
+			t.Errorf("%q: grade %s, basis %+v, want %s..%s and %+v", c.text, r.Grade, r.Basis, c.best, c.worst, c.basis)
+		}
+		if slices.ContainsFunc(r.Cases, func(k Case) bool { return k.Rating == SeverityGood }) {
+			t.Errorf("%q: a good case counts: %+v", c.text, r.Cases)
+		}
+	}
+	for _, text := range []string{unfairTerms, benignPrivacy, mustRead(t, filepath.Join("testdata", "terms-streamly.txt")), mustRead(t, filepath.Join("testdata", "privacy-adtech.txt"))} {
+		checkGradeBasis(t, engine(t).Analyze(text, Options{DocumentType: "terms"}))
+	}
+}
+
+// Documents made of clauses drawn at random: adding a paragraph with a bad
+// or blocker clause never raises the grade or the score, adding one with a
+// good clause never lowers them, and the basis always matches the findings.
+func TestGradeMonotoneOverDocuments(t *testing.T) {
+	bad := []string{
+		"We may sell your personal data to anyone.",
+		"We may terminate your account at any time.",
+		"We may change these Terms at any time without notice.",
+		"We share your personal information with advertisers.",
+		"We may suspend or terminate your account for any reason, without notice.",
+		"We are not liable for any damages arising from your use of the Service.",
+		"We keep your data indefinitely, even after you delete your account.",
+		arbitrationTerms,
+	}
+	good := []string{
+		"We do not sell your personal information.",
+		"You may close your account at any time.",
+		"We will notify you by email at least 30 days before any material change to this notice takes effect.",
+		"We delete your data within 30 days after you close your account.",
+		"You have the right to access, correct and delete your personal data at any time from the settings page.",
+	}
+	neutral := []string{
+		"We use cookies to remember your preferences.",
+		"These Terms are governed by the laws of the State of California.",
+		"By using the Service you agree to these Terms.",
+	}
+	all := slices.Concat(bad, good, neutral)
+	rnd := rand.New(rand.NewPCG(21, 1))
+	docs := [][]string{{"We may suspend or terminate your account for any reason, without notice."}}
+	for range 100 {
+		var paras []string
+		for range rnd.IntN(12) {
+			paras = append(paras, all[rnd.IntN(len(all))])
+		}
+		docs = append(docs, paras)
+	}
+	e := engine(t)
+	for _, paras := range docs {
+		at := rnd.IntN(len(paras) + 1)
+		with := func(s string) string {
+			return strings.Join(slices.Insert(slices.Clone(paras), at, s), "\n\n")
+		}
+		base := e.Analyze(with(""), Options{DocumentType: "terms"})
+		checkGradeBasis(t, base)
+		for _, s := range bad {
+			r := e.Analyze(with(s), Options{DocumentType: "terms"})
+			checkGradeBasis(t, r)
+			if r.Grade < base.Grade || r.Score > base.Score {
+				t.Errorf("a bad clause raised %s %d to %s %d:\n%s", base.Grade, base.Score, r.Grade, r.Score, with(s))
+			}
+		}
+		for _, s := range good {
+			r := e.Analyze(with(s), Options{DocumentType: "terms"})
+			checkGradeBasis(t, r)
+			if r.Grade > base.Grade || r.Score < base.Score {
+				t.Errorf("a good clause lowered %s %d to %s %d:\n%s", base.Grade, base.Score, r.Grade, r.Score, with(s))
+			}
+		}
+	}
+}
+
+// Confidence is low for a short text, a document that is neither terms nor
+// a privacy policy, or one mostly not read as clauses; high for a full
+// document read almost whole.
+func TestConfidence(t *testing.T) {
+	long := strings.Repeat(benignPrivacy+"\n", 12)
+	headings := strings.Repeat("Home\nPricing\nAbout us\nContact\n\n", 40) + benignPrivacy
+	for _, c := range []struct {
+		text, docType, want string
+	}{
+		{"We may sell your personal data to anyone.", "privacy", ConfidenceLow},
+		{long, "other", ConfidenceLow},
+		{headings, "privacy", ConfidenceLow},
+		{benignPrivacy, "privacy", ConfidenceLow},
+		{mustRead(t, filepath.Join("testdata", "terms-streamly.txt")), "terms", ConfidenceMedium},
+		{long, "privacy", ConfidenceHigh},
+	} {
+		r := engine(t).Analyze(c.text, Options{DocumentType: c.docType})
+		if r.Confidence != c.want || r.Coverage < 0 || r.Coverage > 1 {
+			t.Errorf("%.40q (%s): confidence %s, coverage %v, want %s", c.text, c.docType, r.Confidence, r.Coverage, c.want)
+		}
+	}
+	if r := engine(t).Analyze("", Options{}); r.Coverage != 0 || r.Confidence != ConfidenceLow {
+		t.Errorf("empty text: coverage %v, confidence %s", r.Coverage, r.Confidence)
+	}
+}
+
+// Adding a rated case moves the balance by at least one; the shrunk E and C
+// thresholds move by EBelow/Ref and CBelow/Ref per case, so they must not
+// outrun it, or a bad case could lift an E to a D.
+func TestThresholdsKeepGradeMonotone(t *testing.T) {
+	g := GradeThresholds
+	if g.Ref != 0 && (-g.EBelow > g.Ref || -g.CBelow > g.Ref) {
+		t.Errorf("%+v: a threshold moves more than one per case", g)
 	}
 }

@@ -87,6 +87,30 @@ func (e AlertGradeBefore) Valid() bool {
 	}
 }
 
+// Defines values for AnalysisConfidence.
+const (
+	Empty  AnalysisConfidence = ""
+	High   AnalysisConfidence = "high"
+	Low    AnalysisConfidence = "low"
+	Medium AnalysisConfidence = "medium"
+)
+
+// Valid indicates whether the value is a known member of the AnalysisConfidence enum.
+func (e AnalysisConfidence) Valid() bool {
+	switch e {
+	case Empty:
+		return true
+	case High:
+		return true
+	case Low:
+		return true
+	case Medium:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for AnalysisGrade.
 const (
 	AnalysisGradeA AnalysisGrade = "A"
@@ -630,8 +654,14 @@ type Analysis struct {
 	// Basis null on analyses stored before grades had a basis
 	Basis *GradeBasis `json:"basis"`
 
-	// Cases the distinct cases the grade counts, in order of first appearance
+	// Cases the distinct cases the grade counts (those of its findings: a bad or blocker finding without a ToS;DR case counts as its category's default case, titled as the finding; a good finding overlapping a bad one does not count) and the neutral cases found, in order of first appearance
 	Cases []Case `json:"cases"`
+
+	// Confidence how far the grade can be trusted: low for a text with fewer than 150 words in clauses, a document neither terms nor a privacy policy, or coverage below 0.5; high from 1,000 words in clauses and coverage 0.8; medium in between. The grade stays A to E whatever it is. Empty on analyses stored before it
+	Confidence AnalysisConfidence `json:"confidence"`
+
+	// Coverage the share of the text read as clauses (letters in sentences, not in headings or fragments), two decimals; 0 on analyses stored before it
+	Coverage float32 `json:"coverage"`
 
 	// CreatedAt ISO 8601 UTC with milliseconds
 	CreatedAt   time.Time          `json:"createdAt"`
@@ -657,6 +687,9 @@ type Analysis struct {
 	// Text the text the findings' start/end offsets count into (Unicode code points): the extracted text of a url, or the text as given
 	Text string `json:"text"`
 }
+
+// AnalysisConfidence how far the grade can be trusted: low for a text with fewer than 150 words in clauses, a document neither terms nor a privacy policy, or coverage below 0.5; high from 1,000 words in clauses and coverage 0.8; medium in between. The grade stays A to E whatever it is. Empty on analyses stored before it
+type AnalysisConfidence string
 
 // AnalysisGrade defines model for Analysis.Grade.
 type AnalysisGrade string

@@ -162,10 +162,15 @@ type Analysis struct {
 	Findings    []Finding
 	Guidance    []string
 	Readability Readability
-	AI          *AISummary
-	AIError     string
-	Disclaimer  string
-	CreatedAt   time.Time
+	// Coverage (0..1, the share of the text read as clauses) and Confidence
+	// (low, medium or high: how far the grade can be trusted) are zero on
+	// analyses stored before them.
+	Coverage   float64
+	Confidence string
+	AI         *AISummary
+	AIError    string
+	Disclaimer string
+	CreatedAt  time.Time
 	// Text is what the findings' start and end count into (code points):
 	// the extracted text of a URL, or the text as given.
 	Text string
@@ -301,7 +306,7 @@ func (s *Service) AnalyzeText(text string, src Source) *Analysis {
 	a := &Analysis{
 		ID: newID(), Source: src, Grade: r.Grade, Score: r.Score, Basis: &basis, Cases: casesOf(r.Cases),
 		Findings: findingsOf(r.Findings), Guidance: r.Guidance,
-		Readability: Readability(r.Readability), Disclaimer: Disclaimer, CreatedAt: s.now().Truncate(time.Millisecond),
+		Readability: Readability(r.Readability), Coverage: r.Coverage, Confidence: r.Confidence, Disclaimer: Disclaimer, CreatedAt: s.now().Truncate(time.Millisecond),
 		Text: text,
 	}
 	if a.Guidance == nil {

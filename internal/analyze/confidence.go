@@ -1,0 +1,73 @@
+package analyze
+
+import (
+	"math"
+	"unicode"
+)
+
+// Confidence levels of a grade.
+const (
+	ConfidenceLow    = "low"
+	ConfidenceMedium = "medium"
+	ConfidenceHigh   = "high"
+)
+
+// The bounds of the grade's confidence: below minWords read as clauses a text
+// is too short to grade (a snippet, a single clause), below
+// minCoverage of its text read as clauses it is mostly something else (a
+// price list, navigation, a table); a full document reaches fullWords
+// (about four minutes of reading) and fullCoverage.
+const (
+	minWords     = 150
+	fullWords    = 1000
+	minCoverage  = 0.5
+	fullCoverage = 0.8
+)
+
+// coverage is the share of the text's letters and digits that lie in
+// sentences read as clauses (not headings or fragments), rounded to 0.01,
+// and the number of words in those sentences.
+func coverage(rs []rune, spans []Span) (float64, int) {
+	total := 0
+	for _, r := range rs {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			total++
+		}
+	}
+	read, words := 0, 0
+	for _, sp := range spans {
+		s := rs[sp.Start:sp.End]
+		if isHeading(s) {
+			continue
+		}
+		inWord := false
+		for _, r := range s {
+			w := unicode.IsLetter(r) || unicode.IsDigit(r)
+			if w {
+				read++
+				if !inWord {
+					words++
+				}
+			}
+			inWord = w
+		}
+	}
+	if total == 0 {
+		return 0, 0
+	}
+	return math.Round(float64(read)/float64(total)*100) / 100, words
+}
+
+// confidence says how far the grade can be trusted: low for a short text,
+// a document that is neither terms nor a privacy policy, or one mostly not
+// read as clauses; high for a full legal document read almost whole;
+// medium in between.
+func confidence(docType string, cov float64, words int) string {
+	switch {
+	case words < minWords || docType == "other" || cov < minCoverage:
+		return ConfidenceLow
+	case words < fullWords || cov < fullCoverage:
+		return ConfidenceMedium
+	}
+	return ConfidenceHigh
+}
