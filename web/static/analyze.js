@@ -8,11 +8,7 @@
 import { gql } from "./api.js";
 import { h, heading, when, number, errorBox, busy, toast } from "./ui.js";
 
-// Fields the grade engine adds (coverage, confidence): asked for, and
-// dropped for good if this server's schema does not have them yet.
-let optionalFields = ["coverage", "confidence"];
-
-const analysisFields = () => `id grade score createdAt text disclaimer guidance ${optionalFields.join(" ")}
+const analysisFields = `id grade score createdAt text disclaimer guidance coverage confidence
   source { url title documentType language wordCount contentHash }
   readability { fleschKincaidGrade readingMinutes }
   basis { good neutral bad blocker balance }
@@ -20,19 +16,9 @@ const analysisFields = () => `id grade score createdAt text disclaimer guidance 
   ai { summary model quotes } aiError
   findings { category severity title explanation guidance quote start end confidence case }`;
 
-// withAnalysis runs a query built from the analysis fields; a server without
-// an optional field refuses the whole query before running it (nothing is
-// spent), so it is asked again without that field.
-async function withAnalysis(build, variables) {
-  try {
-    return await gql(build(analysisFields()), variables);
-  } catch (err) {
-    // One refusal drops them all: the server names only the first it lacks.
-    const missing = err.code === "GRAPHQL_VALIDATION_FAILED" && optionalFields.some((f) => err.message.includes(`"${f}"`));
-    if (!missing) throw err;
-    optionalFields = [];
-    return withAnalysis(build, variables);
-  }
+// withAnalysis runs a query built around the analysis fields.
+function withAnalysis(build, variables) {
+  return gql(build(analysisFields), variables);
 }
 
 const severities = [
