@@ -42,9 +42,6 @@ func NewHandler(o Options) http.Handler {
 	return middleware.Authenticate(o.Service, fail, inner)
 }
 
-// tools are the server's tools, named as an agent sees them.
-var tools = []string{"extract", "analyze", "analyze_batch", "list_monitors", "create_monitor", "list_alerts", "mark_alerts"}
-
 func newServer(o Options, req context.Context) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "clausewatch", Version: o.Version}, &sdk.ServerOptions{
 		Instructions: "clausewatch reads the fine print of terms of service and privacy policies: extract a document's text, " +

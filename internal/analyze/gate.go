@@ -14,7 +14,7 @@ import (
 // act ("we will not close an account because of good-faith criticism",
 // "we cannot read your messages") protects the user rather than risks
 // anything. keepHits drops the hits these readings contradict, and every
-// hit on a sentence that is no clause (notClause).
+// hit on a sentence that is no clause (headingLine, notClauseText).
 
 // serviceCategories are the categories whose findings state what the
 // service does with the user's account, content or data.

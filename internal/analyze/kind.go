@@ -34,13 +34,6 @@ var (
 	urlOnlyRe = regexp.MustCompile(`^(https?://|www\.)\S+$`)
 )
 
-// notClause reports whether sentence i states nothing of the contract: a
-// heading, a table-of-contents or link line, a summary, a cross-reference,
-// a definition or an example.
-func notClause(rs []rune, spans []Span, i int) bool {
-	return headingLine(rs, spans, i) || notClauseText(rs[spans[i].Start:spans[i].End])
-}
-
 // headingLine: sentence i reads as a heading, not as a list item.
 func headingLine(rs []rune, spans []Span, i int) bool {
 	s := rs[spans[i].Start:spans[i].End]
