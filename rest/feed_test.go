@@ -47,6 +47,9 @@ func TestAlertFeed(t *testing.T) {
 			}
 			it := feed.Items[0]
 			move := "Grade " + alert["gradeBefore"].(string) + " → " + alert["gradeAfter"].(string) + ". "
+			if alert["gradeBefore"] == alert["gradeAfter"] {
+				move = "Grade " + alert["gradeAfter"].(string) + " (unchanged). "
+			}
 			if it.GUID != "urn:uuid:"+alert["id"].(string) || !strings.HasSuffix(it.Link, "/#monitors/alert/"+alert["id"].(string)) ||
 				it.Description != move+alert["summary"].(string) || !strings.HasPrefix(it.Title, "Example terms: "+move) ||
 				!strings.Contains(it.Content, "Findings gone") || !strings.Contains(it.Content, "arbitration") || it.UpdatedParsed == nil {
