@@ -170,7 +170,7 @@ function failure(m) {
   // bot protection is named, since the fix is on the site's side.
   const kind = m.lastErrorCode === "blocked" ? `blocked by ${m.blockedBy || "bot protection"}` : m.lastErrorCode;
   const code = kind ? ` [${kind.replaceAll("_", " ")}]` : "";
-  return h("p", { class: "error-text" }, `Last check failed${times}${code}: ${m.lastError}`);
+  return h("p", { class: "error-text" }, `Last check failed${times}: ${m.lastError}${code}`);
 }
 
 // every is an interval in words: "every 20 seconds", "every 90 minutes",
