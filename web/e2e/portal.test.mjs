@@ -577,7 +577,8 @@ test("limits say what they are, what is used and what to do", async () => {
   assert.match(said, /Limit\s+5 scans a day/);
   assert.match(said, /Used\s+5 of 5 \(0 left\)/);
   assert.match(said, /Resets\s+.+UTC midnight/);
-  assert.match(said, /What to do\s+Wait for the reset/);
+  // The server's hint is what to do: the numbers, the reset and the way up.
+  assert.match(said, /What to do\s+5 of 5 scans a day used .*UTC midnight.*upgrade/s);
   await shoot("limit-scans");
 
   // The portal's pool shows it on the usage page, beside the keys'.
@@ -600,7 +601,7 @@ test("limits say what they are, what is used and what to do", async () => {
   }
   assert.match(message, /API key limit reached for this plan/);
   assert.match(message, /Limit\s+3 active API keys on this plan/);
-  assert.match(message, /What to do\s+Revoke a key you no longer use/);
+  assert.match(message, /What to do\s+3 of 3 active API keys on the free plan\. Revoke a key you no longer use/);
   await shoot("limit-keys");
 });
 

@@ -70,8 +70,10 @@ export function limitFacts(x) {
     todo = "Delete a monitor you no longer need, or move to a larger plan.";
   }
   if (generic) {
-    if (generic.limit != null) limit = typeof generic.limit === "number" ? number(generic.limit) : String(generic.limit);
-    if (generic.used != null) used = typeof generic.used === "number" ? number(generic.used) : String(generic.used);
+    // The contract's own fields, read above, say what the number counts; the
+    // generic limit and used fill in only where they are missing.
+    if (limit == null && generic.limit != null) limit = typeof generic.limit === "number" ? number(generic.limit) : String(generic.limit);
+    if (used == null && generic.used != null) used = typeof generic.used === "number" ? number(generic.used) : String(generic.used);
     if (generic.hint) todo = generic.hint; // the server's own words win
     resets ??= generic.resetsAt;
   }
