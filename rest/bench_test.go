@@ -37,8 +37,9 @@ func (l *latencies) report(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
 }
 
-// hammer sends b.N requests from parallel clients (8 per core).
-func hammer(b *testing.B, client *http.Client, newReq func() *http.Request) {
+// hammer sends b.N requests from parallel clients (8 per core), each
+// expected to answer want.
+func hammer(b *testing.B, client *http.Client, want int, newReq func() *http.Request) {
 	var lat latencies
 	b.SetParallelism(8)
 	b.ResetTimer()
@@ -52,7 +53,7 @@ func hammer(b *testing.B, client *http.Client, newReq func() *http.Request) {
 			}
 			io.Copy(io.Discard, res.Body)
 			res.Body.Close()
-			if res.StatusCode != http.StatusOK {
+			if res.StatusCode != want {
 				b.Errorf("status %d", res.StatusCode)
 				return
 			}
@@ -76,7 +77,7 @@ func BenchmarkPlainJSON(b *testing.B) {
 		json.NewEncoder(w).Encode(map[string]any{"keys": keys})
 	}))
 	defer srv.Close()
-	hammer(b, benchClient(), func() *http.Request {
+	hammer(b, benchClient(), http.StatusOK, func() *http.Request {
 		req, _ := http.NewRequest("GET", srv.URL+"/api/developer/keys", nil)
 		return req
 	})
@@ -89,7 +90,7 @@ func BenchmarkKeyList(b *testing.B) {
 	tok, _ := e.MustAccount("bench@example.com")
 	k := e.MustKey(tok)
 	client := benchClient()
-	hammer(b, client, func() *http.Request {
+	hammer(b, client, http.StatusOK, func() *http.Request {
 		req, _ := http.NewRequest("GET", e.srv.URL+"/api/developer/keys", nil)
 		req.Header.Set("Authorization", "Bearer "+k.RawKey)
 		return req
@@ -110,11 +111,35 @@ func BenchmarkAnalyzeBudgeted(b *testing.B) {
 	e.SetTier(acct.ID, app.TierAdvanced)
 	k := e.MustKey(tok)
 	body, _ := json.Marshal(map[string]string{"text": "We may change these terms at any time without notice."})
-	hammer(b, benchClient(), func() *http.Request {
+	hammer(b, benchClient(), http.StatusOK, func() *http.Request {
 		n.Add(1)
 		req, _ := http.NewRequest("POST", e.srv.URL+"/api/analyze", bytes.NewReader(body))
 		req.Header.Set("Authorization", "Bearer "+k.RawKey)
 		req.Header.Set("Content-Type", "application/json")
 		return req
 	})
+}
+
+// BenchmarkAnalyzeRefused is POST /api/analyze past the free plan's daily
+// scans on PostgreSQL: the key found and the charge refused in one
+// statement, then the 429 with its RateLimit headers.
+func BenchmarkAnalyzeRefused(b *testing.B) {
+	e := newEnvOn(b, dbtest.Open(b, dbtest.Postgres))
+	tok, _ := e.MustAccount("bench-refused@example.com")
+	k := e.MustKey(tok)
+	body, _ := json.Marshal(map[string]string{"text": "We may change these terms at any time without notice."})
+	newReq := func() *http.Request {
+		req, _ := http.NewRequest("POST", e.srv.URL+"/api/analyze", bytes.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+k.RawKey)
+		req.Header.Set("Content-Type", "application/json")
+		return req
+	}
+	for range 5 { // the free plan's daily scans
+		res, err := http.DefaultClient.Do(newReq())
+		if err != nil {
+			b.Fatal(err)
+		}
+		res.Body.Close()
+	}
+	hammer(b, benchClient(), http.StatusTooManyRequests, newReq)
 }

@@ -69,7 +69,8 @@ func TestScanChargedWithAuthenticationIsGivenBackUnlessTaken(t *testing.T) {
 // The refused path (authentication and the refused charge in one
 // statement) answers the contract's 429 with every RateLimit field right:
 // the plan's limit, nothing remaining, the seconds to the next UTC day, and
-// Retry-After the same; on analyze and extract alike.
+// Retry-After the same; on analyze and extract alike, and before the body
+// is read.
 func TestRefusedPathRateLimitHeaders(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d)
@@ -84,7 +85,14 @@ func TestRefusedPathRateLimitHeaders(t *testing.T) {
 		for _, c := range []struct {
 			path string
 			body any
-		}{{"/api/analyze", shortText}, {"/api/extract", map[string]string{"url": e.Docs.URL("/terms")}}} {
+		}{
+			{"/api/analyze", shortText},
+			{"/api/extract", map[string]string{"url": e.Docs.URL("/terms")}},
+			// Spent is spent: the body is not read, so one that would be a
+			// 400 gets the 429 too, and nothing is charged for either.
+			{"/api/analyze", map[string]string{"text": "x", "unknown": "field"}},
+			{"/api/extract", map[string]string{"url": "http://10.0.0.1/terms"}},
+		} {
 			res := e.do("POST", c.path, k.RawKey, c.body)
 			if res.status != http.StatusTooManyRequests {
 				t.Fatalf("%s: %d %s", c.path, res.status, res.body)

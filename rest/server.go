@@ -96,8 +96,10 @@ func Register(mux *http.ServeMux, o Options) {
 }
 
 // route mounts an authenticated handler for op ("" for an account route
-// any credential may use). The scope is checked before the handler reads
-// the body, so a key lacking it gets 403 before any 400, 413 or 415.
+// any credential may use). The scope and a scan refused with the
+// authentication are checked before the handler reads the body, so a key
+// lacking the scope gets 403, and a key whose daily scans are spent 429,
+// before any 400, 413 or 415.
 func (s *server) route(mux *http.ServeMux, pattern string, op app.Operation, h handler) {
 	scope := app.ScopeOf(op)
 	inner := s.wrap(func(w http.ResponseWriter, r *http.Request) error {
@@ -106,6 +108,9 @@ func (s *server) route(mux *http.ServeMux, pattern string, op app.Operation, h h
 			if err := app.Require(r.Context(), scope); err != nil {
 				return err
 			}
+		}
+		if err := s.svc.RefusedScan(r.Context()); err != nil {
+			return err // before the body is read: a refused request costs no more
 		}
 		return h(w, r)
 	})

@@ -164,7 +164,7 @@ func (s *Service) chargeScans(ctx context.Context, scans, ai int) (*charge, erro
 		day = pre.day
 		c.scanPeriod = day.period
 		if !pre.result.OK {
-			return nil, s.scanLimitError(ctx, "Daily scan limit reached for this API key", acct.Tier, p.Key != nil, c.owner, day, scans, lim.scans)
+			return nil, s.keyScansSpent(ctx, p, day, scans)
 		}
 		c.scans = scans
 		c.rate = s.rateLimit(lim.scans, lim.scans-pre.result.Used, day.end)
@@ -189,7 +189,7 @@ func (s *Service) chargeScans(ctx context.Context, scans, ai int) (*charge, erro
 			c.credits = scans
 			observeRate(ctx, s.rateLimit(lim.scans, 0, day.end)) // the daily pool is spent; credits paid
 		default:
-			return nil, s.scanLimitError(ctx, "Daily scan limit reached for this API key", acct.Tier, true, c.owner, day, scans, lim.scans)
+			return nil, s.keyScansSpent(ctx, p, day, scans)
 		}
 	}
 	if ai > 0 {
@@ -220,6 +220,24 @@ func (s *Service) chargeScans(ctx context.Context, scans, ai int) (*charge, erro
 
 // scanLimitError is the contract's 429 body with the true remainder: a
 // refused single scan leaves none, but a batch refused whole may leave some.
+// RefusedScan is the 429 of a request whose scan was refused with its
+// authentication (the key's daily scans are spent), nil otherwise. A route
+// asks it before it reads the body, so a refused request costs one
+// statement and its answer whatever it sends (interface.md 7: the 429 is
+// the key's budget; a body that would be invalid is not charged either way).
+func (s *Service) RefusedScan(ctx context.Context) error {
+	p, err := principalFrom(ctx)
+	if err != nil || p.pre == nil || p.Key == nil || !p.pre.result.Tried || p.pre.result.OK {
+		return nil
+	}
+	return s.keyScansSpent(ctx, p, p.pre.day, p.pre.scans)
+}
+
+// keyScansSpent is the 429 of an API key whose daily scans are spent.
+func (s *Service) keyScansSpent(ctx context.Context, p *Principal, day window, scans int) error {
+	return s.scanLimitError(ctx, "Daily scan limit reached for this API key", p.Account.Tier, true, p.Key.ID, day, scans, limitsOf(p.Account.Tier).scans)
+}
+
 func (s *Service) scanLimitError(ctx context.Context, msg string, tier Tier, key bool, owner string, day window, scans, limit int) error {
 	left := 0
 	if scans > 1 {
