@@ -24,6 +24,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 	"unicode"
 
@@ -122,9 +123,10 @@ func run(args []string, out io.Writer) error {
 			times[rec.Format] = ft
 		}
 		ft.bytes += int64(len(raw))
-		t0 := time.Now()
+		t0, c0 := time.Now(), cpuTime(syscall.RUSAGE_SELF)
 		doc, err := x.Extract(raw, "", rec.URL)
 		ft.ours += time.Since(t0)
+		ft.oursCPU += cpuTime(syscall.RUSAGE_SELF) - c0
 		if err != nil {
 			res.oursErr = err
 		} else {
@@ -135,9 +137,10 @@ func run(args []string, out io.Writer) error {
 			}
 		}
 		if !*noRead && (rec.Format == "html" || lookErr == nil) {
-			t0 = time.Now()
+			t0, c0 = time.Now(), cpuTime(syscall.RUSAGE_CHILDREN)
 			txt, err := peerText(raw, rec, pdftotext, filepath.Join(*data, rec.File))
 			ft.peer += time.Since(t0)
+			ft.peerCPU += cpuTime(syscall.RUSAGE_CHILDREN) - c0
 			if err != nil {
 				res.readErr = err
 			} else {
@@ -171,6 +174,9 @@ func run(args []string, out io.Writer) error {
 			fmt.Fprintf(out, ", %s %v (%.2f MB/s)", f.peer, ft.peer.Round(time.Millisecond), mbps(ft.bytes, ft.peer))
 		}
 		fmt.Fprintf(out, " over %d bytes\n", ft.bytes)
+		if ft.peerCPU > 0 && f.format == "pdf" { // go-readability runs in our process: no CPU time of its own
+			fmt.Fprintf(out, "cpu  %-4s ours %v, %s %v (ratio %.1f)\n", f.format, ft.oursCPU.Round(time.Millisecond), f.peer, ft.peerCPU.Round(time.Millisecond), ft.oursCPU.Seconds()/ft.peerCPU.Seconds())
+		}
 	}
 	return nil
 }
@@ -214,10 +220,23 @@ func applyVariant(v string, raw []byte) ([]byte, error) {
 	return nil, fmt.Errorf("unknown -variant %q", v)
 }
 
-// formatTime is the time spent on one format's pages, ours and the peer's.
+// formatTime is the time spent on one format's pages, ours and the peer's:
+// wall time, and CPU time where the peer is a process of its own
+// (pdftotext), which is the figure to compare on a loaded machine.
 type formatTime struct {
-	ours, peer time.Duration
-	bytes      int64
+	ours, peer       time.Duration
+	oursCPU, peerCPU time.Duration
+	bytes            int64
+}
+
+// cpuTime is the user and system time of who (this process, or its
+// finished children).
+func cpuTime(who int) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(who, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func mbps(n int64, d time.Duration) float64 {

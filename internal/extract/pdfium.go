@@ -115,6 +115,10 @@ func (x *Extractor) readPDF(raw []byte) (title string, pages [][]pdfLine, err er
 }
 
 func readPDFWith(inst pdfium.Pdfium, raw []byte) (title string, pages [][]pdfLine, err error) {
+	mod, err := moduleOf(inst)
+	if err != nil {
+		return "", nil, fmt.Errorf("PDF engine: %w", err)
+	}
 	doc, err := inst.OpenDocument(&requests.OpenDocument{File: &raw})
 	if err != nil {
 		if strings.Contains(strings.ToLower(err.Error()), "password") {
@@ -135,7 +139,7 @@ func readPDFWith(inst pdfium.Pdfium, raw []byte) (title string, pages [][]pdfLin
 	}
 	chars := 0
 	for i := 0; i < count.PageCount; i++ {
-		lines, n, err := pageLines(inst, requests.Page{ByIndex: &requests.PageByIndex{Document: doc.Document, Index: i}})
+		lines, n, err := pageLines(inst, mod, requests.Page{ByIndex: &requests.PageByIndex{Document: doc.Document, Index: i}})
 		if err != nil {
 			return "", nil, pdfFailed(err)
 		}
@@ -152,7 +156,7 @@ func readPDFWith(inst pdfium.Pdfium, raw []byte) (title string, pages [][]pdfLin
 // through the fonts' ToUnicode maps, infers the spaces between words and
 // marks line ends with a generated CR LF; each line gets the baseline,
 // left edge, size and weight of its first character.
-func pageLines(inst pdfium.Pdfium, page requests.Page) ([]pdfLine, int, error) {
+func pageLines(inst pdfium.Pdfium, mod *pdfModule, page requests.Page) ([]pdfLine, int, error) {
 	tp, err := inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: page})
 	if err != nil {
 		return nil, 0, err
@@ -165,15 +169,21 @@ func pageLines(inst pdfium.Pdfium, page requests.Page) ([]pdfLine, int, error) {
 	if n.Count > maxPDFChars {
 		return nil, 0, fmt.Errorf("%w: a page holds %d characters", ErrTooComplex, n.Count)
 	}
-	var segs []pdfSeg
-	var line []lineChar
-	flush := func() {
-		segs = append(segs, lineSegs(inst, tp.TextPage, line)...)
-		line = line[:0]
-	}
 	codes, err := pageUnicode(inst, tp.TextPage, n.Count)
 	if err != nil {
 		return nil, 0, err
+	}
+	geo, err := mod.page(tp.TextPage)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer geo.close()
+	pr := pageReader{inst: inst, tp: tp.TextPage, geo: geo, bold: map[uint64]bool{}}
+	var segs []pdfSeg
+	var line []lineChar
+	flush := func() {
+		segs = append(segs, pr.lineSegs(line)...)
+		line = line[:0]
 	}
 	for c, r := range codes {
 		switch {
@@ -226,10 +236,18 @@ type lineChar struct {
 	r rune
 }
 
+// pageReader asks one text page where its lines stand and how they are set.
+type pageReader struct {
+	inst pdfium.Pdfium
+	tp   references.FPDF_TEXTPAGE
+	geo  *pageGeometry
+	bold map[uint64]bool // per font (its address in the module): set in bold
+}
+
 // lineSegs cuts a line where PDFium's runs of text leave a gap wider than
 // three characters (a gutter between columns, or between table cells) and
 // gives each piece its place on the page.
-func lineSegs(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, line []lineChar) []pdfSeg {
+func (r *pageReader) lineSegs(line []lineChar) []pdfSeg {
 	for len(line) > 0 && line[0].r == ' ' {
 		line = line[1:]
 	}
@@ -242,24 +260,22 @@ func lineSegs(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, line []lineChar) 
 	first, last := line[0].i, line[len(line)-1].i
 	var cuts []int // line positions where a piece starts
 	var rights []float64
-	if n, err := inst.FPDFText_CountRects(&requests.FPDFText_CountRects{TextPage: tp, StartIndex: first, Count: last - first + 1}); err == nil && n.Count > 1 {
-		prev, _ := inst.FPDFText_GetRect(&requests.FPDFText_GetRect{TextPage: tp, Index: 0})
-		for k := 1; k < n.Count && prev != nil; k++ {
-			r, err := inst.FPDFText_GetRect(&requests.FPDFText_GetRect{TextPage: tp, Index: k})
-			if err != nil {
+	if n := r.geo.countRects(first, last-first+1); n > 1 {
+		prev, ok := r.geo.rect(0)
+		for k := 1; k < n && ok; k++ {
+			rc, ok := r.geo.rect(k)
+			if !ok {
 				break
 			}
-			h := prev.Top - prev.Bottom
-			if r.Left-prev.Right > 3*h && math.Abs(r.Bottom-prev.Bottom) < h/2 {
-				at, err := inst.FPDFText_GetCharIndexAtPos(&requests.FPDFText_GetCharIndexAtPos{TextPage: tp, X: r.Left + 0.5, Y: (r.Top + r.Bottom) / 2, XTolerance: 0.5, YTolerance: h / 4})
-				if err == nil {
-					if p := sort.Search(len(line), func(j int) bool { return line[j].i >= at.CharIndex }); p > 0 && p < len(line) {
-						cuts = append(cuts, p)
-						rights = append(rights, prev.Right)
-					}
+			h := prev.top - prev.bottom
+			if rc.left-prev.right > 3*h && math.Abs(rc.bottom-prev.bottom) < h/2 {
+				at := r.geo.charAt(rc.left+0.5, (rc.top+rc.bottom)/2, 0.5, h/4)
+				if p := sort.Search(len(line), func(j int) bool { return line[j].i >= at }); p > 0 && p < len(line) {
+					cuts = append(cuts, p)
+					rights = append(rights, prev.right)
 				}
 			}
-			prev = r
+			prev = rc
 		}
 	}
 	var segs []pdfSeg
@@ -278,7 +294,7 @@ func lineSegs(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, line []lineChar) 
 			sb.WriteRune(lc.r)
 		}
 		if text := strings.Join(strings.Fields(sb.String()), " "); text != "" {
-			l := lineGeometry(inst, tp, piece[0].i, piece[len(piece)/2].i)
+			l := r.lineGeometry(piece[0].i, piece[len(piece)/2].i)
 			if x1 == 0 {
 				x1 = l.x0 + float64(len(piece))*l.size/2
 			}
@@ -297,14 +313,10 @@ func lineSegs(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, line []lineChar) 
 // it is set, judged by its middle character m (a line opening with a word
 // in bold or another size is not a heading). What PDFium cannot tell (a
 // font without a weight) stays zero.
-func lineGeometry(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, c, m int) pdfLine {
+func (r *pageReader) lineGeometry(c, m int) pdfLine {
 	var l pdfLine
-	if box, err := inst.FPDFText_GetCharBox(&requests.FPDFText_GetCharBox{TextPage: tp, Index: c}); err == nil {
-		l.x0 = box.Left
-	}
-	if origin, err := inst.FPDFText_GetCharOrigin(&requests.FPDFText_GetCharOrigin{TextPage: tp, Index: c}); err == nil {
-		l.y = origin.Y
-	}
+	l.x0, _ = r.geo.charLeft(c)
+	l.y, _ = r.geo.baseline(c)
 	// The size as set on the page: the height of the character's font
 	// box. (FPDFText_GetFontSize is the size before the text matrix
 	// scales it, 1 for every line in some producers' files.)
@@ -313,19 +325,34 @@ func lineGeometry(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, c, m int) pdf
 		if l.size != 0 {
 			break // no second call once a box told the size
 		}
-		if box, err := inst.FPDFText_GetLooseCharBox(&requests.FPDFText_GetLooseCharBox{TextPage: tp, Index: i}); err == nil {
-			l.size = math.Abs(float64(box.Rect.Top - box.Rect.Bottom))
-		}
+		l.size, _ = r.geo.looseHeight(i)
 	}
-	if weight, err := inst.FPDFText_GetFontWeight(&requests.FPDFText_GetFontWeight{TextPage: tp, Index: m}); err == nil {
-		l.bold = weight.FontWeight >= 600
-	}
-	if !l.bold { // the font's name is asked only when its weight did not tell
-		if fi, err := inst.FPDFText_GetFontInfo(&requests.FPDFText_GetFontInfo{TextPage: tp, Index: m}); err == nil {
-			l.bold = boldFont(fi.FontName)
-		}
-	}
+	l.bold = r.boldAt(m)
 	return l
+}
+
+// boldAt reports character m set in a bold face: a weight of 600 or more,
+// or else a bold name. Both belong to the font, so they are asked once per
+// font on the page; a character without a font of its own (a space PDFium
+// inferred) is asked itself.
+func (r *pageReader) boldAt(m int) bool {
+	font := r.geo.font(m)
+	if bold, ok := r.bold[font]; ok && font != 0 {
+		return bold
+	}
+	bold := false
+	if weight, err := r.inst.FPDFText_GetFontWeight(&requests.FPDFText_GetFontWeight{TextPage: r.tp, Index: m}); err == nil {
+		bold = weight.FontWeight >= 600
+	}
+	if !bold { // the font's name is asked only when its weight did not tell
+		if fi, err := r.inst.FPDFText_GetFontInfo(&requests.FPDFText_GetFontInfo{TextPage: r.tp, Index: m}); err == nil {
+			bold = boldFont(fi.FontName)
+		}
+	}
+	if font != 0 {
+		r.bold[font] = bold
+	}
+	return bold
 }
 
 // pdfFailed is the error of a document PDFium gave up on part way (out of
