@@ -14,7 +14,7 @@ import (
 // act ("we will not close an account because of good-faith criticism",
 // "we cannot read your messages") protects the user rather than risks
 // anything. keepHits drops the hits these readings contradict, and every
-// hit on a sentence that is no clause (headingLine, notClauseText).
+// hit on a sentence that is no clause (SentenceKind).
 
 // serviceCategories are the categories whose findings state what the
 // service does with the user's account, content or data.
@@ -58,13 +58,12 @@ func (e *Engine) keepHits(rs []rune, spans []Span, hits []hit, names []string) [
 			r = &sentRead{}
 			read[h.sent] = r
 			sent := h.sent
-			head := headingLine(rs, spans, sent)
-			text := notClauseText(rs[spans[sent].Start:spans[sent].End])
-			r.skip = head || text
+			kind := SentenceKind(rs, spans, sent)
+			r.skip = kind != KindClause
 			// a short line inside a paragraph ("Email address" under
 			// "Information we collect") is an item the privacy detector
 			// may quote, not a heading
-			if head && !text {
+			if kind == KindHeading {
 				if paras == nil {
 					paras = paragraphs(rs, spans)
 				}
@@ -83,6 +82,38 @@ func (e *Engine) keepHits(rs []rune, spans []Span, hits []hit, names []string) [
 			continue
 		}
 		out = append(out, h)
+	}
+	return out
+}
+
+// Dropped is a hit the gate took away: the sentence (an index into
+// Sentences), the category and the case title ("" for a category alone).
+type Dropped struct {
+	Sentence       int
+	Category, Case string
+}
+
+// GateDrops returns the hits of text that keepHits drops, in order: how
+// often the gate is wrong is measured on labelled sentences with it
+// (cmd/eval-cases). Analyze never calls it.
+func (e *Engine) GateDrops(text string, opts Options) []Dropped {
+	rs := []rune(text)
+	spans := segment(rs)
+	hits := e.sentenceHits(rs, spans, opts.DocumentType == "privacy")
+	kept := e.keepHits(rs, spans, slices.Clone(hits), Names(text))
+	var out []Dropped
+	k := 0
+	for _, h := range hits {
+		// kept is hits less the dropped ones, in the same order
+		if k < len(kept) && kept[k] == h {
+			k++
+			continue
+		}
+		d := Dropped{Sentence: h.sent, Category: h.cat}
+		if h.cas >= 0 {
+			d.Case = e.cd.m.Cases[h.cas].Title
+		}
+		out = append(out, d)
 	}
 	return out
 }

@@ -100,36 +100,73 @@ func capsHeading(s []rune) bool {
 // clauseWords mark a clause in a line of capitals.
 var clauseWords = map[string]bool{"we": true, "you": true, "us": true, "they": true, "it": true, "shall": true, "will": true, "may": true, "must": true, "can": true, "is": true, "are": true, "be": true, "not": true, "agree": true, "agrees": true, "waive": true, "waives": true, "have": true, "has": true, "do": true, "does": true, "any": true, "all": true, "no": true}
 
-// notClauseText: a table-of-contents or link line, a summary, a
-// cross-reference, a definition or an example.
-func notClauseText(s []rune) bool {
+// Kind is what a sentence is: a clause, or one of the texts about the
+// document that are never findings (the kinds of the case labels'
+// guidelines).
+type Kind uint8
+
+// The kinds of sentence the analyzer tells apart.
+const (
+	KindClause Kind = iota
+	KindHeading
+	KindTOC
+	KindSummary
+	KindCrossReference
+	KindDefinition
+	KindExample
+)
+
+func (k Kind) String() string {
+	return [...]string{"clause", "heading", "toc", "summary", "cross_reference", "definition", "example"}[k]
+}
+
+// SentenceKind tells what sentence i of rs is (spans as Sentences returns
+// them): a clause unless its text or its shape says it is about the
+// document.
+func SentenceKind(rs []rune, spans []Span, i int) Kind {
+	if k := textKind(rs[spans[i].Start:spans[i].End]); k != KindClause {
+		return k
+	}
+	if headingLine(rs, spans, i) {
+		return KindHeading
+	}
+	return KindClause
+}
+
+// textKind: a table-of-contents or link line, a summary, a
+// cross-reference, a definition or an example, from the sentence's text
+// alone; KindClause otherwise.
+func textKind(s []rune) Kind {
 	str := string(s)
 	if digits(s) >= 3 && tocRe.MatchString(str) || linkLine(str) || urlOnlyRe.MatchString(strings.TrimSpace(str)) {
-		return true
+		return KindTOC
 	}
 	low := strings.ToLower(quoteFolder.Replace(strings.TrimLeft(str, "-•·–—▪◦#§>|*0123456789.() \t")))
 	if low == "" {
-		return true
+		return KindTOC
 	}
 	switch low[0] {
 	case 't', 'i', 's', 'k', 'a', 'o', 'q':
 		if summaryRe.MatchString(low) {
-			return true
+			return KindSummary
 		}
 	}
 	switch low[0] {
 	case 's', 'p', 'r', 'c', 'f', 't', 'l', 'm', 'd':
 		if crossRefRe.MatchString(low) && !crossRefClauseRe.MatchString(low) {
-			return true
+			return KindCrossReference
 		}
 	}
 	switch low[0] {
 	case 'f', 'e', 'a', 't', 'i', 'b':
 		if exampleRe.MatchString(low) {
-			return true
+			return KindExample
 		}
 	}
-	return containsAny(low, definitionWords) && definitionRe.MatchString(low) && !notDefinitionRe.MatchString(low)
+	if containsAny(low, definitionWords) && definitionRe.MatchString(low) && !notDefinitionRe.MatchString(low) {
+		return KindDefinition
+	}
+	return KindClause
 }
 
 // listItem: a heading-like line that is an item of a list rather than a
