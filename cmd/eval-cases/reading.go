@@ -13,7 +13,7 @@ import (
 )
 
 // How the analyzer reads the labelled sentences apart from their cases:
-// who a clause binds and how (analyze.ReadClause), what kind of sentence
+// who a clause binds and how (analyze.ReadSentence, as the gate reads it), what kind of sentence
 // it is (analyze.SentenceKind) and what its gate drops
 // (Engine.GateDrops). The rules behind them were written reading the
 // sentences of half the services only (read below); the other half is
@@ -60,7 +60,7 @@ func readDocs(engine *analyze.Engine, texts map[string]string, ls []Label) []rea
 		for _, l := range dl {
 			out = append(out, readSentence{
 				Label:   l,
-				read:    analyze.ReadClause(l.Text, names),
+				read:    analyze.ReadSentence(rs, spans, l.Sentence, names),
 				kind:    analyze.SentenceKind(rs, spans, l.Sentence),
 				dropped: drops[l.Sentence],
 				held:    !read(services, l.Service),
@@ -126,7 +126,7 @@ func printReading(w io.Writer, rs []readSentence) {
 		{"read", func(r readSentence) bool { return !r.held }},
 		{"held back", func(r readSentence) bool { return r.held }},
 	}
-	fmt.Fprintf(w, "\nclause reading (analyze.ReadClause) against the labelled clauses; read: the services whose sentences were read while writing the rules, held back: the others\n")
+	fmt.Fprintf(w, "\nclause reading (analyze.ReadSentence) against the labelled clauses; read: the services whose sentences were read while writing the rules, held back: the others\n")
 	fmt.Fprintf(w, "  %-10s %7s  %-36s %-36s %s\n", "clauses", "n", "actor", "modality", "negation")
 	for _, sub := range subsets {
 		var n, actor, mod, neg int

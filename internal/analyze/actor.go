@@ -3,6 +3,7 @@ package analyze
 import (
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -56,7 +57,10 @@ var (
 	// clause's: "If you breach these terms, we may ...", "By using the
 	// service, you agree ...", "To the extent permitted by law, ...". The
 	// reading starts after their comma.
-	leadClauseRe = regexp.MustCompile(`^(if|when|whenever|where|unless|by|upon|on|in the event|once|before|after|although|though|while|because|since|to the (maximum |fullest )?extent|subject to|notwithstanding|except|without limiting|for (the )?(purposes?|avoidance)|in (addition|particular|such cases?|this case|order to)|as (described|set out|stated|noted|explained|required|permitted)|at any time|from time to time|in our (sole )?discretion|further(more)?|additionally|also|however|accordingly|therefore|finally|in no event|under no circumstances|for example|in some cases|depending on|with respect to|regarding|to (exercise|opt|learn|find|request|make|withdraw|change|update|delete|access|use|enable|disable|manage|control|limit|stop|prevent|contact))\b[^,;:]{0,200}[,;:] `)
+	leadClauseRe = regexp.MustCompile(`^(if|when|whenever|where|wherever|unless|until|by|upon|on|in|under|at|for|with|within|without|during|following|prior to|pursuant to|according to|due to|given|based on|once|before|after|although|though|while|because|since|as|to|subject to|notwithstanding|except|regarding|depending on|further(more)?|additionally|also|however|accordingly|therefore|thus|hence|similarly|likewise|otherwise|finally|rest assured|in doing so|at any time|from time to time|in our (sole )?discretion)\b[^,;:]{0,200}[,;:] `)
+	// "Please note that", "rest assured that", "it is important to note
+	// that": the clause after "that" is the sentence's.
+	noteThatRe = regexp.MustCompile(`^((please )?(note|be aware|understand|remember|keep in mind|bear in mind)|rest assured|it is (important|possible) (to note )?|you should (know|be aware)|we (want|would like) (you )?to (let you know|inform you|remind you)) ?,?( however,?)? that `)
 	// "You agree that we may ...", "you acknowledge and agree that the
 	// service ...": the clause after "that" says who acts.
 	youAgreeThatRe = regexp.MustCompile(`^(you|the user|users?) (hereby |expressly |further |also |specifically |irrevocably |understand,? )*(acknowledges?|agrees?|understands?|accepts?|consents?|recognises?|recognizes?)( and (agrees?|acknowledges?|accepts?|understands?|consents?))? that `)
@@ -66,7 +70,17 @@ var (
 
 	// Passives about the user's things with no agent other than the
 	// service: "your account may be terminated", "your data may be shared".
-	passiveRe = regexp.MustCompile(`^(all |any |such |the |this |these |certain |some )?(your |user |users' |personal |customer |member )+(\w+ ){0,3}?(may|might|can|could|will|would|shall|is|are|was|were|be|being)( \w+){0,3}? (be |been |being )?\w+(ed|en|wn|ld|ld|nt|ne)\b`)
+	passiveRe = regexp.MustCompile(`^([\w'.,-]+ ){1,8}?(may|might|can|could|will|would|shall|must|should|is|are|was|were|has|have|cannot)( not| never| only| also| generally| automatically| securely| then)? (be |been |being )?(not |never |only |also )?\w+(ed|en|wn|ld|nt|ne|id|ught|ept)\b`)
+	// A passive about the document or the law binds no one: "these Terms
+	// are governed by", "this policy is incorporated into".
+	lawPassiveRe = regexp.MustCompile(`\b(governed|construed|interpreted|deemed|incorporated|enforced|severed|titled|intended|designed|written|drafted)\b|^(the )?(laws?|courts?)\b`)
+
+	// "by you", "by other users", "by advertisers": a passive whose agent
+	// is not the service.
+	passiveAgentRe = regexp.MustCompile(`\bby (you|users?|other users|members|third[- ]part\w*|advertisers|our partners|partners|the (user|member|customer)s?|law|applicable law)\b`)
+	// The document as the subject: "these Terms", "this Privacy Policy",
+	// "the Agreement", "this section".
+	documentSubjectRe = regexp.MustCompile(`^(these|this|the|such) (terms( of (use|service))?( and conditions)?|conditions|agreements?|(privacy |cookie )?(policy|policies|notice|statement)|section|provisions?|dpa|eula)( \w+){0,2}? `)
 
 	noEventRe = regexp.MustCompile(`^(in no event|under no circumstances|in no case) (shall|will|would|may|is|are|does) `)
 
@@ -77,12 +91,13 @@ var (
 // name each actor, longest first where one is a prefix of another.
 var (
 	serviceSubjects = []string{"we", "us", "our company", "our service", "our services", "the service", "the services", "the company", "the site", "the website", "the platform", "the app", "the application", "the provider", "the operator", "the controller", "the licensor", "this service", "this website", "this site", "it", "either party", "each party", "both parties", "neither party"}
-	userSubjects    = []string{"you", "users", "user", "the user", "the users", "members", "member", "the member", "customers", "customer", "the customer", "subscribers", "subscriber", "visitors", "the visitor", "account holders", "participants", "buyers", "sellers", "players", "creators", "you and we", "you and us", "both you and we", "you or we", "your"}
-	thirdSubjects   = []string{"third parties", "third-party", "third party", "our partners", "partners", "advertisers", "our advertisers", "service providers", "our service providers", "our vendors", "vendors", "ad networks", "advertising networks", "other users", "others", "they", "these partners", "these companies", "these third parties", "such third parties", "google", "facebook", "analytics providers"}
+	userSubjects    = []string{"you", "users", "user", "the user", "the users", "members", "member", "the member", "customers", "customer", "the customer", "subscribers", "subscriber", "visitors", "the visitor", "account holders", "participants", "buyers", "buyer", "the buyer", "sellers", "players", "creators", "advertiser", "the advertiser", "licensee", "the licensee", "client", "the client", "residents", "consumers", "data subjects", "you and we", "you and us", "both you and we", "you or we", "your"}
+	thirdSubjects   = []string{"third parties", "third-party", "third party", "our partners", "partners", "service providers", "our service providers", "our vendors", "vendors", "ad networks", "advertising networks", "other users", "others", "they", "advertisers", "the advertisers", "our advertisers", "these partners", "these companies", "these third parties", "such third parties", "google", "facebook", "analytics providers"}
 )
 
 // modal words: what follows the subject tells the modality.
 var (
+	auxWords        = map[string]bool{"is": true, "are": true, "do": true, "does": true, "was": true, "were": true}
 	rightWords      = map[string]bool{"ca": true, "may": true, "might": true, "can": true, "could": true, "reserve": true, "reserves": true, "retain": true, "retains": true, "entitled": true, "free": true, "allowed": true, "permitted": true}
 	commitWords     = map[string]bool{"will": true, "shall": true, "commit": true, "commits": true, "undertake": true, "undertakes": true, "promise": true, "promises": true, "guarantee": true, "guarantees": true, "ensure": true, "ensures": true, "strive": true, "endeavour": true, "endeavor": true, "aim": true, "'ll": true, "wo": true, "sha": true}
 	obligationWords = map[string]bool{"must": true, "agree": true, "agrees": true, "required": true, "responsible": true, "obliged": true, "obligated": true, "need": true, "needs": true, "have": true, "has": true, "should": true, "represent": true, "represents": true, "warrant": true, "warrants": true, "waive": true, "waives": true, "acknowledge": true, "acknowledges": true, "consent": true, "consents": true, "accept": true, "accepts": true, "understand": true, "understands": true}
@@ -115,7 +130,57 @@ func Names(text string) []string {
 			off = i + len(mark)
 		}
 	}
+	if n := subjectName(text); n != "" {
+		out = appendName(out, n)
+	}
 	return out
+}
+
+// subjectName is the capitalised word the document most often makes the
+// subject of a verb ("Proctorio does not", "FedEx may", "Taboola uses"),
+// three times at least: the service's name where no definition gives it.
+// A partner named as often as the service is rare in the service's own
+// terms.
+func subjectName(text string) string {
+	counts := map[string]int{}
+	best, most := "", 2
+	f := strings.Fields(text)
+	for i := 0; i+1 < len(f); i++ {
+		w := f[i]
+		r, _ := utf8.DecodeRuneInString(w)
+		if len(w) < 3 || !unicode.IsUpper(r) || !nameVerbs[f[i+1]] {
+			continue
+		}
+		w = strings.ToLower(w)
+		if commonNoun[w] || partyWords[w] {
+			continue
+		}
+		counts[w]++
+		if counts[w] > most {
+			best, most = w, counts[w]
+		}
+	}
+	return best
+}
+
+// nameVerbs follow a party's name: modals, auxiliaries and the verbs of
+// what a service does.
+var nameVerbs = map[string]bool{"may": true, "will": true, "shall": true, "can": true, "cannot": true, "might": true, "must": true, "does": true, "is": true, "has": true, "reserves": true, "uses": true, "collects": true, "shares": true, "sells": true, "processes": true, "stores": true, "retains": true, "provides": true, "offers": true, "receives": true, "discloses": true, "relies": true, "makes": true, "takes": true, "works": true, "grants": true, "respects": true, "values": true}
+
+// partyWords are capitalised subjects that name no one in particular or
+// a party the subject lists already read ("You may", "Users can", "Customer
+// shall").
+var partyWords = map[string]bool{"you": true, "we": true, "our": true, "your": true, "the": true, "if": true, "user": true, "users": true, "customer": true, "customers": true, "member": true, "members": true, "advertiser": true, "buyer": true, "seller": true, "licensee": true, "licensor": true, "company": true, "service": true, "provider": true, "party": true, "google": true, "facebook": true, "apple": true, "microsoft": true, "amazon": true, "one": true, "she": true, "he": true, "there": true, "when": true, "where": true, "once": true, "here": true, "player": true, "client": true, "processor": true, "controller": true, "agreement": true, "policy": true, "section": true, "platform": true, "website": true, "site": true, "app": true, "application": true}
+
+// ReadSentence is ReadClause for sentence i of rs (spans as Sentences
+// returns them): a list item without a subject of its own is bound as the
+// sentence that introduces its list.
+func ReadSentence(rs []rune, spans []Span, i int, names []string) Reading {
+	rd := ReadClause(string(rs[spans[i].Start:spans[i].End]), names)
+	if rd.Actor == ActorNone {
+		rd = introReading(rs, spans, i, names, rd)
+	}
+	return rd
 }
 
 // nameMarks are the quoted pronouns a definition of the service's name
@@ -199,29 +264,39 @@ func readFrom(low string, names []string, depth int) Reading {
 		if loc := youAgreeThatRe.FindStringIndex(low); loc != nil {
 			return readFrom(low[loc[1]:], names, depth+1)
 		}
+		if loc := noteThatRe.FindStringIndex(low); loc != nil {
+			return readFrom(low[loc[1]:], names, depth+1)
+		}
 	}
 	if loc := youLetUsRe.FindStringIndex(low); loc != nil {
 		return Reading{ActorService, ModRight, false}
 	}
 	actor, rest := subjectOf(low, names)
 	if actor == ActorNone {
-		if passiveRe.MatchString(low) && !strings.Contains(low, " by you") && !strings.Contains(low, " by other users") && !strings.Contains(low, " by third part") {
-			actor = ActorService
-			_, rest, _ = strings.Cut(low, " ")
-			// the verb group starts at the first modal or auxiliary
-			for k, w := range strings.Fields(low) {
-				if rightWords[w] || commitWords[w] || w == "is" || w == "are" || w == "must" {
-					rest = strings.Join(strings.Fields(low)[k:], " ")
-					break
-				}
-			}
-		} else {
+		if doc := documentSubjectRe.FindString(low); doc != "" {
+			// "These Terms may be changed", "this policy applies to":
+			// the document binds no one, whatever its verb
+			mod, neg := modalityOf(strings.TrimPrefix(low, doc))
+			return Reading{ActorNone, mod, neg}
+		}
+		loc := passiveRe.FindStringSubmatchIndex(low)
+		if loc == nil || lawPassiveRe.MatchString(low[:loc[1]]) || passiveAgentRe.MatchString(low) {
 			return Reading{ActorNone, ModStatement, leadingNegation(low)}
 		}
+		// a passive whose agent is not named is the service's act ("your
+		// account may be terminated", "cookies are used"); the verb group
+		// starts at its auxiliary
+		actor, rest = ActorService, low[loc[4]:]
 	}
 	mod, neg := modalityOf(rest)
+	neg = neg || actor == ActorService && leadingNegation(low) // "no data is sold"
 	if actor == ActorUser && mod == ModCommitment {
 		mod = ModObligation // "you will not", "you shall"
+	}
+	if actor == ActorService && neg && mod == ModStatement {
+		// "we do not sell your data", "Acme never shares": a present-tense
+		// promise about the service's own conduct
+		mod = ModCommitment
 	}
 	if actor == ActorUser && strings.HasPrefix(low, "your ") {
 		// "your use of the service is subject to ...", "your data is
@@ -274,6 +349,17 @@ func subjectOf(low string, names []string) (Actor, string) {
 	}
 	if a, rest, ok := try(thirdSubjects, ActorThirdParty); ok && isVerbStart(rest) {
 		return a, rest
+	}
+	// "Our team reviews", "our systems may": what is the service's acts
+	// for it (its partners and vendors were read above as third parties)
+	if strings.HasPrefix(low, "our ") {
+		// the verb group comes after one or two nouns
+		f := strings.Fields(low)
+		for k := 2; k < len(f) && k <= 3; k++ {
+			if w := f[k]; rightWords[w] || commitWords[w] || obligationWords[w] || auxWords[w] || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(f[k-1], "s") {
+				return ActorService, strings.Join(f[k:], " ")
+			}
+		}
 	}
 	// A proper name followed by a modal: "Acme may terminate", "Crunchyroll
 	// reserves the right": the service when the document has not named it.

@@ -72,10 +72,7 @@ func (e *Engine) keepHits(rs []rune, spans []Span, hits []hit, names []string) [
 			}
 			if !r.skip || r.item {
 				r.s = string(rs[spans[sent].Start:spans[sent].End])
-				r.rd = ReadClause(r.s, names)
-				if r.rd.Actor == ActorNone {
-					r.rd = introReading(rs, spans, sent, names, r.rd)
-				}
+				r.rd = ReadSentence(rs, spans, sent, names)
 			}
 		}
 		if r.skip && !(r.item && h.cas < 0 && h.sev == SeverityNeutral && slices.Contains(PrivacyCategories, h.cat)) || !keepHit(h, r, e.cd) {
