@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -57,10 +58,10 @@ var (
 	// clause's: "If you breach these terms, we may ...", "By using the
 	// service, you agree ...", "To the extent permitted by law, ...". The
 	// reading starts after their comma.
-	leadClauseRe = regexp.MustCompile(`^(if|when|whenever|where|wherever|unless|until|by|upon|on|in|under|at|for|with|within|without|during|following|prior to|pursuant to|according to|due to|given|based on|once|before|after|although|though|while|because|since|as|to|subject to|notwithstanding|except|regarding|depending on|further(more)?|additionally|also|however|accordingly|therefore|thus|hence|similarly|likewise|otherwise|finally|rest assured|in doing so|at any time|from time to time|in our (sole )?discretion)\b[^,;:]{0,200}[,;:] `)
+	leadClauseRe = regexp.MustCompile(`^(if|when|whenever|where|wherever|unless|until|by|upon|on|in|under|at|for|with|within|without|during|following|prior to|pursuant to|according to|due to|given|based on|once|before|after|although|though|while|because|since|as|to|subject to|notwithstanding|except|regarding|depending on|further(more)?|additionally|also|however|accordingly|therefore|thus|hence|similarly|likewise|otherwise|finally|instead|rather|like|such as|in the meantime|rest assured|in doing so|at any time|from time to time|in our (sole )?discretion)\b[^,;:]{0,200}[,;:] `)
 	// "Please note that", "rest assured that", "it is important to note
 	// that": the clause after "that" is the sentence's.
-	noteThatRe = regexp.MustCompile(`^((please )?(note|be aware|understand|remember|keep in mind|bear in mind)|rest assured|it is (important|possible) (to note )?|you should (know|be aware)|we (want|would like) (you )?to (let you know|inform you|remind you)) ?,?( however,?)? that `)
+	noteThatRe = regexp.MustCompile(`^(this means|(please )?(note|be aware|understand|remember|keep in mind|bear in mind)|rest assured|it is (important|possible) (to note )?|you should (know|be aware)|we (want|would like) (you )?to (let you know|inform you|remind you)) ?,?( however,?)? that `)
 	// "You agree that we may ...", "you acknowledge and agree that the
 	// service ...": the clause after "that" says who acts.
 	youAgreeThatRe = regexp.MustCompile(`^(you|the user|users?) (hereby |expressly |further |also |specifically |irrevocably |understand,? )*(acknowledges?|agrees?|understands?|accepts?|consents?|recognises?|recognizes?)( and (agrees?|acknowledges?|accepts?|understands?|consents?))? that `)
@@ -70,11 +71,15 @@ var (
 
 	// Passives about the user's things with no agent other than the
 	// service: "your account may be terminated", "your data may be shared".
-	passiveRe = regexp.MustCompile(`^([\w'.,-]+ ){1,8}?(may|might|can|could|will|would|shall|must|should|is|are|was|were|has|have|cannot)( not| never| only| also| generally| automatically| securely| then)? (be |been |being )?(not |never |only |also )?\w+(ed|en|wn|ld|nt|ne|id|ught|ept)\b`)
+	passiveRe = regexp.MustCompile(`^([\w'.,-]+ ){1,8}?(may|might|can|could|will|would|shall|must|should|is|are|was|were|has|have|cannot)( not| never| only| also| generally| automatically| securely| then)? (be |been |being )?(not |never |only |also )?(\w+(ed|en|wn|ld|nt|ne|id|ught|ept)|made|set|put|run|hit|cut|shut|read|bound)\b`)
 	// A passive about the document or the law binds no one: "these Terms
 	// are governed by", "this policy is incorporated into".
-	lawPassiveRe = regexp.MustCompile(`\b(governed|construed|interpreted|deemed|incorporated|enforced|severed|titled|intended|designed|written|drafted)\b|^(the )?(laws?|courts?)\b`)
+	lawPassiveRe = regexp.MustCompile(`^((any|the|such|that|this|each|no) )?(provisions?|arbitrations?|hearings?|proceedings?)\b|\b(governed|construed|interpreted|deemed|incorporated|enforced|severed|titled|intended|designed|written|drafted)\b|^(the )?(laws?|courts?)\b`)
 
+	prohibitedRe = regexp.MustCompile(`^(is|are|will be|shall be)( strictly| expressly)? (prohibited|forbidden|not (permitted|allowed|authori[sz]ed))\b`)
+	// A disclaimer or a possibility is a statement whatever its modal.
+	disclaimerRe = regexp.MustCompile(`^(\w+ ){0,4}?(liable|responsible|guarantee|guarantees|warrant|warrants|contain|contains|include|includes|vary|differ|apply)\b|^(cannot|can't|can n't|can not)\b`)
+	mayBeRequiredRe = regexp.MustCompile(`^(may|might|can|could) (also )?be (required|obliged|obligated|asked|expected)\b`)
 	// "by you", "by other users", "by advertisers": a passive whose agent
 	// is not the service.
 	passiveAgentRe = regexp.MustCompile(`\bby (you|users?|other users|members|third[- ]part\w*|advertisers|our partners|partners|the (user|member|customer)s?|law|applicable law)\b`)
@@ -84,6 +89,8 @@ var (
 
 	noEventRe = regexp.MustCompile(`^(in no event|under no circumstances|in no case) (shall|will|would|may|is|are|does) `)
 
+	haveRightRe = regexp.MustCompile(`^((a|the|certain|several|various|some|additional|the following|other|many) )?(rights?|options?|choices?|ability)\b`)
+
 	negWordRe = regexp.MustCompile(`^(not|never|no longer|n't|cannot|can't|won't|shan't|don't|doesn't|didn't|isn't|aren't|wouldn't|shouldn't|mustn't)$`)
 )
 
@@ -91,7 +98,7 @@ var (
 // name each actor, longest first where one is a prefix of another.
 var (
 	serviceSubjects = []string{"we", "us", "our company", "our service", "our services", "the service", "the services", "the company", "the site", "the website", "the platform", "the app", "the application", "the provider", "the operator", "the controller", "the licensor", "this service", "this website", "this site", "it", "either party", "each party", "both parties", "neither party"}
-	userSubjects    = []string{"you", "users", "user", "the user", "the users", "members", "member", "the member", "customers", "customer", "the customer", "subscribers", "subscriber", "visitors", "the visitor", "account holders", "participants", "buyers", "buyer", "the buyer", "sellers", "players", "creators", "advertiser", "the advertiser", "licensee", "the licensee", "client", "the client", "residents", "consumers", "data subjects", "you and we", "you and us", "both you and we", "you or we", "your"}
+	userSubjects    = []string{"you", "users", "user", "the user", "the users", "members", "member", "the member", "customers", "customer", "the customer", "subscribers", "subscriber", "visitors", "the visitor", "account holders", "participants", "buyers", "buyer", "the buyer", "sellers", "players", "creators", "advertiser", "the advertiser", "licensee", "the licensee", "client", "the client", "residents", "consumers", "data subjects", "you and we", "you and us", "both you and we", "you or we", "either you or we", "either you or us", "neither you nor", "your"}
 	thirdSubjects   = []string{"third parties", "third-party", "third party", "our partners", "partners", "service providers", "our service providers", "our vendors", "vendors", "ad networks", "advertising networks", "other users", "others", "they", "advertisers", "the advertisers", "our advertisers", "these partners", "these companies", "these third parties", "such third parties", "google", "facebook", "analytics providers"}
 )
 
@@ -148,7 +155,7 @@ func subjectName(text string) string {
 	for i := 0; i+1 < len(f); i++ {
 		w := f[i]
 		r, _ := utf8.DecodeRuneInString(w)
-		if len(w) < 3 || !unicode.IsUpper(r) || !nameVerbs[f[i+1]] {
+		if len(w) < 3 || !unicode.IsUpper(r) || !nameVerbs[strings.ToLower(f[i+1])] {
 			continue
 		}
 		w = strings.ToLower(w)
@@ -250,7 +257,7 @@ func readFrom(low string, names []string, depth int) Reading {
 		if r.Actor == ActorNone {
 			r.Actor = ActorService
 		}
-		r.Modality, r.Negated = ModCommitment, true
+		r.Modality, r.Negated = ModStatement, true
 		return r
 	}
 	for i := 0; i < 3; i++ {
@@ -279,24 +286,34 @@ func readFrom(low string, names []string, depth int) Reading {
 			mod, neg := modalityOf(strings.TrimPrefix(low, doc))
 			return Reading{ActorNone, mod, neg}
 		}
-		loc := passiveRe.FindStringSubmatchIndex(low)
-		if loc == nil || lawPassiveRe.MatchString(low[:loc[1]]) || passiveAgentRe.MatchString(low) {
+		if actor, rest = passiveOf(low); actor == ActorNone {
+			actor, rest = subjectWithin(low, names)
+		}
+		if actor == ActorNone {
 			return Reading{ActorNone, ModStatement, leadingNegation(low)}
 		}
-		// a passive whose agent is not named is the service's act ("your
-		// account may be terminated", "cookies are used"); the verb group
-		// starts at its auxiliary
-		actor, rest = ActorService, low[loc[4]:]
 	}
 	mod, neg := modalityOf(rest)
 	neg = neg || actor == ActorService && leadingNegation(low) // "no data is sold"
+	if prohibitedRe.MatchString(rest) {
+		// "you are prohibited from", "scraping is not allowed"
+		mod, neg = ModObligation, true
+	}
 	if actor == ActorUser && mod == ModCommitment {
 		mod = ModObligation // "you will not", "you shall"
 	}
-	if actor == ActorService && neg && mod == ModStatement {
+	switch {
+	case actor == ActorService && disclaimerRe.MatchString(rest):
+		// "we shall not be liable", "we cannot guarantee", "the Services
+		// may contain links": what holds, not what is taken or promised
+		mod = ModStatement
+	case actor == ActorService && neg && mod == ModStatement:
 		// "we do not sell your data", "Acme never shares": a present-tense
 		// promise about the service's own conduct
 		mod = ModCommitment
+	case (actor == ActorUser || actor == ActorService) && mayBeRequiredRe.MatchString(rest):
+		// "you may be required to", "it may be asked to": a duty
+		mod = ModObligation
 	}
 	if actor == ActorUser && strings.HasPrefix(low, "your ") {
 		// "your use of the service is subject to ...", "your data is
@@ -305,6 +322,45 @@ func readFrom(low string, names []string, depth int) Reading {
 		mod = ModStatement
 	}
 	return Reading{actor, mod, neg}
+}
+
+// passiveOf reads a passive at the start of low whose agent is not named
+// as the service's act ("your account may be terminated", "cookies are
+// used"), and a prohibition ("automated access is prohibited") as a rule
+// for the user; it returns the actor and the verb group from its
+// auxiliary on, or ActorNone.
+func passiveOf(low string) (Actor, string) {
+	loc := passiveRe.FindStringSubmatchIndex(low)
+	if loc == nil || lawPassiveRe.MatchString(low[:loc[1]]) || passiveAgentRe.MatchString(low) {
+		return ActorNone, ""
+	}
+	rest := low[loc[4]:]
+	if prohibitedRe.MatchString(rest) {
+		return ActorUser, rest
+	}
+	return ActorService, rest
+}
+
+// subjectWithin finds a subject past the start of low when nothing at the
+// start is one ("With this information we can ...", "After the retention
+// period we will delete ..."): the first "we", a name of the service
+// before a verb, or "you" before a modal.
+func subjectWithin(low string, names []string) (Actor, string) {
+	f := strings.Fields(low)
+	for k := 1; k+1 < len(f) && k < 30; k++ {
+		w, next := strings.TrimRight(f[k], ","), f[k+1]
+		switch {
+		case w != f[k]:
+			continue // "..., we" is read after its comma as a lead
+		case w == "we":
+			return ActorService, strings.Join(f[k+1:], " ")
+		case w == "you" && (rightWords[next] || commitWords[next] || next == "must" || next == "have" || next == "agree"):
+			return ActorUser, strings.Join(f[k+1:], " ")
+		case nameVerbs[next] && slices.Contains(names, w):
+			return ActorService, strings.Join(f[k+1:], " ")
+		}
+	}
+	return ActorNone, ""
 }
 
 // subjectOf finds the subject at the start of low and returns its actor and
@@ -446,12 +502,13 @@ words:
 			case w == "must" || w == "should" || obligationWords[w] && w != "have" && w != "has" && w != "need" && w != "needs":
 				mod, set = ModObligation, true
 				continue
-			case (w == "have" || w == "has" || w == "need" || w == "needs") && k+1 < len(f) && (f[k+1] == "to" || f[k+1] == "the"):
-				if f[k+1] == "the" && k+2 < len(f) && f[k+2] == "right" {
-					mod, set = ModRight, true
-				} else if f[k+1] == "to" {
-					mod, set = ModObligation, true
-				}
+			case (w == "have" || w == "has") && haveRightRe.MatchString(strings.Join(f[k+1:], " ")):
+				// "you have the right", "you have a right", "you have several
+				// options"
+				mod, set = ModRight, true
+				continue
+			case (w == "have" || w == "has" || w == "need" || w == "needs") && k+1 < len(f) && f[k+1] == "to":
+				mod, set = ModObligation, true
 				continue
 			case commitWords[w]:
 				mod, set = ModCommitment, true
