@@ -151,18 +151,23 @@ func keepHit(h hit, r *sentRead, cd *caseDetector) bool {
 // introReading: a list item without a subject of its own ("* share API
 // data with third parties" under "You agree not to:") is bound as the
 // sentence that introduces the list, the nearest one before it ending
-// with a colon across at most 30 items.
+// with a colon across at most 30 items; before that intro, the nearest
+// item with a subject of its own gives the item its actor ("xxv. we
+// analyse ..." before "xxvi. to conduct research").
 func introReading(rs []rune, spans []Span, i int, names []string, rd Reading) Reading {
 	if !startsWithMarker(rs, spans[i]) && !(i > 0 && endsWithColon(rs, spans[i-1])) {
 		return rd
 	}
 	for j := i - 1; j >= 0 && j >= i-30; j-- {
-		if endsWithColon(rs, spans[j]) {
-			in := ReadClause(string(rs[spans[j].Start:spans[j].End]), names)
-			if in.Actor != ActorNone {
-				return in
-			}
+		in := ReadClause(string(rs[spans[j].Start:spans[j].End]), names)
+		switch {
+		case endsWithColon(rs, spans[j]) && in.Actor != ActorNone:
+			return in
+		case endsWithColon(rs, spans[j]):
 			return rd
+		case in.Actor != ActorNone:
+			// a sibling tells who acts; how is the item's own
+			return Reading{in.Actor, rd.Modality, rd.Negated}
 		}
 		if !startsWithMarker(rs, spans[j]) {
 			return rd
