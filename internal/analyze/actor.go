@@ -65,20 +65,23 @@ var (
 	// "You agree that we may ...", "you acknowledge and agree that the
 	// service ...": the clause after "that" says who acts.
 	youAgreeThatRe = regexp.MustCompile(`^(you|the user|users?) (hereby |expressly |further |also |specifically |irrevocably |understand,? )*(acknowledges?|agrees?|understands?|accepts?|consents?|recognises?|recognizes?)( and (agrees?|acknowledges?|accepts?|understands?|consents?))? that `)
+	// "It is your responsibility to", "it's the user's duty to".
+	yourDutyRe = regexp.MustCompile(`^it('s| is) (your|the user's|each user's) (sole |own )?(responsibility|obligation|duty)\b`)
 	// "You consent to our sharing", "you authorise us to": the user lets
 	// the service act.
 	youLetUsRe = regexp.MustCompile(`^(you|users?) (hereby |expressly |also )*(consents?|authori[sz]es?|permits?|allows?|instructs?|grants? us permission|give us (permission|the right)) (to (us|our|the company|the service)\b|us\b|our\b|the (company|service)\b)`)
 
 	// Passives about the user's things with no agent other than the
 	// service: "your account may be terminated", "your data may be shared".
-	passiveRe = regexp.MustCompile(`^([\w'.,-]+ ){1,8}?(may|might|can|could|will|would|shall|must|should|is|are|was|were|has|have|cannot)( not| never| only| also| generally| automatically| securely| then)? (be |been |being )?(not |never |only |also )?(\w+(ed|en|wn|ld|nt|ne|id|ught|ept)|made|set|put|run|hit|cut|shut|read|bound)\b`)
+	passiveRe = regexp.MustCompile(`^([\w'.,-]+ ){1,8}?(may|might|can|could|will|would|shall|must|should|is|are|was|were|has|have|cannot)( not| never| only| also| then| \w+ly)? (be |been |being )?(not |never |only |also )?(\w+(ed|en|wn|ld|nt|ne|id|ught|ept)|made|set|put|run|hit|cut|shut|read|bound)\b`)
 	// A passive about the document or the law binds no one: "these Terms
 	// are governed by", "this policy is incorporated into".
 	lawPassiveRe = regexp.MustCompile(`^((any|the|such|that|this|each|no) )?(provisions?|arbitrations?|hearings?|proceedings?)\b|\b(governed|construed|interpreted|deemed|incorporated|enforced|severed|titled|intended|designed|written|drafted)\b|^(the )?(laws?|courts?)\b`)
 
 	prohibitedRe = regexp.MustCompile(`^(is|are|will be|shall be)( strictly| expressly)? (prohibited|forbidden|not (permitted|allowed|authori[sz]ed))\b`)
 	// A disclaimer or a possibility is a statement whatever its modal.
-	disclaimerRe = regexp.MustCompile(`^(\w+ ){0,4}?(liable|responsible|guarantee|guarantees|warrant|warrants|contain|contains|include|includes|vary|differ|apply)\b|^(cannot|can't|can n't|can not)\b`)
+	disclaimerRe    = regexp.MustCompile(`^(\w+ ){0,4}?(liable|responsible|guarantee|guarantees|warrant|warrants|contain|contains|include|includes|vary|differ|apply)\b|^(cannot|can't|can n't|can not)\b`)
+	mayBeAbleRe     = regexp.MustCompile(`^(may|might|will|would)( not| no longer)? be able\b`)
 	mayBeRequiredRe = regexp.MustCompile(`^(may|might|can|could) (also )?be (required|obliged|obligated|asked|expected)\b`)
 	// "by you", "by other users", "by advertisers": a passive whose agent
 	// is not the service.
@@ -275,6 +278,9 @@ func readFrom(low string, names []string, depth int) Reading {
 			return readFrom(low[loc[1]:], names, depth+1)
 		}
 	}
+	if yourDutyRe.MatchString(low) {
+		return Reading{ActorUser, ModObligation, false}
+	}
 	if loc := youLetUsRe.FindStringIndex(low); loc != nil {
 		return Reading{ActorService, ModRight, false}
 	}
@@ -282,9 +288,10 @@ func readFrom(low string, names []string, depth int) Reading {
 	if actor == ActorNone {
 		if doc := documentSubjectRe.FindString(low); doc != "" {
 			// "These Terms may be changed", "this policy applies to":
-			// the document binds no one, whatever its verb
-			mod, neg := modalityOf(strings.TrimPrefix(low, doc))
-			return Reading{ActorNone, mod, neg}
+			// the document binds no one and states what holds, whatever
+			// its verb
+			_, neg := modalityOf(strings.TrimPrefix(low, doc))
+			return Reading{ActorNone, ModStatement, neg}
 		}
 		if actor, rest = passiveOf(low); actor == ActorNone {
 			actor, rest = subjectWithin(low, names)
@@ -311,6 +318,10 @@ func readFrom(low string, names []string, depth int) Reading {
 		// "we do not sell your data", "Acme never shares": a present-tense
 		// promise about the service's own conduct
 		mod = ModCommitment
+	case mayBeAbleRe.MatchString(rest):
+		// "you may not be able to use some features": what may happen,
+		// not a prohibition
+		mod = ModStatement
 	case (actor == ActorUser || actor == ActorService) && mayBeRequiredRe.MatchString(rest):
 		// "you may be required to", "it may be asked to": a duty
 		mod = ModObligation
@@ -352,7 +363,7 @@ func subjectWithin(low string, names []string) (Actor, string) {
 		switch {
 		case w != f[k]:
 			continue // "..., we" is read after its comma as a lead
-		case w == "we":
+		case w == "we" && !relativeWords[f[k-1]]:
 			return ActorService, strings.Join(f[k+1:], " ")
 		case w == "you" && (rightWords[next] || commitWords[next] || next == "must" || next == "have" || next == "agree"):
 			return ActorUser, strings.Join(f[k+1:], " ")
@@ -362,6 +373,14 @@ func subjectWithin(low string, names []string) (Actor, string) {
 	}
 	return ActorNone, ""
 }
+
+// relativeWords open a clause inside another ("what we collect", "the
+// data that we hold"), whose subject is not the sentence's.
+var relativeWords = map[string]bool{"what": true, "that": true, "which": true, "who": true, "whom": true, "how": true, "why": true, "where": true, "when": true, "if": true, "whether": true}
+
+// userNouns name the reader after a qualifier ("registered users may",
+// "EU residents have").
+var userNouns = map[string]bool{"users": true, "members": true, "customers": true, "residents": true, "consumers": true, "subscribers": true, "visitors": true, "players": true}
 
 // subjectOf finds the subject at the start of low and returns its actor and
 // the words after it.
@@ -405,6 +424,13 @@ func subjectOf(low string, names []string) (Actor, string) {
 	}
 	if a, rest, ok := try(thirdSubjects, ActorThirdParty); ok && isVerbStart(rest) {
 		return a, rest
+	}
+	if f := strings.Fields(low); len(f) > 3 {
+		for k := 1; k <= 2; k++ {
+			if n := f[k+1]; userNouns[f[k]] && (rightWords[n] || commitWords[n] || obligationWords[n] || auxWords[n]) {
+				return ActorUser, strings.Join(f[k+1:], " ")
+			}
+		}
 	}
 	// "Our team reviews", "our systems may": what is the service's acts
 	// for it (its partners and vendors were read above as third parties)
