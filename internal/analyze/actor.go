@@ -154,21 +154,18 @@ func Names(text string) []string {
 func subjectName(text string) string {
 	counts := map[string]int{}
 	best, most := "", 2
-	f := strings.Fields(text)
-	for i := 0; i+1 < len(f); i++ {
-		w := f[i]
-		r, _ := utf8.DecodeRuneInString(w)
-		if len(w) < 3 || !unicode.IsUpper(r) || !nameVerbs[strings.ToLower(f[i+1])] {
-			continue
+	prev := ""
+	for w := range strings.FieldsSeq(text) {
+		// only a capitalised word before a verb costs a look-up
+		if r, _ := utf8.DecodeRuneInString(prev); len(prev) >= 3 && unicode.IsUpper(r) && nameVerbs[strings.ToLower(w)] {
+			if n := strings.ToLower(prev); !commonNoun[n] && !partyWords[n] {
+				counts[n]++
+				if counts[n] > most {
+					best, most = n, counts[n]
+				}
+			}
 		}
-		w = strings.ToLower(w)
-		if commonNoun[w] || partyWords[w] {
-			continue
-		}
-		counts[w]++
-		if counts[w] > most {
-			best, most = w, counts[w]
-		}
+		prev = w
 	}
 	return best
 }
