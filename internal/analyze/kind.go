@@ -14,10 +14,18 @@ import (
 var (
 	// "This section explains how ...", "This Privacy Policy describes
 	// ...", "In short: ...", "Summary", "Key points".
-	summaryRe = regexp.MustCompile(`^(this|the following|the present|these) (section|part|paragraph|clause|chapter|page|document|policy|privacy policy|privacy notice|notice|statement|terms|agreement|cookie policy|summary|overview)s?( \w+){0,2} (explains?|describes?|sets? (out|forth)|outlines?|tells you|covers?|summari[sz]es?|contains?|provides? (you with )?(an overview|information|details|a summary)|gives? (you )?(an overview|information)|is (intended|designed|meant) to (explain|inform|help|describe)|applies|will (explain|describe|help))\b|^(in short|in summary|in brief|summary|tl;? ?dr|key points?|at a glance|the short version|short version|quick summary|overview)\b|^(please )?(carefully )?read (this|these|the|our)\b[^.]{0,60}\bcarefully\b|^in this (privacy |cookie )?(policy|notice|statement|section|document)[^,]{0,40},? we (describe|explain|set out|outline|tell you)\b|\b(created|prepared|wrote|written|publish(ed)?|provide) this (privacy |cookie )?(policy|notice|statement|document) to (explain|describe|inform|help|tell)\b|\b(this|the following) (section|part|notice) (applies|apply) to you\.?$`)
+	summaryRe = regexp.MustCompile(`^(this|the following|the present|these) (section|part|paragraph|clause|chapter|page|document|policy|privacy policy|privacy notice|notice|statement|terms|agreement|cookie policy|summary|overview)s?( \w+){0,2} (explains?|describes?|sets? (out|forth)|outlines?|tells you|covers?|summari[sz]es?|contains?|provides? (you with )?(an overview|information|details|a summary)|gives? (you )?(an overview|information)|is (intended|designed|meant) to (explain|inform|help|describe)|applies|will (explain|describe|help))\b|^(in short|in summary|in brief|summary|tl;? ?dr|key points?|at a glance|the short version|short version|quick summary|overview)\b|^(please )?(carefully )?read (this|these|the|our)\b[^.]{0,60}\bcarefully\b|^in this (privacy |cookie )?(policy|notice|statement|section|document)[^,]{0,40},? we (describe|explain|set out|outline|tell you)\b`)
+	// Summaries that say so past their start ("We wrote this notice to
+	// explain ...", "If you book a car, this section applies to you."),
+	// looked for only in sentences with summaryWords.
+	summaryTailRe = regexp.MustCompile(`\b(created|prepared|wrote|written|publish(ed)?|provide) this (privacy |cookie )?(policy|notice|statement|document) to (explain|describe|inform|help|tell)\b|\b(this|the following) (section|part|notice) (applies|apply) to you\.?$`)
 	// "See section 4 for how ads work", "For more information, see our
 	// Cookie Policy", "Learn more", "Click here".
-	crossRefRe = regexp.MustCompile(`^(please )?visit (our|the) |^(please )?(see|refer to|consult) (also )?(our|the|section|clause|paragraph|article|sections|this|these|below|above|here|\d)\b|^please (click|use this link|visit)\b|\bclick here\.?$|\b(is|are) (governed by|subject to) (our|the|\w+'s) ([\w-]+ ){0,2}(privacy|cookie) (policy|notice|statement)\.?$|^(for (more|further|additional|detailed) (information|details|info)|to (learn|find out|read) more|learn more|read more|find out more|more (information|details|info)|click here|tap here|details here|further information)\b`)
+	crossRefRe = regexp.MustCompile(`^(please )?visit (our|the) |^(please )?(see|refer to|consult) (also )?(our|the|section|clause|paragraph|article|sections|this|these|below|above|here|\d)\b|^please (click|use this link|visit)\b|^(for (more|further|additional|detailed) (information|details|info)|to (learn|find out|read) more|learn more|read more|find out more|more (information|details|info)|click here|tap here|details here|further information)\b`)
+	// Pointers at their end ("To print these terms, click here.", "Your
+	// registration data is subject to our Privacy Policy."), looked for
+	// only in sentences with crossRefWords.
+	crossRefTailRe = regexp.MustCompile(`\bclick here\.?$|\b(is|are) (governed by|subject to) (our|the|\w+'s) ([\w-]+ ){0,2}(privacy|cookie) (policy|notice|statement)\.?$`)
 	// A clause that only points elsewhere has no verb of its own after
 	// the pointer; one that states a practice too is kept ("see our
 	// policy, which says we may sell ...").
@@ -153,10 +161,25 @@ func textKind(s []rune) Kind {
 	if low == "" {
 		return KindTOC
 	}
-	if summaryRe.MatchString(low) {
+	// the anchored patterns are tried only on the first letters they can
+	// start with, the others only on sentences holding their words: most
+	// sentences are clauses, and this runs on each one with a finding
+	switch low[0] {
+	case 't', 'i', 's', 'k', 'a', 'o', 'q', 'p', 'r':
+		if summaryRe.MatchString(low) {
+			return KindSummary
+		}
+	}
+	if containsAny(low, summaryWords) && summaryTailRe.MatchString(low) {
 		return KindSummary
 	}
-	if crossRefRe.MatchString(low) && !crossRefClauseRe.MatchString(low) {
+	switch low[0] {
+	case 's', 'p', 'r', 'c', 'f', 't', 'l', 'm', 'd', 'v':
+		if crossRefRe.MatchString(low) && !crossRefClauseRe.MatchString(low) {
+			return KindCrossReference
+		}
+	}
+	if containsAny(low, crossRefWords) && crossRefTailRe.MatchString(low) {
 		return KindCrossReference
 	}
 	switch low[0] {
@@ -246,6 +269,13 @@ func linkLine(s string) bool {
 	}
 	return false
 }
+
+// summaryWords and crossRefWords: one of them is in every sentence
+// summaryTailRe and crossRefTailRe read.
+var (
+	summaryWords  = []string{" to explain", " to describe", " to inform", " to help", " to tell", " to you"}
+	crossRefWords = []string{"click here", " governed by ", " subject to "}
+)
 
 // definitionWords: one of them is in every definition definitionRe reads.
 var definitionWords = []string{" mean", " refer", " defined", " meaning"}
