@@ -352,12 +352,17 @@ func passiveOf(low string) (Actor, string) {
 // subjectWithin finds a subject past the start of low when nothing at the
 // start is one ("With this information we can ...", "After the retention
 // period we will delete ..."): the first "we", a name of the service
-// before a verb, or "you" before a modal.
+// before a verb, or "you" before a modal, in the first clause.
 func subjectWithin(low string, names []string) (Actor, string) {
 	f := strings.Fields(low)
 	for k := 1; k+1 < len(f) && k < 30; k++ {
 		w, next := strings.TrimRight(f[k], ","), f[k+1]
 		switch {
+		case w == "and" || w == "but":
+			// the first clause's subject is no party ("your continued use
+			// ... constitutes acceptance, and you will be bound"): a
+			// subject after it is another clause's
+			return ActorNone, ""
 		case w != f[k]:
 			continue // "..., we" is read after its comma as a lead
 		case w == "we" && !relativeWords[f[k-1]]:

@@ -118,6 +118,7 @@ func TestReadClause(t *testing.T) {
 		{"Either you or we may start arbitration in Boston.", U, Ri, false},
 		{"This Policy may be amended from time to time.", N, St, false},
 		{"The Agreement shall be construed under Dutch law.", N, St, false},
+		{"Your continued use after a change means you accept it, and you will be bound by the new terms.", N, St, false},
 	}
 	for _, c := range cases {
 		got := ReadClause(c.sentence, names)
