@@ -144,6 +144,11 @@ func keepHit(h hit, r *sentRead, cd *caseDetector) bool {
 	case h.cat == "user_rights" && h.sev == SeverityBad && rd.Actor == ActorService:
 		// "we cannot read your messages" limits the service, not the user
 		return false
+	case h.sev == SeverityGood && h.cas >= 0 && !serviceCase(cd.m.Cases[h.cas].Title) && rd.Actor == ActorService && rd.Modality == ModRight && !rd.Negated:
+		// a right the service takes ("we may terminate your account at
+		// any time") is never the user's right ("You have the right to
+		// leave this service at any time")
+		return false
 	}
 	return true
 }
