@@ -80,7 +80,9 @@ var (
 
 	prohibitedRe = regexp.MustCompile(`^(is|are|will be|shall be)( strictly| expressly)? (prohibited|forbidden|not (permitted|allowed|authori[sz]ed))\b`)
 	// A disclaimer or a possibility is a statement whatever its modal.
-	disclaimerRe    = regexp.MustCompile(`^(\w+ ){0,4}?(liable|responsible|guarantee|guarantees|warrant|warrants|contain|contains|include|includes|vary|differ|apply)\b|^(cannot|can't|can n't|can not)\b`)
+	disclaimerRe = regexp.MustCompile(`^(\w+ ){0,4}?(liable|responsible|guarantee|guarantees|warrant|warrants|contain|contains|include|includes|vary|differ|apply)\b|^(cannot|can't|can n't|can not)\b`)
+	// one of disclaimerWords is in every verb group disclaimerRe reads
+	disclaimerWords = []string{"liable", "responsib", "guarantee", "warrant", "contain", "include", "vary", "differ", "apply", "can"}
 	mayBeAbleRe     = regexp.MustCompile(`^(may|might|will|would)( not| no longer)? be able\b`)
 	mayBeRequiredRe = regexp.MustCompile(`^(may|might|can|could) (also )?be (required|obliged|obligated|asked|expected)\b`)
 	// "by you", "by other users", "by advertisers": a passive whose agent
@@ -307,7 +309,7 @@ func readFrom(low string, names []string, depth int) Reading {
 		mod = ModObligation // "you will not", "you shall"
 	}
 	switch {
-	case actor == ActorService && disclaimerRe.MatchString(rest):
+	case actor == ActorService && containsAny(rest, disclaimerWords) && disclaimerRe.MatchString(rest):
 		// "we shall not be liable", "we cannot guarantee", "the Services
 		// may contain links": what holds, not what is taken or promised
 		mod = ModStatement

@@ -179,7 +179,7 @@ func textKind(s []rune) Kind {
 			return KindCrossReference
 		}
 	}
-	if containsAny(low, crossRefWords) && crossRefTailRe.MatchString(low) {
+	if end := strings.TrimRight(low, ". "); containsAny(end[max(0, len(end)-9):], crossRefWords) && crossRefTailRe.MatchString(low) {
 		return KindCrossReference
 	}
 	switch low[0] {
@@ -270,11 +270,11 @@ func linkLine(s string) bool {
 	return false
 }
 
-// summaryWords and crossRefWords: one of them is in every sentence
-// summaryTailRe and crossRefTailRe read.
+// summaryWords: one of them is in every sentence summaryTailRe reads;
+// crossRefWords: one of them ends every sentence crossRefTailRe reads.
 var (
-	summaryWords  = []string{" to explain", " to describe", " to inform", " to help", " to tell", " to you"}
-	crossRefWords = []string{"click here", " governed by ", " subject to "}
+	summaryWords  = []string{" to explain", " to describe", " to inform", " to help", " to tell", "apply to you", "applies to you"}
+	crossRefWords = []string{"here", "policy", "notice", "statement"}
 )
 
 // definitionWords: one of them is in every definition definitionRe reads.
