@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -89,13 +88,9 @@ func score(w io.Writer, ls []Label, data string, rating map[string]string, folds
 	if err != nil {
 		return err
 	}
-	docs, err := train.ReadCorpus(filepath.Join(data, "corpus", "documents.jsonl.gz"))
+	texts, err := readTexts(data)
 	if err != nil {
 		return err
-	}
-	texts := map[string]string{}
-	for _, doc := range docs {
-		texts[doc.Source] = doc.Text
 	}
 	var services []string
 	for _, l := range ls {

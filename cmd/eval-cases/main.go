@@ -11,7 +11,10 @@
 // analyzer is scored first (optimistic: its case model was trained on some
 // of these services' ToS;DR quotes), then, cross-validated by service, each
 // fold of services by a case model trained without them (-folds 0 skips
-// that: it trains the case model once a fold, the slow part).
+// that: it trains the case model once a fold, the slow part). Last comes
+// how the analyzer reads the sentences apart from their cases (reading.go):
+// who a clause binds and how, which sentences are no clauses, what the
+// gate drops; -reading reports only that.
 //
 //	go run ./cmd/eval-cases -data ../shared/data
 package main
@@ -34,6 +37,7 @@ func main() {
 	sample := flag.Bool("sample", false, "print the unlabelled sample (the order of labels.jsonl) and exit")
 	points := flag.Bool("points", false, "print the ToS;DR points located in corpus documents (points.jsonl) and exit")
 	folds := flag.Int("folds", 5, "folds of services for the cross-validated score (0: the shipped analyzer only)")
+	reading := flag.Bool("reading", false, "report only how the shipped analyzer reads the labelled sentences (actor, modality, kind, gate); -dump then writes the read services' sentences")
 	flag.StringVar(&dumpPath, "dump", "", "write the shipped analyzer's scored sentences (fold, label, cases found, reading) to this JSON-lines file")
 	flag.StringVar(&admitPath, "admit", "", "write the good cases' cross-validated precision, and which the grade admits, to this file (internal/analyze/good-cases.tsv)")
 	flag.Parse()
@@ -44,7 +48,7 @@ func main() {
 	case *points:
 		err = writePoints(os.Stdout, *data)
 	default:
-		err = run(os.Stdout, *labels, *data, *folds)
+		err = run(os.Stdout, *labels, *data, *folds, *reading)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "eval-cases:", err)
@@ -52,7 +56,7 @@ func main() {
 	}
 }
 
-func run(w io.Writer, path, data string, folds int) error {
+func run(w io.Writer, path, data string, folds int, reading bool) error {
 	ls, err := readLabels(path)
 	if err != nil {
 		return err
@@ -68,7 +72,13 @@ func run(w io.Writer, path, data string, folds int) error {
 		}
 	}
 	report(w, ls)
-	return score(w, ls, data, rating, folds)
+	if reading {
+		return readingReport(w, ls, data, dumpPath)
+	}
+	if err := score(w, ls, data, rating, folds); err != nil {
+		return err
+	}
+	return readingReport(w, ls, data, "")
 }
 
 // report prints the counts of the labels.

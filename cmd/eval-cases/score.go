@@ -251,29 +251,6 @@ func printScores(w io.Writer, ss []scored, rating map[string]string) {
 		}
 		fmt.Fprintf(w, "  %-16s %4d%s\n", k, byKind[k], note)
 	}
-	var clauses, actorOK, modOK, negOK int
-	confusion := map[[2]string]int{}
-	for _, s := range ss {
-		if s.Kind != "clause" {
-			continue
-		}
-		clauses++
-		actorOK += boolInt(s.read.Actor.String() == s.Actor)
-		modOK += boolInt(s.read.Modality.String() == s.Modality)
-		negOK += boolInt(s.read.Negated == s.Negated)
-		confusion[[2]string{s.Actor, s.read.Actor.String()}]++
-	}
-	fmt.Fprintf(w, "\nclause reading (analyze.ReadClause) against the labels, over labelled clauses:\n")
-	fmt.Fprintf(w, "  actor accuracy     %s\n  modality accuracy  %s\n  negation accuracy  %s\n", frac(actorOK, clauses), frac(modOK, clauses), frac(negOK, clauses))
-	fmt.Fprintf(w, "  actor (labelled -> read):")
-	for _, a := range actors {
-		for _, b := range actors {
-			if n := confusion[[2]string{a, b}]; n > 0 {
-				fmt.Fprintf(w, " %s->%s %d;", a, b, n)
-			}
-		}
-	}
-	fmt.Fprintln(w)
 	fmt.Fprintf(w, "case findings on clauses whose labelled actor is the user: %s; of the wrong ones: %s\n", frac(onUser, found), frac(fpUser, fp))
 }
 

@@ -2,7 +2,9 @@ package analyze
 
 import (
 	"regexp"
+	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -56,19 +58,43 @@ var (
 	// clause's: "If you breach these terms, we may ...", "By using the
 	// service, you agree ...", "To the extent permitted by law, ...". The
 	// reading starts after their comma.
-	leadClauseRe = regexp.MustCompile(`^(if|when|whenever|where|unless|by|upon|on|in the event|once|before|after|although|though|while|because|since|to the (maximum |fullest )?extent|subject to|notwithstanding|except|without limiting|for (the )?(purposes?|avoidance)|in (addition|particular|such cases?|this case|order to)|as (described|set out|stated|noted|explained|required|permitted)|at any time|from time to time|in our (sole )?discretion|further(more)?|additionally|also|however|accordingly|therefore|finally|in no event|under no circumstances|for example|in some cases|depending on|with respect to|regarding|to (exercise|opt|learn|find|request|make|withdraw|change|update|delete|access|use|enable|disable|manage|control|limit|stop|prevent|contact))\b[^,;:]{0,200}[,;:] `)
+	leadClauseRe = regexp.MustCompile(`^(if|when|whenever|where|wherever|unless|until|by|upon|on|in|under|at|for|with|within|without|during|following|prior to|pursuant to|according to|due to|given|based on|once|before|after|although|though|while|because|since|as|to|subject to|notwithstanding|except|regarding|depending on|further(more)?|additionally|also|however|accordingly|therefore|thus|hence|similarly|likewise|otherwise|finally|instead|rather|like|such as|in the meantime|rest assured|in doing so|at any time|from time to time|in our (sole )?discretion)\b[^,;:]{0,200}[,;:] `)
+	// "Please note that", "rest assured that", "it is important to note
+	// that": the clause after "that" is the sentence's.
+	noteThatRe = regexp.MustCompile(`^(this means|(please )?(note|be aware|understand|remember|keep in mind|bear in mind)|rest assured|it is (important|possible) (to note )?|you should (know|be aware)|we (want|would like) (you )?to (let you know|inform you|remind you)) ?,?( however,?)? that `)
 	// "You agree that we may ...", "you acknowledge and agree that the
 	// service ...": the clause after "that" says who acts.
 	youAgreeThatRe = regexp.MustCompile(`^(you|the user|users?) (hereby |expressly |further |also |specifically |irrevocably |understand,? )*(acknowledges?|agrees?|understands?|accepts?|consents?|recognises?|recognizes?)( and (agrees?|acknowledges?|accepts?|understands?|consents?))? that `)
+	// "It is your responsibility to", "it's the user's duty to".
+	yourDutyRe = regexp.MustCompile(`^it('s| is) (your|the user's|each user's) (sole |own )?(responsibility|obligation|duty)\b`)
 	// "You consent to our sharing", "you authorise us to": the user lets
 	// the service act.
 	youLetUsRe = regexp.MustCompile(`^(you|users?) (hereby |expressly |also )*(consents?|authori[sz]es?|permits?|allows?|instructs?|grants? us permission|give us (permission|the right)) (to (us|our|the company|the service)\b|us\b|our\b|the (company|service)\b)`)
 
 	// Passives about the user's things with no agent other than the
 	// service: "your account may be terminated", "your data may be shared".
-	passiveRe = regexp.MustCompile(`^(all |any |such |the |this |these |certain |some )?(your |user |users' |personal |customer |member )+(\w+ ){0,3}?(may|might|can|could|will|would|shall|is|are|was|were|be|being)( \w+){0,3}? (be |been |being )?\w+(ed|en|wn|ld|ld|nt|ne)\b`)
+	passiveRe = regexp.MustCompile(`^([\w'.,-]+ ){1,8}?(may|might|can|could|will|would|shall|must|should|is|are|was|were|has|have|cannot)( not| never| only| also| then| \w+ly)? (be |been |being )?(not |never |only |also )?(\w+(ed|en|wn|ld|nt|ne|id|ught|ept)|made|set|put|run|hit|cut|shut|read|bound)\b`)
+	// A passive about the document or the law binds no one: "these Terms
+	// are governed by", "this policy is incorporated into".
+	lawPassiveRe = regexp.MustCompile(`^((any|the|such|that|this|each|no) )?(provisions?|arbitrations?|hearings?|proceedings?)\b|\b(governed|construed|interpreted|deemed|incorporated|enforced|severed|titled|intended|designed|written|drafted)\b|^(the )?(laws?|courts?)\b`)
+
+	prohibitedRe = regexp.MustCompile(`^(is|are|will be|shall be)( strictly| expressly)? (prohibited|forbidden|not (permitted|allowed|authori[sz]ed))\b`)
+	// A disclaimer or a possibility is a statement whatever its modal.
+	disclaimerRe = regexp.MustCompile(`^(\w+ ){0,4}?(liable|responsible|guarantee|guarantees|warrant|warrants|contain|contains|include|includes|vary|differ|apply)\b|^(cannot|can't|can n't|can not)\b`)
+	// one of disclaimerWords is in every verb group disclaimerRe reads
+	disclaimerWords = []string{"liable", "responsib", "guarantee", "warrant", "contain", "include", "vary", "differ", "apply", "can"}
+	mayBeAbleRe     = regexp.MustCompile(`^(may|might|will|would)( not| no longer)? be able\b`)
+	mayBeRequiredRe = regexp.MustCompile(`^(may|might|can|could) (also )?be (required|obliged|obligated|asked|expected)\b`)
+	// "by you", "by other users", "by advertisers": a passive whose agent
+	// is not the service.
+	passiveAgentRe = regexp.MustCompile(`\bby (you|users?|other users|members|third[- ]part\w*|advertisers|our partners|partners|the (user|member|customer)s?|law|applicable law)\b`)
+	// The document as the subject: "these Terms", "this Privacy Policy",
+	// "the Agreement", "this section".
+	documentSubjectRe = regexp.MustCompile(`^(these|this|the|such) (terms( of (use|service))?( and conditions)?|conditions|agreements?|(privacy |cookie )?(policy|policies|notice|statement)|section|provisions?|dpa|eula)( \w+){0,2}? `)
 
 	noEventRe = regexp.MustCompile(`^(in no event|under no circumstances|in no case) (shall|will|would|may|is|are|does) `)
+
+	haveRightRe = regexp.MustCompile(`^((a|the|certain|several|various|some|additional|the following|other|many) )?(rights?|options?|choices?|ability)\b`)
 
 	negWordRe = regexp.MustCompile(`^(not|never|no longer|n't|cannot|can't|won't|shan't|don't|doesn't|didn't|isn't|aren't|wouldn't|shouldn't|mustn't)$`)
 )
@@ -77,12 +103,13 @@ var (
 // name each actor, longest first where one is a prefix of another.
 var (
 	serviceSubjects = []string{"we", "us", "our company", "our service", "our services", "the service", "the services", "the company", "the site", "the website", "the platform", "the app", "the application", "the provider", "the operator", "the controller", "the licensor", "this service", "this website", "this site", "it", "either party", "each party", "both parties", "neither party"}
-	userSubjects    = []string{"you", "users", "user", "the user", "the users", "members", "member", "the member", "customers", "customer", "the customer", "subscribers", "subscriber", "visitors", "the visitor", "account holders", "participants", "buyers", "sellers", "players", "creators", "you and we", "you and us", "both you and we", "you or we", "your"}
-	thirdSubjects   = []string{"third parties", "third-party", "third party", "our partners", "partners", "advertisers", "our advertisers", "service providers", "our service providers", "our vendors", "vendors", "ad networks", "advertising networks", "other users", "others", "they", "these partners", "these companies", "these third parties", "such third parties", "google", "facebook", "analytics providers"}
+	userSubjects    = []string{"you", "users", "user", "the user", "the users", "members", "member", "the member", "customers", "customer", "the customer", "subscribers", "subscriber", "visitors", "the visitor", "account holders", "participants", "buyers", "buyer", "the buyer", "sellers", "players", "creators", "advertiser", "the advertiser", "licensee", "the licensee", "client", "the client", "residents", "consumers", "data subjects", "you and we", "you and us", "both you and we", "you or we", "either you or we", "either you or us", "neither you nor", "your"}
+	thirdSubjects   = []string{"third parties", "third-party", "third party", "our partners", "partners", "service providers", "our service providers", "our vendors", "vendors", "ad networks", "advertising networks", "other users", "others", "they", "advertisers", "the advertisers", "our advertisers", "these partners", "these companies", "these third parties", "such third parties", "google", "facebook", "analytics providers"}
 )
 
 // modal words: what follows the subject tells the modality.
 var (
+	auxWords        = map[string]bool{"is": true, "are": true, "do": true, "does": true, "was": true, "were": true}
 	rightWords      = map[string]bool{"ca": true, "may": true, "might": true, "can": true, "could": true, "reserve": true, "reserves": true, "retain": true, "retains": true, "entitled": true, "free": true, "allowed": true, "permitted": true}
 	commitWords     = map[string]bool{"will": true, "shall": true, "commit": true, "commits": true, "undertake": true, "undertakes": true, "promise": true, "promises": true, "guarantee": true, "guarantees": true, "ensure": true, "ensures": true, "strive": true, "endeavour": true, "endeavor": true, "aim": true, "'ll": true, "wo": true, "sha": true}
 	obligationWords = map[string]bool{"must": true, "agree": true, "agrees": true, "required": true, "responsible": true, "obliged": true, "obligated": true, "need": true, "needs": true, "have": true, "has": true, "should": true, "represent": true, "represents": true, "warrant": true, "warrants": true, "waive": true, "waives": true, "acknowledge": true, "acknowledges": true, "consent": true, "consents": true, "accept": true, "accepts": true, "understand": true, "understands": true}
@@ -115,7 +142,54 @@ func Names(text string) []string {
 			off = i + len(mark)
 		}
 	}
+	if n := subjectName(text); n != "" {
+		out = appendName(out, n)
+	}
 	return out
+}
+
+// subjectName is the capitalised word the document most often makes the
+// subject of a verb ("Proctorio does not", "FedEx may", "Taboola uses"),
+// three times at least: the service's name where no definition gives it.
+// A partner named as often as the service is rare in the service's own
+// terms.
+func subjectName(text string) string {
+	counts := map[string]int{}
+	best, most := "", 2
+	prev := ""
+	for w := range strings.FieldsSeq(text) {
+		// only a capitalised word before a verb costs a look-up
+		if r, _ := utf8.DecodeRuneInString(prev); len(prev) >= 3 && unicode.IsUpper(r) && nameVerbs[strings.ToLower(w)] {
+			if n := strings.ToLower(prev); !commonNoun[n] && !partyWords[n] {
+				counts[n]++
+				if counts[n] > most {
+					best, most = n, counts[n]
+				}
+			}
+		}
+		prev = w
+	}
+	return best
+}
+
+// nameVerbs follow a party's name: modals, auxiliaries and the verbs of
+// what a service does.
+var nameVerbs = map[string]bool{"may": true, "will": true, "shall": true, "can": true, "cannot": true, "might": true, "must": true, "does": true, "is": true, "has": true, "reserves": true, "uses": true, "collects": true, "shares": true, "sells": true, "processes": true, "stores": true, "retains": true, "provides": true, "offers": true, "receives": true, "discloses": true, "relies": true, "makes": true, "takes": true, "works": true, "grants": true, "respects": true, "values": true}
+
+// partyWords are capitalised subjects that name no one in particular or
+// a party the subject lists already read ("You may", "Users can", "Customer
+// shall").
+var partyWords = map[string]bool{"you": true, "we": true, "our": true, "your": true, "the": true, "if": true, "user": true, "users": true, "customer": true, "customers": true, "member": true, "members": true, "advertiser": true, "buyer": true, "seller": true, "licensee": true, "licensor": true, "company": true, "service": true, "provider": true, "party": true, "google": true, "facebook": true, "apple": true, "microsoft": true, "amazon": true, "one": true, "she": true, "he": true, "there": true, "when": true, "where": true, "once": true, "here": true, "player": true, "client": true, "processor": true, "controller": true, "agreement": true, "policy": true, "section": true, "platform": true, "website": true, "site": true, "app": true, "application": true}
+
+// ReadSentence is ReadClause for sentence i of rs (spans as Sentences
+// returns them): a list item without a subject of its own is bound as the
+// sentence that introduces its list.
+func ReadSentence(rs []rune, spans []Span, i int, names []string) Reading {
+	rd := ReadClause(string(rs[spans[i].Start:spans[i].End]), names)
+	if rd.Actor == ActorNone {
+		rd = introReading(rs, spans, i, names, rd)
+	}
+	return rd
 }
 
 // nameMarks are the quoted pronouns a definition of the service's name
@@ -185,7 +259,7 @@ func readFrom(low string, names []string, depth int) Reading {
 		if r.Actor == ActorNone {
 			r.Actor = ActorService
 		}
-		r.Modality, r.Negated = ModCommitment, true
+		r.Modality, r.Negated = ModStatement, true
 		return r
 	}
 	for i := 0; i < 3; i++ {
@@ -199,29 +273,57 @@ func readFrom(low string, names []string, depth int) Reading {
 		if loc := youAgreeThatRe.FindStringIndex(low); loc != nil {
 			return readFrom(low[loc[1]:], names, depth+1)
 		}
+		if loc := noteThatRe.FindStringIndex(low); loc != nil {
+			return readFrom(low[loc[1]:], names, depth+1)
+		}
+	}
+	if yourDutyRe.MatchString(low) {
+		return Reading{ActorUser, ModObligation, false}
 	}
 	if loc := youLetUsRe.FindStringIndex(low); loc != nil {
 		return Reading{ActorService, ModRight, false}
 	}
 	actor, rest := subjectOf(low, names)
 	if actor == ActorNone {
-		if passiveRe.MatchString(low) && !strings.Contains(low, " by you") && !strings.Contains(low, " by other users") && !strings.Contains(low, " by third part") {
-			actor = ActorService
-			_, rest, _ = strings.Cut(low, " ")
-			// the verb group starts at the first modal or auxiliary
-			for k, w := range strings.Fields(low) {
-				if rightWords[w] || commitWords[w] || w == "is" || w == "are" || w == "must" {
-					rest = strings.Join(strings.Fields(low)[k:], " ")
-					break
-				}
-			}
-		} else {
+		if doc := documentSubjectRe.FindString(low); doc != "" {
+			// "These Terms may be changed", "this policy applies to":
+			// the document binds no one and states what holds, whatever
+			// its verb
+			_, neg := modalityOf(strings.TrimPrefix(low, doc))
+			return Reading{ActorNone, ModStatement, neg}
+		}
+		if actor, rest = passiveOf(low); actor == ActorNone {
+			actor, rest = subjectWithin(low, names)
+		}
+		if actor == ActorNone {
 			return Reading{ActorNone, ModStatement, leadingNegation(low)}
 		}
 	}
 	mod, neg := modalityOf(rest)
+	neg = neg || actor == ActorService && leadingNegation(low) // "no data is sold"
+	if prohibitedRe.MatchString(rest) {
+		// "you are prohibited from", "scraping is not allowed"
+		mod, neg = ModObligation, true
+	}
 	if actor == ActorUser && mod == ModCommitment {
 		mod = ModObligation // "you will not", "you shall"
+	}
+	switch {
+	case actor == ActorService && containsAny(rest, disclaimerWords) && disclaimerRe.MatchString(rest):
+		// "we shall not be liable", "we cannot guarantee", "the Services
+		// may contain links": what holds, not what is taken or promised
+		mod = ModStatement
+	case actor == ActorService && neg && mod == ModStatement:
+		// "we do not sell your data", "Acme never shares": a present-tense
+		// promise about the service's own conduct
+		mod = ModCommitment
+	case mayBeAbleRe.MatchString(rest):
+		// "you may not be able to use some features": what may happen,
+		// not a prohibition
+		mod = ModStatement
+	case (actor == ActorUser || actor == ActorService) && mayBeRequiredRe.MatchString(rest):
+		// "you may be required to", "it may be asked to": a duty
+		mod = ModObligation
 	}
 	if actor == ActorUser && strings.HasPrefix(low, "your ") {
 		// "your use of the service is subject to ...", "your data is
@@ -231,6 +333,58 @@ func readFrom(low string, names []string, depth int) Reading {
 	}
 	return Reading{actor, mod, neg}
 }
+
+// passiveOf reads a passive at the start of low whose agent is not named
+// as the service's act ("your account may be terminated", "cookies are
+// used"), and a prohibition ("automated access is prohibited") as a rule
+// for the user; it returns the actor and the verb group from its
+// auxiliary on, or ActorNone.
+func passiveOf(low string) (Actor, string) {
+	loc := passiveRe.FindStringSubmatchIndex(low)
+	if loc == nil || lawPassiveRe.MatchString(low[:loc[1]]) || passiveAgentRe.MatchString(low) {
+		return ActorNone, ""
+	}
+	rest := low[loc[4]:]
+	if prohibitedRe.MatchString(rest) {
+		return ActorUser, rest
+	}
+	return ActorService, rest
+}
+
+// subjectWithin finds a subject past the start of low when nothing at the
+// start is one ("With this information we can ...", "After the retention
+// period we will delete ..."): the first "we", a name of the service
+// before a verb, or "you" before a modal, in the first clause.
+func subjectWithin(low string, names []string) (Actor, string) {
+	f := strings.Fields(low)
+	for k := 1; k+1 < len(f) && k < 30; k++ {
+		w, next := strings.TrimRight(f[k], ","), f[k+1]
+		switch {
+		case w == "and" || w == "but":
+			// the first clause's subject is no party ("your continued use
+			// ... constitutes acceptance, and you will be bound"): a
+			// subject after it is another clause's
+			return ActorNone, ""
+		case w != f[k]:
+			continue // "..., we" is read after its comma as a lead
+		case w == "we" && !relativeWords[f[k-1]]:
+			return ActorService, strings.Join(f[k+1:], " ")
+		case w == "you" && (rightWords[next] || commitWords[next] || next == "must" || next == "have" || next == "agree"):
+			return ActorUser, strings.Join(f[k+1:], " ")
+		case nameVerbs[next] && slices.Contains(names, w):
+			return ActorService, strings.Join(f[k+1:], " ")
+		}
+	}
+	return ActorNone, ""
+}
+
+// relativeWords open a clause inside another ("what we collect", "the
+// data that we hold"), whose subject is not the sentence's.
+var relativeWords = map[string]bool{"what": true, "that": true, "which": true, "who": true, "whom": true, "how": true, "why": true, "where": true, "when": true, "if": true, "whether": true}
+
+// userNouns name the reader after a qualifier ("registered users may",
+// "EU residents have").
+var userNouns = map[string]bool{"users": true, "members": true, "customers": true, "residents": true, "consumers": true, "subscribers": true, "visitors": true, "players": true}
 
 // subjectOf finds the subject at the start of low and returns its actor and
 // the words after it.
@@ -274,6 +428,24 @@ func subjectOf(low string, names []string) (Actor, string) {
 	}
 	if a, rest, ok := try(thirdSubjects, ActorThirdParty); ok && isVerbStart(rest) {
 		return a, rest
+	}
+	if f := strings.Fields(low); len(f) > 3 {
+		for k := 1; k <= 2; k++ {
+			if n := f[k+1]; userNouns[f[k]] && (rightWords[n] || commitWords[n] || obligationWords[n] || auxWords[n]) {
+				return ActorUser, strings.Join(f[k+1:], " ")
+			}
+		}
+	}
+	// "Our team reviews", "our systems may": what is the service's acts
+	// for it (its partners and vendors were read above as third parties)
+	if strings.HasPrefix(low, "our ") {
+		// the verb group comes after one or two nouns
+		f := strings.Fields(low)
+		for k := 2; k < len(f) && k <= 3; k++ {
+			if w := f[k]; rightWords[w] || commitWords[w] || obligationWords[w] || auxWords[w] || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(f[k-1], "s") {
+				return ActorService, strings.Join(f[k:], " ")
+			}
+		}
 	}
 	// A proper name followed by a modal: "Acme may terminate", "Crunchyroll
 	// reserves the right": the service when the document has not named it.
@@ -360,12 +532,13 @@ words:
 			case w == "must" || w == "should" || obligationWords[w] && w != "have" && w != "has" && w != "need" && w != "needs":
 				mod, set = ModObligation, true
 				continue
-			case (w == "have" || w == "has" || w == "need" || w == "needs") && k+1 < len(f) && (f[k+1] == "to" || f[k+1] == "the"):
-				if f[k+1] == "the" && k+2 < len(f) && f[k+2] == "right" {
-					mod, set = ModRight, true
-				} else if f[k+1] == "to" {
-					mod, set = ModObligation, true
-				}
+			case (w == "have" || w == "has") && haveRightRe.MatchString(strings.Join(f[k+1:], " ")):
+				// "you have the right", "you have a right", "you have several
+				// options"
+				mod, set = ModRight, true
+				continue
+			case (w == "have" || w == "has" || w == "need" || w == "needs") && k+1 < len(f) && f[k+1] == "to":
+				mod, set = ModObligation, true
 				continue
 			case commitWords[w]:
 				mod, set = ModCommitment, true

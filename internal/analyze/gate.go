@@ -14,7 +14,7 @@ import (
 // act ("we will not close an account because of good-faith criticism",
 // "we cannot read your messages") protects the user rather than risks
 // anything. keepHits drops the hits these readings contradict, and every
-// hit on a sentence that is no clause (headingLine, notClauseText).
+// hit on a sentence that is no clause (SentenceKind).
 
 // serviceCategories are the categories whose findings state what the
 // service does with the user's account, content or data.
@@ -58,13 +58,12 @@ func (e *Engine) keepHits(rs []rune, spans []Span, hits []hit, names []string) [
 			r = &sentRead{}
 			read[h.sent] = r
 			sent := h.sent
-			head := headingLine(rs, spans, sent)
-			text := notClauseText(rs[spans[sent].Start:spans[sent].End])
-			r.skip = head || text
+			kind := SentenceKind(rs, spans, sent)
+			r.skip = kind != KindClause
 			// a short line inside a paragraph ("Email address" under
 			// "Information we collect") is an item the privacy detector
 			// may quote, not a heading
-			if head && !text {
+			if kind == KindHeading {
 				if paras == nil {
 					paras = paragraphs(rs, spans)
 				}
@@ -73,16 +72,45 @@ func (e *Engine) keepHits(rs []rune, spans []Span, hits []hit, names []string) [
 			}
 			if !r.skip || r.item {
 				r.s = string(rs[spans[sent].Start:spans[sent].End])
-				r.rd = ReadClause(r.s, names)
-				if r.rd.Actor == ActorNone {
-					r.rd = introReading(rs, spans, sent, names, r.rd)
-				}
+				r.rd = ReadSentence(rs, spans, sent, names)
 			}
 		}
 		if r.skip && !(r.item && h.cas < 0 && h.sev == SeverityNeutral && slices.Contains(PrivacyCategories, h.cat)) || !keepHit(h, r, e.cd) {
 			continue
 		}
 		out = append(out, h)
+	}
+	return out
+}
+
+// Dropped is a hit the gate took away: the sentence (an index into
+// Sentences), the category and the case title ("" for a category alone).
+type Dropped struct {
+	Sentence       int
+	Category, Case string
+}
+
+// GateDrops returns the hits of text that keepHits drops, in order: how
+// often the gate is wrong is measured on labelled sentences with it
+// (cmd/eval-cases). Analyze never calls it.
+func (e *Engine) GateDrops(text string, opts Options) []Dropped {
+	rs := []rune(text)
+	spans := segment(rs)
+	hits := e.sentenceHits(rs, spans, opts.DocumentType == "privacy")
+	kept := e.keepHits(rs, spans, slices.Clone(hits), Names(text))
+	var out []Dropped
+	k := 0
+	for _, h := range hits {
+		// kept is hits less the dropped ones, in the same order
+		if k < len(kept) && kept[k] == h {
+			k++
+			continue
+		}
+		d := Dropped{Sentence: h.sent, Category: h.cat}
+		if h.cas >= 0 {
+			d.Case = e.cd.m.Cases[h.cas].Title
+		}
+		out = append(out, d)
 	}
 	return out
 }
@@ -116,6 +144,11 @@ func keepHit(h hit, r *sentRead, cd *caseDetector) bool {
 	case h.cat == "user_rights" && h.sev == SeverityBad && rd.Actor == ActorService:
 		// "we cannot read your messages" limits the service, not the user
 		return false
+	case h.sev == SeverityGood && h.cas >= 0 && !serviceCase(cd.m.Cases[h.cas].Title) && rd.Actor == ActorService && rd.Modality == ModRight && !rd.Negated:
+		// a right the service takes ("we may terminate your account at
+		// any time") is never the user's right ("You have the right to
+		// leave this service at any time")
+		return false
 	}
 	return true
 }
@@ -123,18 +156,23 @@ func keepHit(h hit, r *sentRead, cd *caseDetector) bool {
 // introReading: a list item without a subject of its own ("* share API
 // data with third parties" under "You agree not to:") is bound as the
 // sentence that introduces the list, the nearest one before it ending
-// with a colon across at most 30 items.
+// with a colon across at most 30 items; before that intro, the nearest
+// item with a subject of its own gives the item its actor ("xxv. we
+// analyse ..." before "xxvi. to conduct research").
 func introReading(rs []rune, spans []Span, i int, names []string, rd Reading) Reading {
 	if !startsWithMarker(rs, spans[i]) && !(i > 0 && endsWithColon(rs, spans[i-1])) {
 		return rd
 	}
 	for j := i - 1; j >= 0 && j >= i-30; j-- {
-		if endsWithColon(rs, spans[j]) {
-			in := ReadClause(string(rs[spans[j].Start:spans[j].End]), names)
-			if in.Actor != ActorNone {
-				return in
-			}
+		in := ReadClause(string(rs[spans[j].Start:spans[j].End]), names)
+		switch {
+		case endsWithColon(rs, spans[j]) && in.Actor != ActorNone:
+			return in
+		case endsWithColon(rs, spans[j]):
 			return rd
+		case in.Actor != ActorNone:
+			// a sibling tells who acts; how is the item's own
+			return Reading{in.Actor, rd.Modality, rd.Negated}
 		}
 		if !startsWithMarker(rs, spans[j]) {
 			return rd

@@ -27,6 +27,13 @@ func TestWhoIsBoundInFindings(t *testing.T) {
 		{"privacy", "We cannot read your messages, which are end-to-end encrypted.", []want{{"user_rights", SeverityBad, false}}},
 		{"terms", "We may terminate your account at any time, for any reason, without notice.", []want{{"unilateral_termination", SeverityBad, true}}},
 		{"privacy", "We do not currently respond to Do Not Track signals.", []want{{"tracking", SeverityBad, true}}},
+		// the third round's forms
+		{"privacy", "Please note that we may sell your personal data to advertisers.", []want{{"data_sale", SeverityBlocker, true}}},
+		{"privacy", "With your consent we may share your personal data with advertising partners.", []want{{"third_party_sharing", SeverityBad, true}}},
+		{"terms", "Your account may be terminated at any time without notice.", []want{{"unilateral_termination", SeverityBad, true}}},
+		{"terms", "It is your responsibility not to share your password with third parties.", []want{{"third_party_sharing", SeverityGood, false}}},
+		{"terms", "Acme does not sell your personal data. Acme may terminate your account at any time without notice.", []want{{"data_sale", SeverityGood, true}, {"unilateral_termination", SeverityBad, true}, {"other", SeverityGood, false}}},
+		{"privacy", "Your data is subject to our Privacy Policy.", []want{{"data_sale", SeverityGood, false}, {"third_party_sharing", SeverityBad, false}}},
 	}
 	for _, c := range cases {
 		fs := e.Analyze(c.text, Options{DocumentType: c.doc}).Findings

@@ -14,20 +14,29 @@ import (
 var (
 	// "This section explains how ...", "This Privacy Policy describes
 	// ...", "In short: ...", "Summary", "Key points".
-	summaryRe = regexp.MustCompile(`^(this|the following|the present|these) (section|part|paragraph|clause|chapter|page|document|policy|privacy policy|privacy notice|notice|statement|terms|agreement|cookie policy|summary|overview)s?( \w+){0,2} (explains?|describes?|sets? (out|forth)|outlines?|tells you|covers?|summari[sz]es?|contains?|provides? (you with )?(an overview|information|details|a summary)|gives? (you )?(an overview|information)|is (intended|designed|meant) to (explain|inform|help|describe)|applies|will (explain|describe|help))\b|^(in short|in summary|in brief|summary|tl;? ?dr|key points?|at a glance|the short version|short version|quick summary|overview)\b`)
+	summaryRe = regexp.MustCompile(`^(this|the following|the present|these) (section|part|paragraph|clause|chapter|page|document|policy|privacy policy|privacy notice|notice|statement|terms|agreement|cookie policy|summary|overview)s?( \w+){0,2} (explains?|describes?|sets? (out|forth)|outlines?|tells you|covers?|summari[sz]es?|contains?|provides? (you with )?(an overview|information|details|a summary)|gives? (you )?(an overview|information)|is (intended|designed|meant) to (explain|inform|help|describe)|applies|will (explain|describe|help))\b|^(in short|in summary|in brief|summary|tl;? ?dr|key points?|at a glance|the short version|short version|quick summary|overview)\b|^(please )?(carefully )?read (this|these|the|our)\b[^.]{0,60}\bcarefully\b|^in this (privacy |cookie )?(policy|notice|statement|section|document)[^,]{0,40},? we (describe|explain|set out|outline|tell you)\b`)
+	// Summaries that say so past their start ("We wrote this notice to
+	// explain ...", "If you book a car, this section applies to you."),
+	// looked for only in sentences with summaryWords.
+	summaryTailRe = regexp.MustCompile(`\b(created|prepared|wrote|written|publish(ed)?|provide) this (privacy |cookie )?(policy|notice|statement|document) to (explain|describe|inform|help|tell)\b|\b(this|the following) (section|part|notice) (applies|apply) to you\.?$`)
 	// "See section 4 for how ads work", "For more information, see our
 	// Cookie Policy", "Learn more", "Click here".
-	crossRefRe = regexp.MustCompile(`^(please )?(see|refer to|consult) (also )?(our|the|section|clause|paragraph|article|sections|this|these|below|above|here|\d)\b|^(for (more|further|additional|detailed) (information|details|info)|to (learn|find out|read) more|learn more|read more|find out more|more (information|details|info)|click here|tap here|details here|further information)\b`)
+	crossRefRe = regexp.MustCompile(`^(please )?visit (our|the) |^(please )?(see|refer to|consult) (also )?(our|the|section|clause|paragraph|article|sections|this|these|below|above|here|\d)\b|^please (click|use this link|visit)\b|^(for (more|further|additional|detailed) (information|details|info)|to (learn|find out|read) more|learn more|read more|find out more|more (information|details|info)|click here|tap here|details here|further information)\b`)
+	// Pointers at their end ("To print these terms, click here.", "Your
+	// registration data is subject to our Privacy Policy."), looked for
+	// only in sentences with crossRefWords.
+	crossRefTailRe = regexp.MustCompile(`\bclick here\.?$|\b(is|are) (governed by|subject to) (our|the|\w+'s) ([\w-]+ ){0,2}(privacy|cookie) (policy|notice|statement)\.?$`)
 	// A clause that only points elsewhere has no verb of its own after
 	// the pointer; one that states a practice too is kept ("see our
 	// policy, which says we may sell ...").
 	crossRefClauseRe = regexp.MustCompile(`[,;]\s*(which|where|and|but)?\s*(we|you) (may|will|can|must|shall|might|reserve|sell|share|collect|use|disclose|terminate)\b`)
 	// '"Claim" means any dispute', 'Personal Data refers to'.
-	definitionRe = regexp.MustCompile(`^["'\x{201c}(]+[^"'\x{201d}]{1,50}["'\x{201d})]+,? (\([^)]{0,30}\) )?(means|mean|shall mean|refers? to|shall refer to|is defined as|are defined as|has the meaning|have the meaning)\b|^(the (term|terms|word|words) )?[a-z]+( [a-z]+){0,2} (means|shall mean|refers to|shall refer to|is defined as|has the meaning)\b|^(in|for the purposes? of|as used in) (this|these) [\w ]{1,40},? ["'\x{201c}][^"'\x{201d}]{1,40}["'\x{201d}] (means|refers)`)
-	// use of the service that "means" acceptance is a clause
-	notDefinitionRe = regexp.MustCompile(`^(your|use|using|continued|access|accessing|this|that|it|which|what)\b`)
+	definitionRe = regexp.MustCompile(`^["'\x{201c}(]+[^"'\x{201d}]{1,50}["'\x{201d})]+,? (\([^)]{0,30}\) )?(means|mean|shall mean|refers? to|shall refer to|is defined as|are defined as|has the meaning|have the meaning)\b|^(the (term|terms|word|words) )?["'\x{201c}]?[a-z]+( [a-z]+){0,2}["'\x{201d}]? ((in|under) (this|these) \w+( \w+)? )?(means|shall mean|refers to|shall refer to|is defined as|has the meaning)\b|^(as used (herein|in (this|these) \w+( \w+)?)|for the purposes? of (this|these) \w+( \w+)?),? ["'\x{201c}][^"'\x{201d}]{1,40}["'\x{201d}] (shall )?(means?|refers? to)\b|\b(is|are) (collectively |together )?referred to( \w+){0,5} as (the )?["'\x{201c}]|\bshall be construed (so as )?to mean\b|^(in|for the purposes? of|as used in) (this|these) [\w ]{1,40},? ["'\x{201c}][^"'\x{201d}]{1,40}["'\x{201d}] (means|refers)`)
+	// use of the service that "means" acceptance is a clause, and so is
+	// what a clause "means that" you give up
+	notDefinitionRe = regexp.MustCompile(`^(your|use|using|continued|access|accessing|this|that|it|which|what)\b|\bmeans that\b`)
 	// "For example, if you post a photo ...", "E.g. your IP address".
-	exampleRe = regexp.MustCompile(`^(for (example|instance)|e\.g\.|example:|examples:|as an example|to illustrate|illustration:|by way of example)`)
+	exampleRe = regexp.MustCompile(`^(for (example|instance)|e\.g\.|example:|examples:|as an example|as examples|to illustrate|illustration:|by way of example|for (the )?purposes? of (example|illustration)|(this|these|that) (includes?|means),? for (example|instance))`)
 	// "1. Introduction 2. The Service 3. Your account", "Terms | Privacy
 	// | Cookies", "Section 4 ........ 12".
 	tocRe     = regexp.MustCompile(`\b\d{1,2}\.? [A-Z][^.?!]{1,60} \d{1,2}\.? [A-Z][^.?!]{1,60} \d{1,2}\.? [A-Z]|\.{5,}\s*\d+$`)
@@ -39,7 +48,7 @@ func headingLine(rs []rune, spans []Span, i int) bool {
 	s := rs[spans[i].Start:spans[i].End]
 	// "b. Binding Individual Arbitration.", "*   Liability Cap Exclusions.",
 	// "CLASS ACTION WAIVER.": a marker before a title keeps it a title
-	if t := stripMarker(s); titleCase(t) || capsHeading(t) {
+	if t := stripMarker(s); titleCase(t) || capsHeading(t) || question(t) {
 		return true
 	}
 	return isHeading(s) && !listItem(rs, spans, i)
@@ -67,6 +76,13 @@ func stripMarker(s []rune) []rune {
 		i++
 	}
 	return s[i:]
+}
+
+// question: a line of at most 20 words ending with a question mark is a
+// heading phrased as a question ("8. Where do we store your data?"); the
+// clauses of terms and policies are not asked.
+func question(s []rune) bool {
+	return len(s) > 0 && s[len(s)-1] == '?' && len(strings.Fields(string(s))) <= 20
 }
 
 // capsHeading: a line in capitals of at most 14 words with no pronoun,
@@ -100,36 +116,82 @@ func capsHeading(s []rune) bool {
 // clauseWords mark a clause in a line of capitals.
 var clauseWords = map[string]bool{"we": true, "you": true, "us": true, "they": true, "it": true, "shall": true, "will": true, "may": true, "must": true, "can": true, "is": true, "are": true, "be": true, "not": true, "agree": true, "agrees": true, "waive": true, "waives": true, "have": true, "has": true, "do": true, "does": true, "any": true, "all": true, "no": true}
 
-// notClauseText: a table-of-contents or link line, a summary, a
-// cross-reference, a definition or an example.
-func notClauseText(s []rune) bool {
+// Kind is what a sentence is: a clause, or one of the texts about the
+// document that are never findings (the kinds of the case labels'
+// guidelines).
+type Kind uint8
+
+// The kinds of sentence the analyzer tells apart.
+const (
+	KindClause Kind = iota
+	KindHeading
+	KindTOC
+	KindSummary
+	KindCrossReference
+	KindDefinition
+	KindExample
+)
+
+func (k Kind) String() string {
+	return [...]string{"clause", "heading", "toc", "summary", "cross_reference", "definition", "example"}[k]
+}
+
+// SentenceKind tells what sentence i of rs is (spans as Sentences returns
+// them): a clause unless its text or its shape says it is about the
+// document.
+func SentenceKind(rs []rune, spans []Span, i int) Kind {
+	if k := textKind(rs[spans[i].Start:spans[i].End]); k != KindClause {
+		return k
+	}
+	if headingLine(rs, spans, i) {
+		return KindHeading
+	}
+	return KindClause
+}
+
+// textKind: a table-of-contents or link line, a summary, a
+// cross-reference, a definition or an example, from the sentence's text
+// alone; KindClause otherwise.
+func textKind(s []rune) Kind {
 	str := string(s)
 	if digits(s) >= 3 && tocRe.MatchString(str) || linkLine(str) || urlOnlyRe.MatchString(strings.TrimSpace(str)) {
-		return true
+		return KindTOC
 	}
 	low := strings.ToLower(quoteFolder.Replace(strings.TrimLeft(str, "-•·–—▪◦#§>|*0123456789.() \t")))
 	if low == "" {
-		return true
+		return KindTOC
 	}
+	// the anchored patterns are tried only on the first letters they can
+	// start with, the others only on sentences holding their words: most
+	// sentences are clauses, and this runs on each one with a finding
 	switch low[0] {
-	case 't', 'i', 's', 'k', 'a', 'o', 'q':
+	case 't', 'i', 's', 'k', 'a', 'o', 'q', 'p', 'r':
 		if summaryRe.MatchString(low) {
-			return true
+			return KindSummary
 		}
 	}
+	if containsAny(low, summaryWords) && summaryTailRe.MatchString(low) {
+		return KindSummary
+	}
 	switch low[0] {
-	case 's', 'p', 'r', 'c', 'f', 't', 'l', 'm', 'd':
+	case 's', 'p', 'r', 'c', 'f', 't', 'l', 'm', 'd', 'v':
 		if crossRefRe.MatchString(low) && !crossRefClauseRe.MatchString(low) {
-			return true
+			return KindCrossReference
 		}
+	}
+	if end := strings.TrimRight(low, ". "); containsAny(end[max(0, len(end)-9):], crossRefWords) && crossRefTailRe.MatchString(low) {
+		return KindCrossReference
 	}
 	switch low[0] {
 	case 'f', 'e', 'a', 't', 'i', 'b':
 		if exampleRe.MatchString(low) {
-			return true
+			return KindExample
 		}
 	}
-	return containsAny(low, definitionWords) && definitionRe.MatchString(low) && !notDefinitionRe.MatchString(low)
+	if containsAny(low, definitionWords) && definitionRe.MatchString(low) && !notDefinitionRe.MatchString(low) {
+		return KindDefinition
+	}
+	return KindClause
 }
 
 // listItem: a heading-like line that is an item of a list rather than a
@@ -207,6 +269,13 @@ func linkLine(s string) bool {
 	}
 	return false
 }
+
+// summaryWords: one of them is in every sentence summaryTailRe reads;
+// crossRefWords: one of them ends every sentence crossRefTailRe reads.
+var (
+	summaryWords  = []string{" to explain", " to describe", " to inform", " to help", " to tell", "apply to you", "applies to you"}
+	crossRefWords = []string{"here", "policy", "notice", "statement"}
+)
 
 // definitionWords: one of them is in every definition definitionRe reads.
 var definitionWords = []string{" mean", " refer", " defined", " meaning"}
