@@ -126,11 +126,15 @@ func licenceAfterClosing(w string) bool {
 }
 
 var (
-	classRe = regexp.MustCompile(`\b(class|collective|representative|consolidated|mass|group) (action|actions|arbitration|arbitrations|proceeding|proceedings|claims?|lawsuits?|suits?|basis|capacity|member|members|or representative|action or|, consolidated|wide)\b|\bclass-(action|wide)\b|\bprivate attorney general\b|\brepresentative\S* (actions?|proceedings?|claims?)\b`)
+	classRe = regexp.MustCompile(`\b(mass|group) (actions?|claims|lawsuits|proceedings)\b|\b(class|collective|representative|consolidated) (action|actions|arbitration|arbitrations|proceeding|proceedings|claims?|lawsuits?|suits?|basis|capacity|member|members|or representative|action or|, consolidated|wide)\b|\bclass-(action|wide)\b|\bprivate attorney general\b|\brepresentative\S* (actions?|proceedings?|claims?)\b`)
 	// "claims only in your individual capacity", "disputes may not be
 	// consolidated": a class waiver where a dispute is what is meant
 	individualRe = regexp.MustCompile(`\bindividual (capacity|basis)\b|\bconsolidat\w*\b`)
-	disputeRe    = regexp.MustCompile(`\b(claims?|disputes?|proceedings?|actions?|lawsuits?|arbitrat\w*|plaintiff|court)\b`)
+	// "claims may only be brought", "disputes must be resolved": the
+	// individual basis as a restriction, not "the arbitrator may award
+	// relief on an individual basis"
+	onlyRe    = regexp.MustCompile(`\b(only|solely|exclusively|must|shall|may not|cannot|not)\b`)
+	disputeRe = regexp.MustCompile(`\b(claims?|disputes?|proceedings?|actions?|lawsuits?|arbitrat\w*|plaintiff|court)\b`)
 	// "if this class action waiver is found unenforceable": what follows
 	// the waiver's failing, not the waiver
 	waiverFailsRe = regexp.MustCompile(`\b(unenforceable|invalid|null and void|void|voidable|unconscionable)\b`)
@@ -140,7 +144,7 @@ var (
 // classActionWaiver: claims only on an individual basis, no class or
 // representative actions.
 func classActionWaiver(w string) bool {
-	if !classRe.MatchString(w) && !(individualRe.MatchString(w) && disputeRe.MatchString(w)) {
+	if !classRe.MatchString(w) && !(individualRe.MatchString(w) && disputeRe.MatchString(w) && onlyRe.MatchString(w)) {
 		return false
 	}
 	return classWaiverRe.MatchString(w) && !waiverFailsRe.MatchString(w)
@@ -306,9 +310,9 @@ func targetedThirdPartyAds(w string) bool {
 }
 
 var (
-	shareRe       = regexp.MustCompile(`\b(share|shares|shared|sharing|disclose|discloses|disclosed|disclosing|provide|provides|provided|transfer|transfers|transferred|make available|made available|makes available|give|gives|given|pass|passes|passed|sell|sells)\b(\s+\S+){0,25}?\s+(advertis\w*|ad networks?|ad partners?|marketing partners?|data brokers?|sponsors|third[- ]part(y|ies)|business partners|partners|affiliates|other companies|companies|social (media )?networks?)\b`)
+	shareRe       = regexp.MustCompile(`\b(share|shares|shared|sharing|disclose|discloses|disclosed|disclosing|provided to|provides? (your |personal |the |such |this |that |certain )*(data|information|details)|transfer|transfers|transferred|make available|made available|makes available|give|gives|given|pass|passes|passed|sell|sells)\b(\s+\S+){0,25}?\s+(advertis\w*|ad networks?|ad partners?|marketing partners?|data brokers?|sponsors|third[- ]part(y|ies)|business partners|partners|affiliates|other companies|companies|social (media )?networks?)\b`)
 	dataWordRe    = regexp.MustCompile(`\b(data|information|details|profile|email|e-mail|address|identifiers?|it|this)\b`)
-	onlyNeutralRe = regexp.MustCompile(`\b(law enforcement|legal|court|authorit\w*|government\w*|subpoena|regulators?|merger|merg\w+|all or part of (its|our) business|acquisition|bankruptcy|insolvency|comply|compliance|protect (the |our )?(rights|safety)|fraud)\b`)
+	onlyNeutralRe = regexp.MustCompile(`\b(law enforcement|legal|court|authorit\w*|government\w*|subpoena|regulators?|merger|merg\w+|corporate transactions?|all or part of (its|our) business|acquisition|bankruptcy|insolvency|comply|compliance|protect (the |our )?(rights|safety)|fraud)\b`)
 	providerRe    = regexp.MustCompile(`\b(service providers?|processors?|vendors|contractors|on our behalf|who (perform|provide) services|acting (for|on behalf of|as) (us|our)|(assist|help) us|perform(ing)? (these|such|those) (functions|services)|with your (consent|permission)|at your (request|direction))\b`)
 	anonRe        = regexp.MustCompile(`\b(aggregated?|anonymi[sz]ed|de-identified|non-personal|pseudonymi[sz]ed)\b`)
 	adsWordRe     = regexp.MustCompile(`\b(advertis\w*|marketing|ad networks?|data brokers?|sponsors|business partners|their own (purposes|marketing))\b`)
@@ -332,7 +336,8 @@ var (
 // to processors or authorities (neutral cases of their own), nor
 // anonymised; the sharer is the service, not the user or a third party.
 func sharedWithThirdParties(w string) bool {
-	if !dataWordRe.MatchString(w) || anonRe.MatchString(w) || askRightRe.MatchString(w) {
+	// an opt-out of the sale or sharing is the sale case (sellsData)
+	if !dataWordRe.MatchString(w) || anonRe.MatchString(w) || askRightRe.MatchString(w) || optOutWordRe.MatchString(w) {
 		return false
 	}
 	shared := false
