@@ -52,12 +52,12 @@ var weightyRules = []ruleCase{
 	{info: weightyCase(titleArbitration, SeverityBad, "arbitration"), needs: []string{"arbitra"}, match: bindingArbitration, conf: 0.8},
 	{info: weightyCase(titleLiabilityFees, SeverityBad, "limitation_of_liability"), needs: []string{"liab"}, kw: []string{"exceed", "limited to", "greater", "lesser", "excess", "cap", "amount", "total", "aggregate", "maximum", "cumulative", "entire", "overall", "paid"}, match: liabilityCap, conf: 0.85, group: "liability"},
 	{info: weightyCase(titleNoLiability, SeverityBad, "limitation_of_liability"), needs: []string{"liab", "responsib"}, kw: []string{"not", "no ", "never", "cannot", "disclaim", "exclu", "limit", "without", "risk", "event", "circumstances", "n't", "neither"}, match: noLiability, conf: 0.8, group: "liability"},
-	{info: weightyCase(titleTermination, SeverityBad, "unilateral_termination"), needs: []string{"terminat", "suspen", "delet", "disabl", "deactivat", "clos", "cancel", "block", "restrict", "remov", "revok", "discontinu", "refus", "deny", "ban"}, kw: []string{"time", "without", "reason", "discretion", "will", "immediately", "cause"}, match: terminationAtWill, conf: 0.75},
-	{info: weightyCase(titleChangeNoNotice, SeverityBad, "unilateral_change"), needs: []string{"chang", "modif", "amend", "updat", "revis", "alter", "replac"}, kw: []string{"time", "without", "discretion", "right", "periodic", "continu", "post", "effective", "visit", "check", "review", "subject to change"}, match: changeWithoutNotice, conf: 0.7},
-	{info: weightyCase(titleSellUnlessOpt, SeverityBad, "data_sale"), needs: []string{"sell", "sold", "rent", "sale"}, match: sellsData, conf: 0.75},
-	{info: weightyCase(titleTargetedAds, SeverityBad, "tracking"), needs: []string{"advertis", "ads", "marketing"}, match: targetedThirdPartyAds, conf: 0.75, group: "ads", keepOthers: true},
-	{info: weightyCase(titleAds, SeverityBad, "tracking"), needs: []string{"advertis", "ads"}, match: personalisedAds, conf: 0.7, group: "ads", keepOthers: true},
-	{info: weightyCase(titleGivenThird, SeverityBad, "third_party_sharing"), needs: []string{"shar", "disclos", "provid", "transfer", "available", "giv", "pass"}, kw: []string{"third", "partner", "advertis", "affiliat", "compan", "broker", "sponsor", "network", "marketing"}, match: sharedWithThirdParties, conf: 0.7, keepOthers: true},
+	{info: weightyCase(titleTermination, SeverityBad, "unilateral_termination"), needs: []string{"terminat", "suspen", "delet", "disabl", "deactivat", "clos", "cancel", "block", "restrict", "remov", "revok", "discontinu", "refus", "deny", "ban"}, kw: []string{"time", "without", "reason", "discretion", "will", "immediately", "cause"}, match: terminationAtWill, conf: 0.75, only: true},
+	{info: weightyCase(titleChangeNoNotice, SeverityBad, "unilateral_change"), needs: []string{"chang", "modif", "amend", "updat", "revis", "alter", "replac"}, kw: []string{"time", "without", "discretion", "right", "periodic", "continu", "post", "effective", "visit", "check", "review", "subject to change"}, match: changeWithoutNotice, conf: 0.7, only: true},
+	{info: weightyCase(titleSellUnlessOpt, SeverityBad, "data_sale"), needs: []string{"sell", "sold", "rent", "sale"}, match: sellsData, conf: 0.75, only: true},
+	{info: weightyCase(titleTargetedAds, SeverityBad, "tracking"), needs: []string{"advertis", "ads", "marketing"}, match: targetedThirdPartyAds, conf: 0.75, only: true, group: "ads", keepOthers: true},
+	{info: weightyCase(titleAds, SeverityBad, "tracking"), needs: []string{"advertis", "ads"}, match: personalisedAds, conf: 0.7, only: true, group: "ads", keepOthers: true},
+	{info: weightyCase(titleGivenThird, SeverityBad, "third_party_sharing"), needs: []string{"shar", "disclos", "provid", "transfer", "available", "giv", "pass"}, kw: []string{"third", "partner", "advertis", "affiliat", "compan", "broker", "sponsor", "network", "marketing"}, match: sharedWithThirdParties, conf: 0.7, only: true, keepOthers: true},
 }
 
 // negatedBefore: a negation among the n words before position i of w.
@@ -185,10 +185,15 @@ var (
 	// the conduct of other users", but not "liable to you or any third
 	// party for any damages"), force majeure ("beyond our reasonable
 	// control")
-	otherPartyRe = regexp.MustCompile(`^(\s*\S+){0,4}?\s+for\b(\s+\S+){0,6}?\s+(other users?|users|others|another (user|person)|third[- ]part\w*|conduct|behaviou?r)\b|\b(beyond|outside( of)?) (our|its|the|their) (reasonable )?control\b|\bforce majeure\b`)
+	otherPartyRe = regexp.MustCompile(`^(\s*\S+){0,4}?\s+for\b(\s+\S+){0,6}?\s+(other (users?|people|persons|parties)|users|others|another (user|person)|third[- ]part\w*|conduct|behaviou?r)\b|\b(beyond|outside( of)?) (\S+ ){0,3}(reasonable )?control\b|\bforce majeure\b`)
+	// an exclusion of losses or of all liability, or an intro whose list
+	// names them ("assumes no liability for:", its colon gone from the
+	// words); "not responsible for the accuracy of the content" is
+	// another case
+	lossRe = regexp.MustCompile(`\b(loss|losses|lost|damage|damages|harm|injury|injuries|claims?|costs|expenses|consequences|anything|whatsoever)\b|\b(all|any and all) (liability|liabilities|responsibility)\b|\b(fullest|maximum|full) extent\b|\b(for|from|following)$`)
 	// "some jurisdictions do not allow the exclusion of liability", "a
 	// limited liability company": the words without the exclusion
-	notExclusionRe = regexp.MustCompile(`\b(jurisdictions|states|countries|laws?) (do|does|may) not (allow|permit)\b|\blimited liability (company|partnership)\b|\bindemnif\w*`)
+	notExclusionRe = regexp.MustCompile(`\b(jurisdictions|states|countries|laws?) (do|does|may) not (allow|permit)\b|\blimited liability (company|partnership)\b|\b(you|users?|customers?)\b(\s+\S+){0,4}?\s+(indemnify|indemnifies|defend)\b`)
 )
 
 // liabilityCap: liability limited to an amount ("shall not exceed the fees
@@ -205,20 +210,23 @@ func noLiability(w string) bool {
 	if loc == nil || negatedBefore(w, loc[0], 3) || userLiableRe.MatchString(w) || linkedContentRe.MatchString(w) || notExclusionRe.MatchString(w) {
 		return false
 	}
-	return !otherPartyRe.MatchString(w[loc[1]:])
+	return lossRe.MatchString(w[loc[0]:]) && !otherPartyRe.MatchString(w[loc[1]:])
 }
 
 var (
-	terminateRe    = regexp.MustCompile(`\b(terminate|terminates|terminated|termination|suspend|suspends|suspended|suspension|delete|deletes|deleted|disable|disables|disabled|deactivate|deactivates|deactivated|close|closes|closed|cancel|cancels|cancelled|canceled|block|blocks|blocked|restrict|restricts|restricted|remove|removes|removed|discontinue|discontinues|revoke|revokes|revoked|refuse|deny|ban|bans|banned)\b(\s+\S+){0,8}?\s+(account|accounts|access|membership|registration|subscription|use|licen[cs]e|profile|right to use|participation)\b|\b(account|accounts|access|membership|registration|subscription|licen[cs]e|profile)\b(\s+\S+){0,5}?\s+(terminated|suspended|deleted|disabled|deactivated|closed|cancelled|canceled|blocked|restricted|revoked|removed)\b`)
-	strongAtWillRe = regexp.MustCompile(`\b(for any (reason|or no reason)|for no reason|without (\w+ ){0,2}(reason|cause)|at will|with or without (cause|reason)|any reason whatsoever)\b`)
-	conditionRe    = regexp.MustCompile(`\b(if|in the following|found|where|in case|in the event|upon|should you|violat\w*|breach\w*)\b`)
-	atWillRe       = regexp.MustCompile(`\b(at any time|any time|anytime|without (\w+ ){0,2}(notice|warning|cause|reason|liability|explanation|notification)|for any (reason|or no reason)|for no reason|any reason|no reason|(sole|absolute|own) (and (absolute|sole) )?discretion|at will|immediately|with or without (cause|notice|reason))\b`)
+	terminateRe    = regexp.MustCompile(`\b(terminate|terminates|terminated|termination|suspend|suspends|suspended|suspension|delete|deletes|deleted|disable|disables|disabled|deactivate|deactivates|deactivated|close|closes|closed|cancel|cancels|cancelled|canceled|block|blocks|blocked|restrict|restricts|restricted|remove|removes|removed|discontinue|discontinues|revoke|revokes|revoked|refuse|deny|ban|bans|banned)\b(\s+\S+){0,8}?\s+(account|accounts|access|membership|registration|subscription|use|licen[cs]e|profile|right to use|participation|using|accessing)\b|\b(account|accounts|access|membership|registration|subscription|licen[cs]e|profile)\b(\s+\S+){0,5}?\s+(terminated|suspended|deleted|disabled|deactivated|closed|cancelled|canceled|blocked|restricted|revoked|removed)\b`)
+	strongAtWillRe = regexp.MustCompile(`\b(for any (\w+ )?(reason|or no reason)|or no reason|for no reason|without (\w+ ){0,2}(reason|cause)|at will|with or without (cause|reason)|any reason whatsoever)\b`)
+	// "access to any of the user contributions": the content's removal,
+	// a case of its own
+	contentAccessRe = regexp.MustCompile(`\baccess to (\w+ ){0,4}(content|contributions|posts|uploads|materials|files)\b`)
+	conditionRe     = regexp.MustCompile(`\b(if|in the following|found|where|in case|in the event|upon|should you|violat\w*|breach\w*)\b`)
+	atWillRe        = regexp.MustCompile(`\b(at any time|any time|anytime|without (\w+ ){0,2}(notice|warning|cause|reason|liability|explanation|notification)|for any (reason|or no reason)|for no reason|any reason|no reason|(sole|absolute|own) (and (absolute|sole) )?discretion|at will|immediately|with or without (cause|notice|reason))\b`)
 )
 
 // terminationAtWill: the service may end or suspend the user's account or
 // access at any time, without notice or reason, at its discretion.
 func terminationAtWill(w string) bool {
-	if !atWillRe.MatchString(w) || !terminateRe.MatchString(w) {
+	if !atWillRe.MatchString(w) || !terminateRe.MatchString(w) || contentAccessRe.MatchString(w) {
 		return false
 	}
 	// "... in the following circumstances:", "if you breach": reasons
