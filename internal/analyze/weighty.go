@@ -49,13 +49,13 @@ var weightyRules = []ruleCase{
 	{info: weightyCase(titleLicenceThird, SeverityBad, ""), needs: []string{"licen", "sublicen", "sub-licen"}, kw: []string{"affiliat", "third", "partner", "successor", "other"}, match: licenceToThirdParties, conf: 0.75, group: "licence"},
 	{info: weightyCase(titleBroadLicence, SeverityBad, ""), needs: []string{"licen", "sublicen", "sub-licen"}, kw: []string{"grant", "give", "provide", "confer", "assign", "hereby", "you"}, match: broadLicence, conf: 0.75, group: "licence"},
 	{info: weightyCase(titleClassAction, SeverityBad, "arbitration"), needs: []string{"class", "representative", "collective", "consolidat", "mass", "group", "individual", "attorney"}, match: classActionWaiver, conf: 0.85},
-	{info: weightyCase(titleArbitration, SeverityBad, "arbitration"), needs: []string{"arbitra"}, match: bindingArbitration, conf: 0.8},
+	{info: weightyCase(titleArbitration, SeverityBad, "arbitration"), needs: []string{"arbitra", "waiv"}, match: bindingArbitration, conf: 0.8},
 	{info: weightyCase(titleLiabilityFees, SeverityBad, "limitation_of_liability"), needs: []string{"liab"}, kw: []string{"exceed", "limited to", "greater", "lesser", "excess", "cap", "amount", "total", "aggregate", "maximum", "cumulative", "entire", "overall", "paid"}, match: liabilityCap, conf: 0.85, group: "liability"},
 	{info: weightyCase(titleNoLiability, SeverityBad, "limitation_of_liability"), needs: []string{"liab", "responsib"}, kw: []string{"not", "no ", "never", "cannot", "disclaim", "exclu", "limit", "without", "risk", "event", "circumstances", "n't", "neither"}, match: noLiability, conf: 0.8, group: "liability"},
 	{info: weightyCase(titleTermination, SeverityBad, "unilateral_termination"), needs: []string{"terminat", "suspen", "delet", "disabl", "deactivat", "clos", "cancel", "block", "restrict", "remov", "revok", "discontinu", "refus", "deny", "ban"}, kw: []string{"time", "without", "reason", "discretion", "will", "immediately", "cause"}, match: terminationAtWill, conf: 0.75, only: true},
 	{info: weightyCase(titleChangeNoNotice, SeverityBad, "unilateral_change"), needs: []string{"chang", "modif", "amend", "updat", "revis", "alter", "replac"}, kw: []string{"time", "without", "discretion", "right", "periodic", "continu", "post", "effective", "visit", "check", "review", "subject to change"}, match: changeWithoutNotice, conf: 0.7, only: true},
 	{info: weightyCase(titleSellUnlessOpt, SeverityBad, "data_sale"), needs: []string{"sell", "sold", "rent", "sale"}, match: sellsData, conf: 0.75, only: true},
-	{info: weightyCase(titleTargetedAds, SeverityBad, "tracking"), needs: []string{"advertis", "ads", "marketing"}, match: targetedThirdPartyAds, conf: 0.75, only: true, group: "ads", keepOthers: true},
+	{info: weightyCase(titleTargetedAds, SeverityBad, "tracking"), needs: []string{"advertis", "ads", "marketing", "iba", "oba"}, match: targetedThirdPartyAds, conf: 0.75, only: true, group: "ads", keepOthers: true},
 	{info: weightyCase(titleAds, SeverityBad, "tracking"), needs: []string{"advertis", "ads"}, match: personalisedAds, conf: 0.7, only: true, group: "ads", keepOthers: true},
 	{info: weightyCase(titleGivenThird, SeverityBad, "third_party_sharing"), needs: []string{"shar", "disclos", "provid", "transfer", "available", "giv", "pass"}, kw: []string{"third", "partner", "advertis", "affiliat", "compan", "broker", "sponsor", "network", "marketing"}, match: sharedWithThirdParties, conf: 0.7, only: true, keepOthers: true},
 }
@@ -150,7 +150,7 @@ func classActionWaiver(w string) bool {
 	return classWaiverRe.MatchString(w) && !waiverFailsRe.MatchString(w)
 }
 
-var bindingArbRe = regexp.MustCompile(`\bbinding (individual |confidential )?arbitration\b|\b(resolved|settled|decided|determined|submitted|referred|brought|heard|resolve|settle|submit) (exclusively |solely |only |finally )?(by|through|in|to|before|via) (an? )?(final |binding |individual |confidential |mandatory |independent )*(and binding )?arbitrat|\b(shall|will|must) be arbitrated\b|\bmandatory arbitration\b|\bagree(s|d)? (that )?(\w+ ){0,12}?(to|will|shall|must) (be )?(resolve|resolved|settle|settled|submit|submitted|arbitrate)\b(\s+\S+){0,20}?\s+arbitrat|\bagree to arbitrate\b|\barbitration (is|shall be|will be) (the )?(exclusive|sole|mandatory|binding)|\bexclusively (by|through) arbitration\b|\b(referred|submitted|subject) to\b(\s+\S+){0,6}?\s+(for |to )?arbitration\b|\bwaive\w* (\w+ ){0,6}rights? to (sue|go to court|a (jury )?trial|have (\w+ ){0,3}(resolved|heard|decided) in court)`)
+var bindingArbRe = regexp.MustCompile(`\bbinding (individual |confidential )?arbitration\b|\b(resolved|settled|decided|determined|submitted|referred|brought|heard|resolve|settle|submit) (exclusively |solely |only |finally )?(by|through|in|to|before|via|under) (\S+ ){0,6}?arbitrat|\b(shall|will|must) be arbitrated\b|\bmandatory arbitration\b|\bagree(s|d)? (that )?(\w+ ){0,12}?(to|will|shall|must) (be )?(resolve|resolved|settle|settled|submit|submitted|arbitrate)\b(\s+\S+){0,20}?\s+arbitrat|\bagree to arbitrate\b|\barbitration (is|shall be|will be) (the )?(exclusive|sole|mandatory|binding)|\bexclusively (by|through) arbitration\b|\b(referred|submitted|subject) to\b(\s+\S+){0,6}?\s+(for |to )?arbitration\b|\bwaive\w* (\w+ ){0,6}rights? to (sue|go to court|a (jury )?trial|have (\w+ ){0,3}(resolved|heard|decided) in court)`)
 
 // arbitrationStepRe: a step around the arbitration rather than the duty
 // to arbitrate: who decides whether a claim is arbitrable ("the
@@ -289,6 +289,9 @@ func sellsData(w string) bool {
 var (
 	personalAdsRe = regexp.MustCompile(`\b(personali[sz]ed|targeted|tailored|interest[- ]based|behaviou?ral|relevant|customi[sz]ed|personal|custom|retargeting|re-targeting|remarketing)\b(\s+\S+){0,2}?\s+(ads|advertising|advertisements?|adverts|ad|marketing|offers|promotions)\b|\b(ads|advertising|advertisements?|adverts)\b(\s+\S+){0,10}?\s+(based on|tailored to|relevant to|according to|that match|that may interest|of interest to|that you might|you may (like|be interested))\b|\b(target|targets|targeting|personali[sz]e|personali[sz]ing|tailor|tailoring|customi[sz]e)\b(\s+\S+){0,4}?\s+(ads|advertising|advertisements?|adverts|ad|marketing)\b`)
 	dataUseAdsRe  = regexp.MustCompile(`\b(use|uses|used|using|process|processes|processed|analy[sz]e|combine|collect|collects|share|shares|shared|disclose)\b(\s+\S+){0,15}?\s+(information|data|activity|activities|interests|preferences|browsing|history|profile|usage)\b(\s+\S+){0,20}?\s+(advertis\w*|ads|advertisements?)\b|\b(advertis\w*|ads)\b(\s+\S+){0,3}?\s+(purposes)\b`)
+	// "we engage in IBA", "we let advertising providers collect
+	// identifiers through our apps": the third parties' targeted ads
+	adPartnersRe = regexp.MustCompile(`\b(iba|oba)\b|\b(let|lets|allow|allows|permit|permits|enable|enables)\b (\w+ ){0,3}(advertising|marketing) (\w+ ){0,3}(providers|partners|networks|companies|vendors)\b(\s+\S+){0,4}?\s+(to )?(collect|use|place|set|access|receive)\b`)
 	// a sentence about opting out of such ads is the user's choice (a
 	// good case of its own)
 	adOptOutRe = regexp.MustCompile(`\bopt(-| )?(you )?(out|outs|ed out|ing out)\b|\bopting out\b|\bopted[- ]out\b|\b(choices?|controls|prefer not|do not wish|object to|right to object)\b`)
@@ -314,6 +317,9 @@ func personalisedAds(w string) bool {
 // targetedThirdPartyAds: personalised advertising through or by third
 // parties (ad networks, partners, across other sites).
 func targetedThirdPartyAds(w string) bool {
+	if loc := adPartnersRe.FindStringIndex(w); loc != nil && !negatedBefore(w, loc[0], 4) && !adOptOutRe.MatchString(w) {
+		return true
+	}
 	return personalisedAds(w) && thirdAdsRe.MatchString(w)
 }
 
