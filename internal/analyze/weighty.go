@@ -159,14 +159,19 @@ var bindingArbRe = regexp.MustCompile(`\bbinding (individual |confidential )?arb
 // arbitration the user may choose ("you may invoke binding arbitration").
 var arbitrationStepRe = regexp.MustCompile(`\b(scope|validity|enforceability|interpretation|arbitrability) of (this|the) (\w+ )?arbitration\b|\bwhether (a|any|the|such) (\w+ )?(claim|dispute|controversy) is (subject to|arbitrable)|\binformal\w*\b(\s+\S+){0,20}?\s+before (initiating|commencing|filing|starting|bringing)\b|\b(you|either party|either you or we) may (invoke|elect|choose|opt for|submit)\b`)
 
+// ifArbitratedRe: what holds once a dispute is in arbitration ("if the
+// dispute is resolved through arbitration, the arbitrator may not ...",
+// "at the time the dispute is submitted to arbitration").
+var ifArbitratedRe = regexp.MustCompile(`\b(if|when|once|whether|time)\b`)
+
 // bindingArbitration: disputes go to (binding) arbitration, unless the
-// words just before negate it.
+// words just before negate it or make it a condition.
 func bindingArbitration(w string) bool {
 	if arbitrationStepRe.MatchString(w) {
 		return false
 	}
 	for _, loc := range bindingArbRe.FindAllStringIndex(w, 4) {
-		if !negatedBefore(w, loc[0], 4) {
+		if !negatedBefore(w, loc[0], 4) && !ifArbitratedRe.MatchString(lastWords(w[:loc[0]], 6)) {
 			return true
 		}
 	}
