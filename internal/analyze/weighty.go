@@ -89,7 +89,7 @@ var (
 	// the service passing the licence on ("we may sub-license the above
 	// licence to our affiliates", "these rights may be assigned to third
 	// parties")
-	licenceOnRe  = regexp.MustCompile(`\b(sub-?licen[cs]\w*|assign\w*|transfer\w*)\b(\s+\S+){0,6}?\s+to (our |its |any |other )*(affiliates|third[- ]part(y|ies)|partners|successors|other (users|companies|parties))\b`)
+	licenceOnRe  = regexp.MustCompile(`\b(sub-?licen[cs]\w*|assign\w*|transfer\w*)\b(\s+\S+){0,10}?\s+to (our |its |any |other )*(affiliates|third[- ]part(y|ies)|partners|successors|other (users|companies|parties))\b`)
 	afterCloseRe = regexp.MustCompile(`\b(surviv\w+|even after|after (you )?(delete|close|terminat|remov|cancel|stop)|continues? (after|following|beyond)|following (the )?(termination|deletion|closure))\b`)
 )
 
@@ -157,7 +157,7 @@ var bindingArbRe = regexp.MustCompile(`\bbinding (individual |confidential )?arb
 // arbitrator shall determine the scope, validity and enforceability of
 // this arbitration agreement"), the informal negotiation before it, an
 // arbitration the user may choose ("you may invoke binding arbitration").
-var arbitrationStepRe = regexp.MustCompile(`\b(scope|validity|enforceability|interpretation|arbitrability) of (this|the) (\w+ )?arbitration\b|\bwhether (a|any|the|such) (\w+ )?(claim|dispute|controversy) is (subject to|arbitrable)|\binformal\w*\b(\s+\S+){0,20}?\s+before (initiating|commencing|filing|starting|bringing)\b|\b(you|either party|either you or we) may (invoke|elect|choose|opt for|submit)\b`)
+var arbitrationStepRe = regexp.MustCompile(`\b(scope|validity|enforceability|interpretation|arbitrability) of (this|the) (\w+ )?arbitration\b|\bwhether (a|any|the|such) (\w+ )?(claim|dispute|controversy) is (subject to|arbitrable)|\binformal\w*\b(\s+\S+){0,20}?\s+before (initiating|commencing|filing|starting|bringing)\b|\b(may|can) (invoke|elect|choose|opt for)\b|\b(you|either party|either you or we) may submit\b`)
 
 // ifArbitratedRe: what holds once a dispute is in arbitration ("if the
 // dispute is resolved through arbitration, the arbitrator may not ...",
@@ -182,7 +182,7 @@ var (
 	capRe = regexp.MustCompile(`\b(liability|liable|liabilities|damages|responsibility)\b(\s+\S+){0,40}?\s+(exceed|exceeds|limited to|not to exceed|greater of|lesser of|in excess of|capped|cap|more than|the amount|amounts? (paid|you paid)|fees (paid|you paid))\b|\b(total|aggregate|maximum|cumulative|entire|overall) (\w+ ){0,3}liability\b`)
 	// "without liability" qualifies another act (terminate, remove) and "at
 	// your own risk" is the as-is case: neither is the exclusion
-	noLiabRe        = regexp.MustCompile(`\b(not|no|never|nor|cannot) (be )?(held )?(liable|responsible|liability|accountable)\b|\bneither\b(\s+\S+){0,12}?\s+(will|shall|is|are|can|may) (be )?(held )?(liable|responsible)\b|\bassumes? no (liability|responsibility)\b|\b(disclaim|disclaims|exclude|excludes|excluded|limit|limits)\w* (\w+ ){0,5}(liability|liabilities|responsibility|claims|damages)\b|\bin no event\b(\s+\S+){0,40}?\s+(liable|liability|responsible|damages)\b|\bunder no circumstances\b(\s+\S+){0,40}?\s+(liable|liability|responsible|damages)\b`)
+	noLiabRe        = regexp.MustCompile(`\b(not|no|never|nor|cannot) (be )?(held )?(liable|responsible|liability|accountable)\b|\bneither\b(\s+\S+){0,12}?\s+(will|shall|is|are|can|may) (be )?(held )?(liable|responsible)\b|\b(assumes?|accepts?|takes?|bears?) no (liability|responsibility)\b|\b(disclaim|disclaims|exclude|excludes|excluded|limit|limits)\w* (\w+ ){0,5}(liability|liabilities|responsibility|claims|damages)\b|\bin no event\b(\s+\S+){0,40}?\s+(liable|liability|responsible|damages)\b|\bunder no circumstances\b(\s+\S+){0,40}?\s+(liable|liability|responsible|damages)\b`)
 	linkedContentRe = regexp.MustCompile(`\b(third[- ]party|linked|external|other) (web ?sites?|sites|links|content|services|products|applications)\b|\blinks? to\b`)
 	userLiableRe    = regexp.MustCompile(`^(you|the user|users?) (are|is|will be|shall be|remain) (solely |fully |entirely )?(liable|responsible)\b`)
 	// what the exclusion is for, when that makes it another case or none:
@@ -219,7 +219,7 @@ func noLiability(w string) bool {
 }
 
 var (
-	terminateRe    = regexp.MustCompile(`\b(terminate|terminates|terminated|termination|suspend|suspends|suspended|suspension|delete|deletes|deleted|disable|disables|disabled|deactivate|deactivates|deactivated|close|closes|closed|cancel|cancels|cancelled|canceled|block|blocks|blocked|restrict|restricts|restricted|remove|removes|removed|discontinue|discontinues|revoke|revokes|revoked|refuse|deny|ban|bans|banned)\b(\s+\S+){0,8}?\s+(account|accounts|access|membership|registration|subscription|use|licen[cs]e|profile|right to use|participation|using|accessing)\b|\b(account|accounts|access|membership|registration|subscription|licen[cs]e|profile)\b(\s+\S+){0,5}?\s+(terminated|suspended|deleted|disabled|deactivated|closed|cancelled|canceled|blocked|restricted|revoked|removed)\b`)
+	terminateRe    = regexp.MustCompile(`\b(terminate|terminates|terminated|termination|suspend|suspends|suspended|suspension|delete|deletes|deleted|disable|disables|disabled|deactivate|deactivates|deactivated|close|closes|closed|cancel|cancels|cancelled|canceled|block|blocks|blocked|restrict|restricts|restricted|remove|removes|removed|discontinue|discontinues|revoke|revokes|revoked|refuse|deny|ban|bans|banned)\b(\s+\S+){0,8}?\s+(account|accounts|access|membership|registration|subscription|use|licen[cs]e|profile|right to use|participation|using|accessing|(users?|members?|you|anyone) from)\b|\b(account|accounts|access|membership|registration|subscription|licen[cs]e|profile)\b(\s+\S+){0,5}?\s+(terminated|suspended|deleted|disabled|deactivated|closed|cancelled|canceled|blocked|restricted|revoked|removed)\b`)
 	strongAtWillRe = regexp.MustCompile(`\b(for any (\w+ )?(reason|or no reason)|or no reason|for no reason|without (\w+ ){0,2}(reason|cause)|at will|with or without (cause|reason)|any reason whatsoever)\b`)
 	// "access to any of the user contributions": the content's removal,
 	// a case of its own
