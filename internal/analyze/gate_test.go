@@ -89,37 +89,3 @@ func TestQuoteIsTheWaiver(t *testing.T) {
 		t.Errorf("%d moral-rights findings, want 1: %v", n, res.Findings)
 	}
 }
-
-// Each weighty practice is found in several wordings.
-func TestWeightyWordings(t *testing.T) {
-	e := engine(t)
-	cases := []struct{ title, text string }{
-		{titleBroadLicence, "You grant us a worldwide, royalty-free, sublicensable, transferable licence to use, modify and create derivative works of your content."},
-		{titleBroadLicence, "By posting User Content you hereby grant Acme a perpetual, irrevocable licence to reproduce and distribute such content in any media."},
-		{titleLicenceAfter, "The licence you grant us in your content survives the termination of your account and continues after you delete the content."},
-		{titleMoralRights, "You agree not to assert any moral rights you may have in your submissions."},
-		{titleClassAction, "You may bring claims against us only in your individual capacity and not as a plaintiff or class member in any purported class or representative proceeding."},
-		{titleClassAction, "YOU WAIVE ANY RIGHT TO PARTICIPATE IN A CLASS ACTION LAWSUIT."},
-		{titleArbitration, "Any dispute shall be finally settled by binding arbitration administered by the AAA."},
-		{titleArbitration, "You and Acme agree to resolve all disputes through individual arbitration."},
-		{titleLiabilityFees, "In no event shall our aggregate liability exceed the amount you paid us in the twelve months before the claim."},
-		{titleNoLiability, "To the maximum extent permitted by law, Acme shall not be liable for any indirect, incidental or consequential damages."},
-		{titleTermination, "We may suspend or terminate your account at any time, without notice, for any reason."},
-		{titleTermination, "Your account may be deleted at our sole discretion without prior notice."},
-		{titleChangeNoNotice, "We reserve the right to modify these Terms at any time, and changes are effective upon posting."},
-		{titleChangeNoNotice, "We may update this privacy policy from time to time by posting the new version on this page."},
-		{titleTargetedAds, "Our advertising partners use cookies to show you personalised ads based on your browsing activity across other websites."},
-		{titleAds, "We use the information we collect about you to show you tailored advertisements within the app."},
-		{titleGivenThird, "We may share your personal information with advertisers and marketing partners."},
-	}
-	for _, c := range cases {
-		res := e.Analyze(c.text, Options{DocumentType: "terms"})
-		found := false
-		for _, f := range res.Findings {
-			found = found || f.Case == c.title
-		}
-		if !found {
-			t.Errorf("%q: no finding of %q (findings %v)", c.text, c.title, res.Findings)
-		}
-	}
-}
