@@ -79,7 +79,7 @@ const (
 	storage    = `\bcookies?\b|\bsimilar technolog|\blocal ?storage\b|\bweb storage\b|\btracking technolog`
 	functional = `(^|[^-\w])(strictly |technically |absolutely )?(necessary|essential|required|functional|functionality|session|preferences?|security|authentication|load[- ]balancing|language) cookies?\b` +
 		`|\bcookies? (that are |which are )?(strictly |technically )?(necessary|essential|required for)\b|\bsession (storage|ids?)\b` +
-		`|\bkeep (you|users) (logged|signed) in\b|\bremember (your |the )?(login|log-in|language|preferences|settings|choices)\b|\bshopping (cart|basket)\b`
+		`|\bkeeps? (you|users) (logged|signed) in\b|\bremember (your |the )?(login|log-in|language|preferences|settings|choices)\b|\bshopping (cart|basket)\b`
 )
 
 var (
