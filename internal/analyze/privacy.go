@@ -162,7 +162,10 @@ var privacyCats = []privacyCat{
 			r(SeverityBad, false, 0.75, `\b(do not|don't|does not|doesn't) (currently )?(respond|honou?r|recogni[sz]e)\w*\b[^.]{0,40}(do[- ]not[- ]track|dnt)`),
 			needs(r(SeverityGood, false, 0.75, `\b(honou?r|respect|respond to|recogni[sz]e)\w*\b[^.]{0,40}(do[- ]not[- ]track|global privacy control|\bgpc\b)|\b(not|never)\s+`+negGap+`(track|use (third[- ]party )?(cookies|tracking))|\bonly (use )?(strictly )?(necessary|essential) cookies|\b(not|never)\s+(\w+\s+){0,2}(use|allow|permit|serve)\b[^.;]*\b(cookies|trackers|tracking|analytics|advertis\w*)`), "honor", "honour", "respect", "respond", "recogni", "not", "never", "only"),
 			r(SeverityBad, true, 0.75, `\bthird[- ]party (cookies|advertis\w*|tracking|ad networks?|pixels?)|\b(targeted|interest[- ]based|behaviou?ral|personali[sz]ed|cross[- ]context) (advertis|ads)|\b(advertising|marketing|targeting) cookies\b|\bad networks?\b|\b(retarget|remarket)\w*|\bacross (other |different )?(websites|sites|apps|devices|services)\b|\bcross[- ](site|device)\b|\badvertising (id|identifiers?)\b|\bweb beacons?|\btracking pixels?|\bpixel tags?|\bfingerprinting\b|\bdevice fingerprints?`),
-			r(SeverityNeutral, true, 0.6, storage+`|`+trackingTech),
+			// Any word of tracking not negated, the need (statesTracking)
+			// then checking the sentence states tracking: cheaper than
+			// matching trackingTech itself on every candidate sentence.
+			r(SeverityNeutral, true, 0.6, `\b(cookies?|analytics|advertis\w*|ads?|pixels?|beacons?|clear gifs?|tag manager|sdks?|software development kits?|fingerprint\w*|track\w*|dnt|gpc|global privacy control|retarget\w*|remarket\w*|re-target\w*|re-market\w*|across|cross[- ](site|device|context)|idfa|aaid|gaid|cmp|tcf|consent management|similar technolog\w*|local ?storage|web storage|mixpanel|amplitude|hotjar|matomo|piwik|fullstory|crazy ?egg|quantcast|comscore|doubleclick|criteo|adform|appsflyer|taboola|outbrain|clarity)\b`),
 		}},
 	{name: "children", pre: []string{"child", "minor", "under 1", "under the age", "parent", "coppa", "kids"},
 		need: childrenRe.MatchString, rules: []rule{
