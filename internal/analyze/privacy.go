@@ -123,7 +123,9 @@ var privacyCats = []privacyCat{
 		needs(r(SeverityNeutral, false, 0.6, `\b(transfer\w*|shar\w+|disclos\w+|sold|sell|acquir\w+)\b[^.]*\b(merger|acquisition|acquirer|bankruptcy|insolvency|reorgani[sz]ation|change of control)\b|\b(merger|acquisition|bankruptcy|insolvency|reorgani[sz]ation|change of control)\b[^.]*\b(transfer\w*|shar\w+|disclos\w+|sold|acquir\w+)\b`), "merger", "acqui", "bankruptcy", "insolvency", "reorgani", "change of control"),
 		r(SeverityNeutral, true, 0.6, `\b(share|shares|shared|sharing|disclose|discloses|disclosed|transfer)\b[^.;]*\b(third[- ]part(y|ies)|service providers|vendors|processors|affiliates|law enforcement|authorities|subsidiaries)`),
 	}},
-	// What is not collected from children is the children's clause.
+	// A sentence naming children is the children's clause, not also a
+	// collection finding ("we do not knowingly collect data from children
+	// under 13").
 	{name: "data_collection", pre: []string{"collect", "gather", "obtain", "receive", "record", "access", "when you", "automatically", "passively", "log", "we use", "we may", "we also", "we process", "we analy", "we utili", "inferences", "geolocation", "electronic network", "commercial information", "professional or employment", "sensory", "audio, electronic", "protected classification", "purpose", "art. 6", "art 6", "article 6", "art.6", "legitimate interest"},
 		skip: childrenRe, rules: []rule{
 			r(SeverityGood, false, 0.7, `\b(not|never)\s+`+negGap+`(collect|gather|record)\b|n't\s+`+negGap+`collect\b|\bonly collect\b|\bminimum (amount of )?(personal )?(data|information)`),
