@@ -14,7 +14,13 @@
 // and ToS;DR cases, as before it), and a plain keyword list, neither of
 // which learns from the labels.
 //
+// -dump CATEGORY writes the analyzer's disagreements with the labels for
+// one category (the cross-validated analyzer's, the one scored first), one
+// a line: the labels.jsonl line, FP or FN, what the analyzer found, the
+// labels, the text. Read the errors of the paragraphs you tune on only.
+//
 //	go run ./cmd/eval-privacy -data ../shared/data
+//	go run ./cmd/eval-privacy -data ../shared/data -dump data_collection > misses.tsv
 package main
 
 import (
@@ -34,12 +40,16 @@ func main() {
 	labels := flag.String("labels", "internal/analyze/testdata/privacy/labels.jsonl", "labelled paragraphs")
 	data := flag.String("data", "../shared/data", "directory with tosdr/")
 	sample := flag.String("sample", "", "print the unlabelled sample drawn from this corpus file (documents.jsonl.gz) and exit")
+	dump := flag.String("dump", "", "write the analyzer's false positives and negatives of this category instead of the scores")
 	flag.Parse()
 	var err error
-	if *sample != "" {
+	switch {
+	case *sample != "":
 		err = writeSample(os.Stdout, *sample)
-	} else {
-		err = run(os.Stdout, *labels, *data)
+	case *dump != "" && !slices.Contains(analyze.PrivacyCategories, *dump):
+		err = fmt.Errorf("-dump %q: not a privacy category (%s)", *dump, strings.Join(analyze.PrivacyCategories, ", "))
+	default:
+		err = run(os.Stdout, *labels, *data, *dump)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "eval-privacy:", err)
@@ -47,8 +57,7 @@ func main() {
 	}
 }
 
-func run(w io.Writer, path, data string) error {
-	w0 := os.Stderr
+func run(w io.Writer, path, data, dump string) error {
 	ps, err := train.ReadPrivacyLabels(path)
 	if err != nil {
 		return err
@@ -91,13 +100,9 @@ func run(w io.Writer, path, data string) error {
 			}
 		}
 	}
-	if c := os.Getenv("X_DBG"); c != "" {
-		for i, p := range ps {
-			g, w := slices.Contains(withModel[i], c), slices.Contains(p.Labels, c)
-			if g != w {
-				fmt.Fprintf(w0, "%s got=%v gold=%v %q\n----\n", map[bool]string{true: "FP", false: "FN"}[g], withModel[i], p.Labels, p.Text)
-			}
-		}
+	if dump != "" {
+		writeErrors(w, dump, ps, withModel)
+		return nil
 	}
 	keyword := make([][]string, len(ps))
 	for i, p := range ps {
@@ -114,6 +119,24 @@ func run(w io.Writer, path, data string) error {
 	fmt.Fprintln(w)
 	score(w, "keyword baseline", ps, keyword)
 	return nil
+}
+
+// writeErrors writes the paragraphs where preds and the labels disagree on
+// category cat, one a line, tab-separated: the labels.jsonl line (from 1),
+// FP or FN, the categories found, the labels, the text (newlines as " / ").
+func writeErrors(w io.Writer, cat string, ps []train.PrivacyParagraph, preds [][]string) {
+	for i, p := range ps {
+		got, want := slices.Contains(preds[i], cat), slices.Contains(p.Labels, cat)
+		if got == want {
+			continue
+		}
+		kind := "FN"
+		if got {
+			kind = "FP"
+		}
+		text := strings.ReplaceAll(strings.ReplaceAll(p.Text, "\t", " "), "\n", " / ")
+		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\n", i+1, kind, strings.Join(preds[i], ","), strings.Join(p.Labels, ","), text)
+	}
 }
 
 // analyzerLabels is the set of privacy categories the analyzer finds in text.

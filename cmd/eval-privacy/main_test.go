@@ -57,3 +57,18 @@ func TestScoreReportsMicroAndMacro(t *testing.T) {
 		}
 	}
 }
+
+func TestErrorsAreTheDisagreementsOfOneCategory(t *testing.T) {
+	ps := []train.PrivacyParagraph{
+		{Text: "We use cookies.", Labels: []string{"tracking"}},
+		{Text: "We keep your data\nfor a year.", Labels: []string{"retention"}},
+		{Text: "Session cookies keep you logged in.", Labels: nil},
+	}
+	preds := [][]string{nil, {"retention"}, {"tracking"}}
+	var b bytes.Buffer
+	writeErrors(&b, "tracking", ps, preds)
+	want := "1\tFN\t\ttracking\tWe use cookies.\n3\tFP\ttracking\t\tSession cookies keep you logged in.\n"
+	if b.String() != want {
+		t.Errorf("errors:\n%q\nwant\n%q", b.String(), want)
+	}
+}

@@ -18,8 +18,9 @@ type rule struct {
 
 type privacyCat struct {
 	name  string
-	pre   []string // the sentence must contain one of these (cheap pre-filter)
-	need  *regexp.Regexp
+	pre   []string              // the sentence must contain one of these (cheap pre-filter)
+	need  func(low string) bool // when set, what the sentence (and the paragraph, see mentions) must say
+	skip  *regexp.Regexp        // the category is not tried on sentences matching this
 	rules []rule
 }
 
@@ -51,6 +52,57 @@ const (
 // agreement (vagueNeutral), the vaguer "we collect" does not.
 const strongCollection = 0.65
 
+// What tells tracking from functional storage (GUIDELINES.md under
+// tracking): trackingTech names a tracking technology, purpose or control
+// (present, absent or optional: "we do not use advertising cookies" is a
+// statement about tracking); storage names cookies or similar storage of
+// no stated kind; functional names storage that serves the user's own
+// visit. A text states tracking when it names trackingTech, or storage
+// that it does not say is functional.
+const (
+	trackingTech = `\bthird[- ]part(y|ies)\b[^.;]*\b(cookies|tracking|trackers|pixels?|tags|sdks?|analytics|advertis\w*|ad networks?)` +
+		`|\b(targeted|interest[- ]based|behaviou?ral|personali[sz]ed|tailored|relevant|cross[- ]context)\W+(\w+\W+)?(ads?|advertis\w*|marketing)\b` +
+		`|\b(advertising|marketing|targeting|analytics|analytical|performance|statistic\w*|social media|tracking|persistent|flash) cookies` +
+		`|\bad(vertising)? (networks?|partners?|exchanges?|servers?|platforms?|technolog\w+|providers?|identifiers?|ids?|compan\w+)\b|\b(idfa|aaid|gaid)\b` +
+		`|\b(retarget|remarket|re-target|re-market)\w*` +
+		`|\bacross (other |different |third[- ]party )?(websites|web ?sites|sites|apps|applications|devices|services|platforms)\b|\bcross[- ](site|device)\b` +
+		`|\b(web )?beacons?\b|\bpixels?\b|\bclear gifs?\b|\btag manager\b|\bsdks?\b|\bsoftware development kits?\b` +
+		`|\bfingerprinting\b|\b(device|browser|canvas) fingerprints?\b` +
+		`|\btrackers?\b|\btracking (technolog\w+|tools?|cookies|pixels?|scripts?|tags?|code)\b|\btrack\w* (you|users|visitors|your (activit\w+|browsing|behaviou?r|usage|visits|online))\b` +
+		`|\bdo[- ]not[- ]track\b|\bdnt\b|\bglobal privacy control\b|\bgpc\b` +
+		`|\b(google|adobe|firebase) analytics\b|\b(mixpanel|amplitude|hotjar|matomo|piwik|fullstory|crazy ?egg|quantcast|comscore|doubleclick|criteo|adform|appsflyer|the trade desk|taboola|outbrain|adsense|google ads|facebook pixel|meta pixel|linkedin insight|microsoft clarity)\b` +
+		`|\banalytics (services?|providers?|tools?|partners?|software|compan\w+|technolog\w+|vendors?|platforms?|tags?|scripts?|programs?|solutions?)\b|\b(use|uses|using|employ\w*) (\w+ ){0,2}analytics\b` +
+		`|\bconsent management\b|\bcmp\b|\btransparency (&|and) consent framework\b|\btcf\b` +
+		`|\bcookies? (settings|preferences|banner|consent|choices|manager|tool)\b|\b(accept|refus|reject|block|disabl|declin|allow|consent|manag|clear|delet|remov|turn off|opt out|withdraw|control)\w*\W+(\w+\W+){0,4}cookies\b` +
+		`|\bonly (use |set |place )?(strictly |technically )?(necessary|essential|functional) cookies\b|\b(not|never|n't)\s+(\w+\s+){0,3}(use|set|place|track|employ)\w*\b[^.;]*\b(cookies|trackers|tracking|analytics)\b` +
+		`|\b(show|serve|deliver|display|present)\w* (you )?(\w+ )?(ads|advertis\w+)\b`
+	storage    = `\bcookies?\b|\bsimilar technolog|\blocal ?storage\b|\bweb storage\b|\btracking technolog`
+	functional = `(^|[^-\w])(strictly |technically |absolutely )?(necessary|essential|required|functional|functionality|session|preferences?|security|authentication|load[- ]balancing|language) cookies?\b` +
+		`|\bcookies? (that are |which are )?(strictly |technically )?(necessary|essential|required for)\b|\bsession (storage|ids?)\b` +
+		`|\bkeeps? (you|users) (logged|signed) in\b|\bremember (your |the )?(login|log-in|language|preferences|settings|choices)\b|\bshopping (cart|basket)\b`
+)
+
+var (
+	trackingTechRe = regexp.MustCompile(trackingTech)
+	storageRe      = regexp.MustCompile(storage)
+	functionalRe   = regexp.MustCompile(functional)
+)
+
+// statesTracking reports whether lower-cased text states a tracking
+// practice: a paragraph or sentence only about functional storage does not.
+func statesTracking(low string) bool {
+	return trackingTechRe.MatchString(low) || storageRe.MatchString(low) && !functionalRe.MatchString(low)
+}
+
+// functionalOnly reports whether lower-cased text names functional storage
+// and no tracking: a finding there quotes no tracking practice.
+func functionalOnly(low string) bool {
+	return functionalRe.MatchString(low) && !trackingTechRe.MatchString(low)
+}
+
+// childrenRe is what a children's clause names.
+var childrenRe = regexp.MustCompile(`\b(child|children|minors?|kids|under (the age of )?1\d|coppa)\b`)
+
 var quoteFolder = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u2010", "-", "\u2011", "-")
 
 // negationRe also treats "opt out of" as negating: the practice is optional.
@@ -71,25 +123,54 @@ var privacyCats = []privacyCat{
 		needs(r(SeverityNeutral, false, 0.6, `\b(transfer\w*|shar\w+|disclos\w+|sold|sell|acquir\w+)\b[^.]*\b(merger|acquisition|acquirer|bankruptcy|insolvency|reorgani[sz]ation|change of control)\b|\b(merger|acquisition|bankruptcy|insolvency|reorgani[sz]ation|change of control)\b[^.]*\b(transfer\w*|shar\w+|disclos\w+|sold|acquir\w+)\b`), "merger", "acqui", "bankruptcy", "insolvency", "reorgani", "change of control"),
 		r(SeverityNeutral, true, 0.6, `\b(share|shares|shared|sharing|disclose|discloses|disclosed|transfer)\b[^.;]*\b(third[- ]part(y|ies)|service providers|vendors|processors|affiliates|law enforcement|authorities|subsidiaries)`),
 	}},
-	{name: "data_collection", pre: []string{"collect", "gather", "obtain", "receive", "record", "access"}, rules: []rule{
-		r(SeverityGood, false, 0.7, `\b(not|never)\s+`+negGap+`(collect|gather|record)\b|n't\s+`+negGap+`collect\b|\bonly collect\b|\bminimum (amount of )?(personal )?(data|information)`),
-		r(SeverityBad, true, 0.7, `\b(collect|gather|obtain|receive|record|access)\w*\b[^.;]*\b(precise (geo)?location|gps|biometric|face ?prints?|facial (recognition|geometry)|fingerprints?|health|medical|address book|contact list|your contacts|social security|government[- ]issued|bank account|credit card|racial|ethnic|religio\w*|sexual|political|genetic|call logs?|text messages|voice recordings?)`),
-		r(SeverityNeutral, true, strongCollection, `\b(collect|gather|obtain|receive|record|log|ask (you )?for|request)\w*\b[^.;]{0,80}\b(your )?(name|e-?mail( address)?|phone( number)?|postal address|date of birth|birth ?date|age|gender|ip address(es)?|device (id|identifiers?|information|type)|browser (type|information)|operating system|payment (information|details|card)|billing (information|address)|usernames?|passwords?|profile (information|picture|photo)|photos?|location)\b|\b(name|e-?mail( address)?|phone number|date of birth|ip address|device identifiers?|payment information)\b[^.;]{0,80}\b(we|that we|which we) (collect|gather|obtain|receive|record)|\b(information|data|details) (that |which )?you (provide|give|submit|enter|share with us|send us|upload)\b|\bwhen you (register|sign up|create an account|subscribe|make a purchase|contact us)\b[^.;]{0,60}\b(we (ask|collect|receive|need|request)|you (provide|give|enter))`),
-		r(SeverityNeutral, true, 0.6, `\b(we|us)\b[^.;]{0,50}\b(collect|gather|obtain|record)\w*\b|\b(information|data) (we|that we|which we) (collect|gather|obtain|receive)`),
-	}},
+	// A sentence naming children is the children's clause, not also a
+	// collection finding ("we do not knowingly collect data from children
+	// under 13").
+	{name: "data_collection", pre: []string{"collect", "gather", "obtain", "receive", "record", "access", "when you", "automatically", "passively", "log", "we use", "we may", "we also", "we process", "we analy", "we utili", "inferences", "geolocation", "electronic network", "commercial information", "professional or employment", "sensory", "audio, electronic", "protected classification", "purpose", "art. 6", "art 6", "article 6", "art.6", "legitimate interest"},
+		skip: childrenRe, rules: []rule{
+			r(SeverityGood, false, 0.7, `\b(not|never)\s+`+negGap+`(collect|gather|record)\b|n't\s+`+negGap+`collect\b|\bonly collect\b|\bminimum (amount of )?(personal )?(data|information)`),
+			r(SeverityBad, true, 0.7, `\b(collect|gather|obtain|receive|record|access)\w*\b[^.;]*\b(precise (geo)?location|gps|biometric|face ?prints?|facial (recognition|geometry)|fingerprints?|health|medical|address book|contact list|your contacts|social security|government[- ]issued|bank account|credit card|racial|ethnic|religio\w*|sexual|political|genetic|call logs?|text messages|voice recordings?)`),
+			r(SeverityNeutral, true, strongCollection, `\b(collect|gather|obtain|receive|record|log|ask (you )?for|request)\w*\b[^.;]{0,80}\b(your )?(name|e-?mail( address)?|phone( number)?|postal address|date of birth|birth ?date|age|gender|ip address(es)?|device (id|identifiers?|information|type)|browser (type|information)|operating system|payment (information|details|card)|billing (information|address)|usernames?|passwords?|profile (information|picture|photo)|photos?|location)\b|\b(name|e-?mail( address)?|phone number|date of birth|ip address|device identifiers?|payment information)\b[^.;]{0,80}\b(we|that we|which we) (collect|gather|obtain|receive|record)|\b(information|data|details) (that |which )?you (provide|give|submit|enter|share with us|send us|upload)\b|\bwhen you (register|sign up|create an account|subscribe|make a purchase|contact us)\b[^.;]{0,60}\b(we (ask|collect|receive|need|request)|you (provide|give|enter))`),
+			// The ways policies say what they collect, from whom and what
+			// for, without naming a data type (GUIDELINES.md under
+			// data_collection), one rule each, tried only on sentences with
+			// its words (one alternation of them all cost a 10,000-word
+			// policy more than the rest of the privacy patterns): what the
+			// information collected includes, what "we" receive when you do
+			// something, data collected automatically and logs, "we obtain"
+			// and "we gather", sources (third parties, partners), the CCPA's
+			// categories, what the data is used for, purposes and legitimate
+			// interests. Each kept its precision on the first labelled
+			// batch; a company's name as the subject ("Acme collects"), the
+			// passive ("data is processed"), legal bases and automated
+			// decisions did not, and are left to the detector.
+			needs(r(SeverityNeutral, true, strongCollection, `\b(information|data|details)\b (that |which )?(we|it) (collect|receive|obtain|gather)\w*\b[^.;]*\b(includes?|including|such as|consists?|comprises?)\b`), "includ", "such as", "consist", "compris"),
+			needs(r(SeverityNeutral, true, strongCollection, `\bwhen you\b[^.;]*\b(we|us)\b (may )?(also )?(automatically )?(receive|collect|obtain|record|log|store|get|gather|process)\w*\b`), "when you"),
+			needs(r(SeverityNeutral, true, strongCollection, `\b(automatically|passively) (collect|receiv|record|log|gather|obtain)\w*|\b(collected|received|recorded|logged|gathered) automatically\b|\b(log files?|server logs?|log data|usage data|device data|technical data)\b`), "automatically", "passively", "log", "usage data", "device data", "technical data"),
+			needs(r(SeverityNeutral, true, strongCollection, `\bwe (may )?(also )?(obtain|gather)\w*\b`), "obtain", "gather"),
+			needs(r(SeverityNeutral, true, strongCollection, `\b(receive|obtain|collect|gather)\w*\b[^.;]*\bfrom (third[- ]part\w+|(our |business |advertising |marketing )?partners|other sources|publicly available|public sources|social (media|networks?)|data brokers|service providers|affiliates|advertisers|payment processors?)\b`), "from "),
+			needs(r(SeverityNeutral, true, strongCollection, `\b(commercial information|internet or (other )?electronic network activity|geolocation data|professional or employment|inferences drawn|sensory data|audio, electronic|protected classification)`), "commercial information", "electronic network", "geolocation data", "professional or employment", "inferences drawn", "sensory data", "audio, electronic", "protected classification"),
+			needs(r(SeverityNeutral, true, strongCollection, `\bwe (may )?(also )?(use|process|analy[sz]e|utili[sz]e)\w* (your |this |the |such |that |personal |collected |the following )+(information|data|details)\b[^.;]{0,30}\b(to|for|in order)\b`), "we use", "we may", "we also", "we process", "we analy", "we utili"),
+			needs(r(SeverityNeutral, true, strongCollection, `^purposes?( of (the )?processing)?:|\bart(icle|\.)? ?6\b|\blegitimate interests?\b`), "purpose", "art", "legitimate interest"),
+			r(SeverityNeutral, true, 0.6, `\b(we|us)\b[^.;]{0,50}\b(collect|gather|obtain|record)\w*\b|\b(information|data) (we|that we|which we) (collect|gather|obtain|receive)`),
+		}},
 	{name: "retention", pre: []string{"retain", "retention", "keep", "kept", "store", "delet", "preserve", "erase"}, rules: []rule{
 		r(SeverityGood, false, 0.7, `\b(delete|deletes|deleted|erase|erased|anonymi[sz]e\w*|destroy\w*)\b[^.;]*\b(within|after) \d+ (days|weeks|months)|\bno longer than (\d+|one|two|three|six|twelve) |\b(retain|keep|store)\w*\b[^.;]*\b(for|up to) (\d+|one|two|three|six|twelve|thirty|ninety) (days|weeks|months|years)\b`),
 		r(SeverityBad, true, 0.75, `\bindefinitely\b|\bas long as we (want|wish|like|see fit|deem)|\beven after (you )?(have )?(delete|close|terminat|cancel|deactivat|stop)|\b(retain|keep|store|preserve)\w*\b[^.;]*\bafter (you )?(have )?(delete|close|terminat|deactivat|cancel)|\b(residual|backup) copies\b|\bpermanently (retain|store|keep)`),
 		r(SeverityNeutral, true, 0.6, `\b(retain|retention|keep|kept)\w*\b[^.;]*\b(information|data)|\bas long as (is |it is )?(reasonably )?(necessary|needed|required)`),
 	}},
-	{name: "tracking", pre: []string{"cookie", "beacon", "pixel", "track", "fingerprint", "advertis", "analytics", "sdk", "identifier", "similar technolog"}, rules: []rule{
-		r(SeverityBad, false, 0.75, `\b(do not|don't|does not|doesn't) (currently )?(respond|honou?r|recogni[sz]e)\w*\b[^.]{0,40}(do[- ]not[- ]track|dnt)`),
-		needs(r(SeverityGood, false, 0.75, `\b(honou?r|respect|respond to|recogni[sz]e)\w*\b[^.]{0,40}(do[- ]not[- ]track|global privacy control|\bgpc\b)|\b(not|never)\s+`+negGap+`(track|use (third[- ]party )?(cookies|tracking))|\bonly (use )?(strictly )?(necessary|essential) cookies|\b(not|never)\s+(\w+\s+){0,2}(use|allow|permit|serve)\b[^.;]*\b(cookies|trackers|tracking|analytics|advertis\w*)`), "honor", "honour", "respect", "respond", "recogni", "not", "never", "only"),
-		r(SeverityBad, true, 0.75, `\bthird[- ]party (cookies|advertis\w*|tracking|ad networks?|pixels?)|\b(targeted|interest[- ]based|behaviou?ral|personali[sz]ed|cross[- ]context) (advertis|ads)|\bacross (other |different )?(websites|sites|apps|devices|services)\b|\bcross[- ](site|device)\b|\badvertising (id|identifiers?)\b|\bweb beacons?|\btracking pixels?|\bpixel tags?|\bfingerprinting\b|\bdevice fingerprints?`),
-		needs(r(SeverityNeutral, true, 0.6, `\bcookies?\b|\banalytics\b|\bsimilar technologies\b|\btracking technolog|\bsdks?\b`), "cookie", "analytics", "technolog", "sdk"),
-	}},
+	{name: "tracking", pre: []string{"cookie", "beacon", "pixel", "track", "fingerprint", "advertis", " ads", "analytics", "sdk", "software development", "similar technolog", "storage", "retarget", "remarket", "re-target", "re-market", "across", "cross", "tag manager", "consent management", "consent framework", "cmp", "tcf", "dnt", "gpc", "global privacy", "idfa", "aaid", "gaid", "mixpanel", "amplitude", "hotjar", "matomo", "piwik", "fullstory", "crazy", "quantcast", "comscore", "doubleclick", "criteo", "adform", "appsflyer", "taboola", "outbrain", "clarity"},
+		need: statesTracking, rules: []rule{
+			r(SeverityBad, false, 0.75, `\b(do not|don't|does not|doesn't) (currently )?(respond|honou?r|recogni[sz]e)\w*\b[^.]{0,40}(do[- ]not[- ]track|dnt)`),
+			needs(r(SeverityGood, false, 0.75, `\b(honou?r|respect|respond to|recogni[sz]e)\w*\b[^.]{0,40}(do[- ]not[- ]track|global privacy control|\bgpc\b)|\b(not|never)\s+`+negGap+`(track|use (third[- ]party )?(cookies|tracking))|\bonly (use )?(strictly )?(necessary|essential) cookies|\b(not|never)\s+(\w+\s+){0,2}(use|allow|permit|serve)\b[^.;]*\b(cookies|trackers|tracking|analytics|advertis\w*)`), "honor", "honour", "respect", "respond", "recogni", "not", "never", "only"),
+			r(SeverityBad, true, 0.75, `\bthird[- ]party (cookies|advertis\w*|tracking|ad networks?|pixels?)|\b(targeted|interest[- ]based|behaviou?ral|personali[sz]ed|cross[- ]context) (advertis|ads)|\b(advertising|marketing|targeting) cookies\b|\bad networks?\b|\b(retarget|remarket)\w*|\bacross (other |different )?(websites|sites|apps|devices|services)\b|\bcross[- ](site|device)\b|\badvertising (id|identifiers?)\b|\bweb beacons?|\btracking pixels?|\bpixel tags?|\bfingerprinting\b|\bdevice fingerprints?`),
+			// Any word of tracking not negated, the need (statesTracking)
+			// then checking the sentence states tracking: cheaper than
+			// matching trackingTech itself on every candidate sentence.
+			r(SeverityNeutral, true, 0.6, `\b(cookies?|analytics|advertis\w*|ads?|pixels?|beacons?|clear gifs?|tag manager|sdks?|software development kits?|fingerprint\w*|track\w*|dnt|gpc|global privacy control|retarget\w*|remarket\w*|re-target\w*|re-market\w*|across|cross[- ](site|device|context)|idfa|aaid|gaid|cmp|tcf|consent management|similar technolog\w*|local ?storage|web storage|mixpanel|amplitude|hotjar|matomo|piwik|fullstory|crazy ?egg|quantcast|comscore|doubleclick|criteo|adform|appsflyer|taboola|outbrain|clarity)\b`),
+		}},
 	{name: "children", pre: []string{"child", "minor", "under 1", "under the age", "parent", "coppa", "kids"},
-		need: regexp.MustCompile(`\b(child|children|minors?|kids|under (the age of )?1\d|coppa)\b`), rules: []rule{
+		need: childrenRe.MatchString, rules: []rule{
 			r(SeverityGood, false, 0.75, `\b(not|never)\s+`+negGap+`(knowingly )?(collect|solicit|direct\w*|intend\w*|market\w*|designed|target\w*)\b|n't\s+`+negGap+`knowingly|\b(delete|remove|erase)\w*\b[^.;]*\b(child|minor|under)|\bparental consent\b`),
 			r(SeverityBad, true, 0.6, `\b(collect|gather|obtain)\w*\b[^.;]*\bfrom (children|minors|kids)\b`),
 			r(SeverityNeutral, true, 0.55, `.`),
@@ -105,7 +186,8 @@ var privacyCats = []privacyCat{
 	}},
 	{name: "security", pre: []string{"secur", "encrypt", "ssl", "tls", "safeguard", "breach", "protect", "two-factor", "multi-factor", "2fa", "hash", "unauthori", "hack"}, rules: []rule{
 		r(SeverityBad, false, 0.7, `\b(not|no)\s+(be )?(responsible|liable)\b[^.;]*\b(breach\w*|unauthori[sz]ed access|hack\w*|security|interception)`),
-		needs(r(SeverityGood, true, 0.75, `\bencrypt\w*|\bssl\b|\btls\b|\b(technical|organi[sz]ational|administrative|physical|reasonable|appropriate|industry[- ]standard|commercially reasonable)\b[^.]{0,30}\b(security )?(measures|safeguards|controls|precautions)|\baccess controls\b|\b(two|multi)[- ]factor\b|\b2fa\b|\bpseudonymi[sz]\w*|\b(notify|inform)\w*\b[^.;]*\b(data breach|security (breach|incident))`), "encrypt", "ssl", "tls", "measures", "safeguards", "controls", "precautions", "factor", "2fa", "pseudonymi", "notify", "inform"),
+		// Safeguards of a transfer abroad are the transfer clause, not security measures.
+		except(needs(r(SeverityGood, true, 0.75, `\bencrypt\w*|\bssl\b|\btls\b|\b(technical|organi[sz]ational|administrative|physical|reasonable|appropriate|industry[- ]standard|commercially reasonable)\b[^.]{0,30}\b(security )?(measures|safeguards|controls|precautions)|\baccess controls\b|\b(two|multi)[- ]factor\b|\b2fa\b|\bpseudonymi[sz]\w*|\b(notify|inform)\w*\b[^.;]*\b(data breach|security (breach|incident))`), "encrypt", "ssl", "tls", "measures", "safeguards", "controls", "precautions", "factor", "2fa", "pseudonymi", "notify", "inform"), `\b(standard contractual clauses|adequacy decisions?|data privacy framework|binding corporate rules|third countr\w+|art(icle|\.)? ?4[4-9])\b`),
 		r(SeverityNeutral, false, 0.6, `\b(cannot|can't|can not|not|unable to)\s+(fully |completely |absolutely )?(guarantee|ensure|warrant|promise)\b[^.;]*\bsecur|\bno (method|system|transmission|security)\b[^.;]*\bsecure\b|\bnot (100%|completely|perfectly|fully|absolutely|entirely) secure`),
 	}},
 	{name: "policy_change_notice", pre: []string{"chang", "updat", "modif", "amend", "revis"}, rules: []rule{
@@ -120,7 +202,7 @@ var privacyCats = []privacyCat{
 func mentions(cat, text string) bool {
 	for _, pc := range privacyCats {
 		if pc.name == cat {
-			return pc.need == nil || pc.need.MatchString(text)
+			return pc.need == nil || pc.need(text)
 		}
 	}
 	return true
@@ -140,7 +222,7 @@ func privacyHits(sentence string, dst []privacyHit) []privacyHit {
 		if !containsAny(low, pc.pre) {
 			continue
 		}
-		if pc.need != nil && !pc.need.MatchString(low) {
+		if pc.skip != nil && pc.skip.MatchString(low) {
 			continue
 		}
 	rules:
@@ -160,7 +242,11 @@ func privacyHits(sentence string, dst []privacyHit) []privacyHit {
 					off += max(loc[1], 1)
 					continue
 				}
-				dst = append(dst, privacyHit{pc.name, ru.sev, ru.conf})
+				// The need is checked once a rule matched: it is the
+				// dearer test, and most sentences match no rule.
+				if pc.need == nil || pc.need(low) {
+					dst = append(dst, privacyHit{pc.name, ru.sev, ru.conf})
+				}
 				break rules
 			}
 		}

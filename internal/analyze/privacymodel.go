@@ -38,6 +38,12 @@ var vagueNeutral = map[string]bool{"data_collection": true, "retention": true}
 // Questions? Write to support@..." read as a children's clause).
 const minParagraphWords = 6
 
+// lowerText is the text from a's start to b's end as the privacy patterns
+// read it: lower case, typographic quotes folded.
+func lowerText(rs []rune, a, b Span) string {
+	return strings.ToLower(quoteFolder.Replace(string(rs[a.Start:b.End])))
+}
+
 // hasWords reports whether toks hold at least n word tokens.
 func hasWords(toks []string, n int) bool {
 	for _, t := range toks {
@@ -102,8 +108,39 @@ func (d *privacyDetector) paragraph(rs []rune, spans []Span, first int, pt *para
 			conf = append(conf, sigmoidConf(4*(v-thr[j])))
 		}
 	}
+	n := len(pt.ends)
+	// The paragraph as the patterns read it, and whether it states
+	// tracking, are worked out once and only when a category needs them.
+	var text string
+	lower := func() string {
+		if text == "" {
+			text = lowerText(rs, spans[first], spans[first+n-1])
+		}
+		return text
+	}
+	tracks := -1
+	// A tracking finding's sentence must be more than functional storage,
+	// whichever source found it: "session cookies keep you logged in" is
+	// no tracking practice. A pattern's or the detector's also needs the
+	// paragraph to state tracking (a ToS;DR case is its own evidence: "we
+	// share your data with advertisers" is its targeted advertising).
+	notTracking := func(sent int, cat string, isCase bool) bool {
+		if cat != "tracking" {
+			return false
+		}
+		if tracks < 0 && !isCase {
+			tracks = 0
+			if mentions(cat, lower()) {
+				tracks = 1
+			}
+		}
+		return !isCase && tracks == 0 || functionalOnly(lowerText(rs, spans[sent], spans[sent]))
+	}
 	out := hits[:from]
 	for _, h := range hits[from:] {
+		if notTracking(h.sent, h.cat, h.cas >= 0) {
+			continue
+		}
 		if j := slices.Index(PrivacyCategories, h.cat); j < 0 || h.cas >= 0 || h.sev != SeverityNeutral || !vagueNeutral[h.cat] || h.conf == strongCollection || margin[j] >= thr[j] {
 			out = append(out, h)
 		}
@@ -112,7 +149,6 @@ func (d *privacyDetector) paragraph(rs []rune, spans []Span, first int, pt *para
 	if len(fire) == 0 || !hasWords(pt.toks, minParagraphWords) {
 		return hits
 	}
-	n := len(pt.ends)
 	margins := make([][]float32, n)
 	heading := make([]bool, n)
 	body := false
@@ -129,13 +165,12 @@ func (d *privacyDetector) paragraph(rs []rune, spans []Span, first int, pt *para
 			return h.sent == sent && h.cat == cat || cat == "policy_change_notice" && h.cat == "unilateral_change"
 		})
 	}
-	text := strings.ToLower(string(rs[spans[first].Start:spans[first+n-1].End]))
 	for f, j := range fire {
 		cat := PrivacyCategories[j]
 		// What a category's patterns must see in a sentence the paragraph
 		// must say too ("children", "under 13"): a children's clause
 		// names them, and a short "Contact: write to us" does not.
-		if !mentions(cat, text) {
+		if !mentions(cat, lower()) {
 			continue
 		}
 		best := -1
@@ -146,7 +181,7 @@ func (d *privacyDetector) paragraph(rs []rune, spans []Span, first int, pt *para
 			best = k
 		}
 		for k := range n {
-			if (k == best || margins[k][j] >= thr[j] && !(heading[k] && body)) && !found(first+k, cat) {
+			if (k == best || margins[k][j] >= thr[j] && !(heading[k] && body)) && !found(first+k, cat) && !notTracking(first+k, cat, false) {
 				hits = append(hits, hit{first + k, cat, SeverityNeutral, conf[f], -1, 0})
 			}
 		}

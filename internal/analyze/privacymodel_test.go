@@ -117,7 +117,81 @@ func TestShortParagraphsAreNotScored(t *testing.T) {
 }
 
 func TestChildrenMustBeNamed(t *testing.T) {
-	if mentions("children", "questions? write to support.") || !mentions("children", "users under 13 may not register.") || !mentions("tracking", "anything") {
+	if mentions("children", "questions? write to support.") || !mentions("children", "users under 13 may not register.") || !mentions("retention", "anything") {
 		t.Error("mentions does not apply the category's need")
+	}
+}
+
+// Tracking is advertising and analytics, not the storage a visit needs
+// (GUIDELINES.md under tracking): a paragraph only about functional storage
+// has no tracking finding, and a stated absence of tracking is a good one.
+func TestTrackingIsNotFunctionalStorage(t *testing.T) {
+	const none, found, good = "none", "found", "good"
+	for _, c := range []struct{ text, want string }{
+		// functional storage
+		{"We use strictly necessary cookies to keep you logged in and to remember the items in your shopping cart.", none},
+		{"Session cookies are deleted automatically when you close your browser.", none},
+		{"We set a preference cookie that remembers your language and display settings.", none},
+		{"Our load-balancing cookies route your requests to the same server during your visit.", none},
+		{"Security cookies help us detect fraudulent login attempts and protect your account.", none},
+		{"Essential cookies are required for the website to function and cannot be switched off in our systems.", none},
+		{"We use a session cookie named PHPSESSID to process your signup; it holds a random string.", none},
+		{"Local storage in your browser keeps you signed in between visits to the dashboard.", none},
+		// tracking
+		{"We use advertising cookies to show you ads for our products on other websites.", found},
+		{"Our partners place third-party cookies and web beacons to measure the performance of their campaigns.", found},
+		{"We use Google Analytics to understand how visitors use our website.", found},
+		{"Advertising networks may collect your advertising identifier to serve interest-based ads across apps.", found},
+		{"We use the Meta Pixel on our checkout page to measure conversions from our ads.", found},
+		{"We use cookies and similar technologies to improve our services.", found},
+		{"You can manage your cookie preferences at any time in our cookie settings.", found},
+		{"Analytics providers such as Mixpanel receive information about the features you use.", found},
+		{"We use strictly necessary cookies to run the site and analytics cookies to count visits.", found},
+		{"Our app contains SDKs from ad partners that collect device identifiers for retargeting.", found},
+		// negated
+		{"We do not use advertising cookies or any other tracking technologies.", good},
+		{"We never use third-party cookies.", good},
+		{"We only use strictly necessary cookies; we do not use analytics or advertising cookies.", good},
+		{"We honor Do Not Track signals and the Global Privacy Control.", good},
+	} {
+		got := privacyFindings(t, c.text)["tracking"]
+		switch c.want {
+		case none:
+			if len(got) != 0 {
+				t.Errorf("%q: tracking %v, want none (functional storage)", c.text, got)
+			}
+		case found:
+			if len(got) == 0 || slices.Contains(got, SeverityGood) {
+				t.Errorf("%q: tracking %v, want a tracking finding that is not good", c.text, got)
+			}
+		case good:
+			if !slices.Contains(got, SeverityGood) || slices.Contains(got, SeverityBad) {
+				t.Errorf("%q: tracking %v, want good and not bad", c.text, got)
+			}
+		}
+	}
+}
+
+// The wordings policies use to say what they collect, from whom and what
+// for, without naming a data type, are data collection; what is not
+// collected from children is the children's clause alone.
+func TestCollectionWordings(t *testing.T) {
+	for _, text := range []string{
+		"The information we collect includes the pages you visit and the links you click.",
+		"When you contact our support team, we receive the contents of your message.",
+		"Certain technical information is automatically collected when you visit the site.",
+		"We may gather information about the way you interact with our newsletters.",
+		"We obtain information about you from our business partners and from publicly available sources.",
+		"Internet or other electronic network activity information, such as browsing history and search history.",
+		"We use the information we collect to operate, maintain and improve the service.",
+		"Purpose: sending you our newsletter and customising its content.",
+	} {
+		if got := privacyFindings(t, text); len(got["data_collection"]) == 0 {
+			t.Errorf("%q: findings %v, want data_collection", text, got)
+		}
+	}
+	got := privacyFindings(t, "We do not knowingly collect personal information from children under 13.")
+	if len(got["data_collection"]) != 0 || len(got["children"]) == 0 {
+		t.Errorf("children's clause: findings %v, want children and no data_collection", got)
 	}
 }
