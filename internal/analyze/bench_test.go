@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/clausewatch/clausewatch/internal/corpus"
 )
 
 // tenKWords builds a 10,000-word policy from the golden documents.
@@ -40,7 +42,7 @@ func BenchmarkAnalyze10kWords(b *testing.B) {
 // (the longest text the service accepts): its allocations are the memory
 // one analysis holds while eight run at once (make bench's memory row).
 func BenchmarkAnalyze1500k(b *testing.B) {
-	text := corpusText(corpusDocs(b), 1_500_000)
+	text := corpus.Text(corpusDocs(b), 1_500_000)
 	b.SetBytes(int64(len(text)))
 	e := engine(b)
 	b.ReportAllocs()

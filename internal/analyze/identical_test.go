@@ -1,8 +1,6 @@
 package analyze
 
 import (
-	"bufio"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -13,7 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode/utf8"
+
+	"github.com/clausewatch/clausewatch/internal/corpus"
 )
 
 var dumpDir = flag.String("identical.dump", "", "TestAnalysesIdentical: also write each analysis's JSON to this directory (run on both sides of a change, then diff -r)")
@@ -23,53 +22,14 @@ var dumpDir = flag.String("identical.dump", "", "TestAnalysesIdentical: also wri
 // -update); any change of the engine's output shows as a changed hash.
 const identicalHashes = "testdata/identical.sha256"
 
-// corpusDoc is one document of shared/data/corpus.
-type corpusDoc struct {
-	Service, Type, Text string
-}
-
-// corpusDocs reads the unlabelled corpus (no split: none of it is a test set).
-func corpusDocs(tb testing.TB) []corpusDoc {
+// corpusDocs reads shared/data/corpus.
+func corpusDocs(tb testing.TB) []corpus.Doc {
 	tb.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "..", "shared", "data", "corpus", "documents.jsonl.gz"))
-	if err != nil {
+	docs, err := corpus.Read(filepath.Join("..", "..", "..", "shared", "data", "corpus", "documents.jsonl.gz"))
+	if err != nil || len(docs) == 0 {
 		tb.Fatalf("the corpus is what is analyzed: %v", err)
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(nil, 16<<20)
-	var docs []corpusDoc
-	for sc.Scan() {
-		var d corpusDoc
-		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
-			tb.Fatal(err)
-		}
-		docs = append(docs, d)
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
-	}
 	return docs
-}
-
-// corpusText is n code points of real legal text: corpus documents one
-// after another, separated by blank lines, the last one cut.
-func corpusText(docs []corpusDoc, n int) string {
-	var sb strings.Builder
-	left := n
-	for i := 0; left > 0; i++ {
-		t := docs[i%len(docs)].Text + "\n\n"
-		if c := utf8.RuneCountInString(t); c > left {
-			t = string([]rune(t)[:left])
-		}
-		sb.WriteString(t)
-		left -= utf8.RuneCountInString(t)
-	}
-	return sb.String()
 }
 
 // docType is the document type the service would pass for a corpus type.
@@ -110,7 +70,7 @@ func TestAnalysesIdentical(t *testing.T) {
 		in = append(in, input{filepath.Base(f), mustRead(t, f), ""})
 	}
 	in = append(in,
-		input{"corpus-1500k", corpusText(docs, 1_500_000), "terms"},
+		input{"corpus-1500k", corpus.Text(docs, 1_500_000), "terms"},
 		input{"awkward", awkward(docs[0].Text[:2000]), "privacy"})
 
 	want := map[string]string{}
