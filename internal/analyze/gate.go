@@ -46,7 +46,7 @@ func serviceCase(title string) bool {
 
 // keepHits returns the hits that hold once each sentence's kind and
 // reading are known (hits are grouped by sentence, in order).
-func (e *Engine) keepHits(rs []rune, spans []Span, hits []hit, names []string) []hit {
+func (e *Engine) keepHits(d *doc, hits []hit, names []string) []hit {
 	out := hits[:0]
 	var paras []int
 	// the sentences read so far (the privacy detector's hits of a
@@ -58,24 +58,24 @@ func (e *Engine) keepHits(rs []rune, spans []Span, hits []hit, names []string) [
 			r = &sentRead{}
 			read[h.sent] = r
 			sent := h.sent
-			head := headingLine(rs, spans, sent)
-			text := notClauseText(rs[spans[sent].Start:spans[sent].End])
+			head := headingLine(d, sent)
+			text := notClauseText(d.runes(sent))
 			r.skip = head || text
 			// a short line inside a paragraph ("Email address" under
 			// "Information we collect") is an item the privacy detector
 			// may quote, not a heading
 			if head && !text {
 				if paras == nil {
-					paras = paragraphs(rs, spans)
+					paras = paragraphs(d)
 				}
 				_, first := slices.BinarySearch(paras, sent)
 				r.item = !first
 			}
 			if !r.skip || r.item {
-				r.s = string(rs[spans[sent].Start:spans[sent].End])
+				r.s = d.sentence(sent)
 				r.rd = ReadClause(r.s, names)
 				if r.rd.Actor == ActorNone {
-					r.rd = introReading(rs, spans, sent, names, r.rd)
+					r.rd = introReading(d, sent, names, r.rd)
 				}
 			}
 		}
@@ -124,48 +124,48 @@ func keepHit(h hit, r *sentRead, cd *caseDetector) bool {
 // data with third parties" under "You agree not to:") is bound as the
 // sentence that introduces the list, the nearest one before it ending
 // with a colon across at most 30 items.
-func introReading(rs []rune, spans []Span, i int, names []string, rd Reading) Reading {
-	if !startsWithMarker(rs, spans[i]) && !(i > 0 && endsWithColon(rs, spans[i-1])) {
+func introReading(d *doc, i int, names []string, rd Reading) Reading {
+	if !startsWithMarker(d.runes(i)) && !(i > 0 && endsWithColon(d.runes(i-1))) {
 		return rd
 	}
 	for j := i - 1; j >= 0 && j >= i-30; j-- {
-		if endsWithColon(rs, spans[j]) {
-			in := ReadClause(string(rs[spans[j].Start:spans[j].End]), names)
+		if endsWithColon(d.runes(j)) {
+			in := ReadClause(d.sentence(j), names)
 			if in.Actor != ActorNone {
 				return in
 			}
 			return rd
 		}
-		if !startsWithMarker(rs, spans[j]) {
+		if !startsWithMarker(d.runes(j)) {
 			return rd
 		}
 	}
 	return rd
 }
 
-func endsWithColon(rs []rune, sp Span) bool {
-	return sp.End > sp.Start && rs[sp.End-1] == ':'
+func endsWithColon(s []rune) bool {
+	return len(s) > 0 && s[len(s)-1] == ':'
 }
 
 // startsWithMarker: a bullet, "1.", "a)", "(iv)", "iii." opens the
 // sentence.
-func startsWithMarker(rs []rune, sp Span) bool {
-	if sp.End <= sp.Start {
+func startsWithMarker(rs []rune) bool {
+	if len(rs) == 0 {
 		return false
 	}
-	switch rs[sp.Start] {
+	switch rs[0] {
 	case '-', '•', '*', '·', '–', '—', '▪', '◦', '|':
 		return true
 	}
-	j := sp.Start
+	j := 0
 	if rs[j] == '(' {
 		j++
 	}
 	k := j
-	for k < sp.End && k-j < 5 && (unicode.IsDigit(rs[k]) || unicode.IsLower(rs[k])) {
+	for k < len(rs) && k-j < 5 && (unicode.IsDigit(rs[k]) || unicode.IsLower(rs[k])) {
 		k++
 	}
-	return k > j && k < sp.End && (rs[k] == '.' || rs[k] == ')') && (k-j <= 2 || isRoman(string(rs[j:k])))
+	return k > j && k < len(rs) && (rs[k] == '.' || rs[k] == ')') && (k-j <= 2 || isRoman(string(rs[j:k])))
 }
 
 // protective: the sentence's negated verb forgoes a risky act and says

@@ -35,14 +35,14 @@ var (
 )
 
 // headingLine: sentence i reads as a heading, not as a list item.
-func headingLine(rs []rune, spans []Span, i int) bool {
-	s := rs[spans[i].Start:spans[i].End]
+func headingLine(d *doc, i int) bool {
+	s := d.runes(i)
 	// "b. Binding Individual Arbitration.", "*   Liability Cap Exclusions.",
 	// "CLASS ACTION WAIVER.": a marker before a title keeps it a title
 	if t := stripMarker(s); titleCase(t) || capsHeading(t) {
 		return true
 	}
-	return isHeading(s) && !listItem(rs, spans, i)
+	return isHeading(s) && !listItem(d, i, s)
 }
 
 // stripMarker drops a list marker ("*", "-", "b.", "(iv)", "12.") and the
@@ -136,12 +136,11 @@ func notClauseText(s []rune) bool {
 // title ("- sell your data to advertisers", "advertising partners;", an
 // item after "We may share your data with:"), which the sentence before
 // introduces or which starts in lower case or with a bullet.
-func listItem(rs []rune, spans []Span, i int) bool {
-	sp := spans[i]
-	if sp.End == sp.Start {
+func listItem(d *doc, i int, s []rune) bool {
+	if len(s) == 0 {
 		return false
 	}
-	first, last := rs[sp.Start], rs[sp.End-1]
+	first, last := s[0], s[len(s)-1]
 	if first == '-' || first == '•' || first == '*' || first == '·' || first == '–' || first == '▪' || first == '◦' || unicode.IsLower(first) {
 		return true
 	}
@@ -149,8 +148,8 @@ func listItem(rs []rune, spans []Span, i int) bool {
 		return true
 	}
 	if i > 0 {
-		p := spans[i-1]
-		if p.End > p.Start && (rs[p.End-1] == ':' || rs[p.End-1] == ';' || rs[p.End-1] == ',') {
+		p := d.runes(i - 1)
+		if len(p) > 0 && (p[len(p)-1] == ':' || p[len(p)-1] == ';' || p[len(p)-1] == ',') {
 			return true
 		}
 	}

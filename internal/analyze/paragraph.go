@@ -1,5 +1,7 @@
 package analyze
 
+import "unicode/utf8"
+
 // paragraphs groups sentences into the units privacy practices are decided
 // on, cut the way the labelled paragraphs the privacy detector learns from
 // were cut (cmd/eval-privacy): the sentences of one block, with the
@@ -8,24 +10,24 @@ package analyze
 // item starts with a marker ("- ", "1. ") or, without one, follows the
 // previous line with no blank line between (a list pasted as plain lines).
 // It returns the index of each paragraph's first sentence, then len(spans).
-func paragraphs(rs []rune, spans []Span) []int {
+func paragraphs(d *doc) []int {
 	var starts []int
-	bl := blocks(rs)
+	spans, bl := d.spans, d.blocks
 	b := 0
 	heading, open, list, colon := false, false, false, false
 	for i := 0; i < len(spans); {
-		for bl[b].End <= spans[i].Start {
+		for bl[b].runes.End <= spans[i].Start {
 			b++
 		}
 		j := i + 1
-		for j < len(spans) && spans[j].Start < bl[b].End {
+		for j < len(spans) && spans[j].Start < bl[b].runes.End {
 			j++
 		}
-		item := startsListItem(rs, bl[b]) || b > 0 && !blankLine(rs[bl[b-1].End:bl[b].Start])
+		item := bl[b].item || bl[b].joined
 		switch {
 		case item && open && (list || colon):
 			list = true
-		case j == i+1 && isHeading(rs[spans[i].Start:spans[i].End]):
+		case j == i+1 && isHeading(d.runes(i)):
 			if !heading {
 				starts = append(starts, i)
 			}
@@ -34,22 +36,11 @@ func paragraphs(rs []rune, spans []Span) []int {
 			if !heading {
 				starts = append(starts, i)
 			}
-			heading, open, list = false, true, startsListItem(rs, bl[b])
+			heading, open, list = false, true, bl[b].item
 		}
-		last := spans[j-1]
-		colon = rs[last.End-1] == ':'
+		last, _ := utf8.DecodeLastRuneInString(d.text[d.bytes[j-1].Start:d.bytes[j-1].End])
+		colon = last == ':'
 		i = j
 	}
 	return append(starts, len(spans))
-}
-
-// blankLine reports whether the text between two blocks holds an empty line.
-func blankLine(between []rune) bool {
-	n := 0
-	for _, r := range between {
-		if r == '\n' {
-			n++
-		}
-	}
-	return n >= 2
 }

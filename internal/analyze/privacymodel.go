@@ -89,7 +89,7 @@ func (p *paraTokens) sentence(k int) []string {
 // practice is stated, not whether it is good or bad for the user, so its
 // hits are neutral; where a pattern (which reads negation) or a ToS;DR
 // case already found the category in a sentence, that finding stands.
-func (d *privacyDetector) paragraph(rs []rune, spans []Span, first int, pt *paraTokens, hits []hit, from int) []hit {
+func (d *privacyDetector) paragraph(doc *doc, first int, pt *paraTokens, hits []hit, from int) []hit {
 	s := d.pool.Get().(*model.Scratch)
 	defer d.pool.Put(s)
 	margin := d.lin.Margins(pt.toks, s) // until the sentences are scored below
@@ -118,8 +118,7 @@ func (d *privacyDetector) paragraph(rs []rune, spans []Span, first int, pt *para
 	body := false
 	for k := range n {
 		margins[k] = slices.Clone(d.lin.Margins(pt.sentence(k), s))
-		sp := spans[first+k]
-		heading[k] = n > 1 && isHeading(rs[sp.Start:sp.End])
+		heading[k] = n > 1 && isHeading(doc.runes(first+k))
 		body = body || !heading[k]
 	}
 	// A change of the terms the classifier found in the paragraph is the
@@ -129,7 +128,7 @@ func (d *privacyDetector) paragraph(rs []rune, spans []Span, first int, pt *para
 			return h.sent == sent && h.cat == cat || cat == "policy_change_notice" && h.cat == "unilateral_change"
 		})
 	}
-	text := strings.ToLower(string(rs[spans[first].Start:spans[first+n-1].End]))
+	text := strings.ToLower(doc.between(first, first+n-1))
 	for f, j := range fire {
 		cat := PrivacyCategories[j]
 		// What a category's patterns must see in a sentence the paragraph
