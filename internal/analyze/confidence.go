@@ -35,8 +35,9 @@ func coverage(d *doc) (float64, int) {
 		}
 	}
 	read, words := 0, 0
+	var s []rune
 	for i := range d.spans {
-		s := d.runes(i)
+		s = d.appendRunes(s[:0], i)
 		if isHeading(s) {
 			continue
 		}

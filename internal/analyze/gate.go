@@ -58,8 +58,9 @@ func (e *Engine) keepHits(d *doc, hits []hit, names []string) []hit {
 			r = &sentRead{}
 			read[h.sent] = r
 			sent := h.sent
-			head := headingLine(d, sent)
-			text := notClauseText(d.runes(sent))
+			rs := d.runes(sent)
+			head := headingLine(d, sent, rs)
+			text := notClauseText(rs)
 			r.skip = head || text
 			// a short line inside a paragraph ("Email address" under
 			// "Information we collect") is an item the privacy detector
@@ -125,27 +126,27 @@ func keepHit(h hit, r *sentRead, cd *caseDetector) bool {
 // sentence that introduces the list, the nearest one before it ending
 // with a colon across at most 30 items.
 func introReading(d *doc, i int, names []string, rd Reading) Reading {
-	if !startsWithMarker(d.runes(i)) && !(i > 0 && endsWithColon(d.runes(i-1))) {
+	var head [markerRunes]rune
+	if !startsWithMarker(d.head(i, head[:])) && !(i > 0 && d.last(i-1) == ':') {
 		return rd
 	}
 	for j := i - 1; j >= 0 && j >= i-30; j-- {
-		if endsWithColon(d.runes(j)) {
+		if d.last(j) == ':' {
 			in := ReadClause(d.sentence(j), names)
 			if in.Actor != ActorNone {
 				return in
 			}
 			return rd
 		}
-		if !startsWithMarker(d.runes(j)) {
+		if !startsWithMarker(d.head(j, head[:])) {
 			return rd
 		}
 	}
 	return rd
 }
 
-func endsWithColon(s []rune) bool {
-	return len(s) > 0 && s[len(s)-1] == ':'
-}
+// markerRunes is as far as startsWithMarker reads.
+const markerRunes = 8
 
 // startsWithMarker: a bullet, "1.", "a)", "(iv)", "iii." opens the
 // sentence.

@@ -34,9 +34,9 @@ var (
 	urlOnlyRe = regexp.MustCompile(`^(https?://|www\.)\S+$`)
 )
 
-// headingLine: sentence i reads as a heading, not as a list item.
-func headingLine(d *doc, i int) bool {
-	s := d.runes(i)
+// headingLine: sentence i (s, its code points) reads as a heading, not as
+// a list item.
+func headingLine(d *doc, i int, s []rune) bool {
 	// "b. Binding Individual Arbitration.", "*   Liability Cap Exclusions.",
 	// "CLASS ACTION WAIVER.": a marker before a title keeps it a title
 	if t := stripMarker(s); titleCase(t) || capsHeading(t) {
@@ -148,8 +148,7 @@ func listItem(d *doc, i int, s []rune) bool {
 		return true
 	}
 	if i > 0 {
-		p := d.runes(i - 1)
-		if len(p) > 0 && (p[len(p)-1] == ':' || p[len(p)-1] == ';' || p[len(p)-1] == ',') {
+		if p := d.last(i - 1); p == ':' || p == ';' || p == ',' {
 			return true
 		}
 	}

@@ -1,7 +1,5 @@
 package analyze
 
-import "unicode/utf8"
-
 // paragraphs groups sentences into the units privacy practices are decided
 // on, cut the way the labelled paragraphs the privacy detector learns from
 // were cut (cmd/eval-privacy): the sentences of one block, with the
@@ -13,6 +11,7 @@ import "unicode/utf8"
 func paragraphs(d *doc) []int {
 	var starts []int
 	spans, bl := d.spans, d.blocks
+	var rs []rune // a heading's code points, reused
 	b := 0
 	heading, open, list, colon := false, false, false, false
 	for i := 0; i < len(spans); {
@@ -24,10 +23,15 @@ func paragraphs(d *doc) []int {
 			j++
 		}
 		item := bl[b].item || bl[b].joined
+		alone := false // a block of this one sentence, read as a heading
+		if j == i+1 {
+			rs = d.appendRunes(rs[:0], i)
+			alone = isHeading(rs)
+		}
 		switch {
 		case item && open && (list || colon):
 			list = true
-		case j == i+1 && isHeading(d.runes(i)):
+		case alone:
 			if !heading {
 				starts = append(starts, i)
 			}
@@ -38,8 +42,7 @@ func paragraphs(d *doc) []int {
 			}
 			heading, open, list = false, true, bl[b].item
 		}
-		last, _ := utf8.DecodeLastRuneInString(d.text[d.bytes[j-1].Start:d.bytes[j-1].End])
-		colon = last == ':'
+		colon = d.last(j-1) == ':'
 		i = j
 	}
 	return append(starts, len(spans))

@@ -116,9 +116,13 @@ func (d *privacyDetector) paragraph(doc *doc, first int, pt *paraTokens, hits []
 	margins := make([][]float32, n)
 	heading := make([]bool, n)
 	body := false
+	var rs []rune // a sentence's code points, reused
 	for k := range n {
 		margins[k] = slices.Clone(d.lin.Margins(pt.sentence(k), s))
-		heading[k] = n > 1 && isHeading(doc.runes(first+k))
+		if n > 1 {
+			rs = doc.appendRunes(rs[:0], first+k)
+			heading[k] = isHeading(rs)
+		}
 		body = body || !heading[k]
 	}
 	// A change of the terms the classifier found in the paragraph is the

@@ -55,8 +55,32 @@ func newDoc(text string) *doc {
 }
 
 // runes is sentence i as code points (a copy of that sentence alone).
-func (d *doc) runes(i int) []rune {
-	return []rune(d.text[d.bytes[i].Start:d.bytes[i].End])
+func (d *doc) runes(i int) []rune { return d.appendRunes(nil, i) }
+
+// appendRunes appends sentence i's code points to dst (a buffer reused
+// across sentences).
+func (d *doc) appendRunes(dst []rune, i int) []rune {
+	return appendRunes(dst, d.text[d.bytes[i].Start:d.bytes[i].End])
+}
+
+// head appends the first cap(buf) code points of sentence i (all of a
+// shorter one) to buf[:0]; a caller's array keeps it off the heap.
+func (d *doc) head(i int, buf []rune) []rune {
+	buf = buf[:0]
+	for _, r := range d.text[d.bytes[i].Start:d.bytes[i].End] {
+		if len(buf) == cap(buf) {
+			break
+		}
+		buf = append(buf, r)
+	}
+	return buf
+}
+
+// last is sentence i's last code point (U+FFFD for an invalid byte, as
+// []rune reads it).
+func (d *doc) last(i int) rune {
+	r, _ := utf8.DecodeLastRuneInString(d.text[d.bytes[i].Start:d.bytes[i].End])
+	return r
 }
 
 // sentence is sentence i as string(runes(i)) spells it.
