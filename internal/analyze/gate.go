@@ -52,13 +52,14 @@ func (e *Engine) keepHits(d *doc, hits []hit, names []string) []hit {
 	// the sentences read so far (the privacy detector's hits of a
 	// paragraph come after its sentences' own)
 	read := map[int]*sentRead{}
+	var rs []rune // a sentence's code points, reused
 	for _, h := range hits {
 		r := read[h.sent]
 		if r == nil {
 			r = &sentRead{}
 			read[h.sent] = r
 			sent := h.sent
-			rs := d.runes(sent)
+			rs = d.appendRunes(rs[:0], sent)
 			head := headingLine(d, sent, rs)
 			text := notClauseText(rs)
 			r.skip = head || text

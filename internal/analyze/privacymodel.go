@@ -55,6 +55,9 @@ func hasWords(toks []string, n int) bool {
 type paraTokens struct {
 	toks []string
 	ends []int // sentence k's tokens end at toks[ends[k]]
+	// runes is a sentence's code points, a buffer reused across the
+	// paragraphs of one worker
+	runes []rune
 }
 
 func (p *paraTokens) reset() {
@@ -116,12 +119,11 @@ func (d *privacyDetector) paragraph(doc *doc, first int, pt *paraTokens, hits []
 	margins := make([][]float32, n)
 	heading := make([]bool, n)
 	body := false
-	var rs []rune // a sentence's code points, reused
 	for k := range n {
 		margins[k] = slices.Clone(d.lin.Margins(pt.sentence(k), s))
 		if n > 1 {
-			rs = doc.appendRunes(rs[:0], first+k)
-			heading[k] = isHeading(rs)
+			pt.runes = doc.appendRunes(pt.runes[:0], first+k)
+			heading[k] = isHeading(pt.runes)
 		}
 		body = body || !heading[k]
 	}

@@ -54,9 +54,6 @@ func newDoc(text string) *doc {
 	return d
 }
 
-// runes is sentence i as code points (a copy of that sentence alone).
-func (d *doc) runes(i int) []rune { return d.appendRunes(nil, i) }
-
 // appendRunes appends sentence i's code points to dst (a buffer reused
 // across sentences).
 func (d *doc) appendRunes(dst []rune, i int) []rune {
