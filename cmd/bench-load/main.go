@@ -20,6 +20,11 @@
 //
 // Every run is bounded: each scenario lasts -duration, and the budgeted ones
 // stop earlier once their keys' budgets are spent. make bench runs it.
+//
+// With -memory it measures instead the memory of long analyses
+// (memory.go): eight concurrent 1.5-million-character analyses on a fresh
+// default server, three rounds, peak RSS and refusals
+// (make bench BENCHFLAGS=-memory).
 package main
 
 import (
