@@ -80,7 +80,7 @@ func (d *doc) last(i int) rune {
 	return r
 }
 
-// sentence is sentence i as string(runes(i)) spells it.
+// sentence is sentence i, spelled as between says.
 func (d *doc) sentence(i int) string { return d.between(i, i) }
 
 // between is the text from sentence i's start to sentence j's end, as
