@@ -70,11 +70,11 @@ type Config struct {
 }
 
 // minAnalyses is the fewest analyses a process runs at once by default.
-// An analysis of the longest text accepted (1.5 million characters) peaks
-// at about 10 MB of its own beside the request and the response (make
-// bench BENCHFLAGS=-memory), so eight at once stay under 300 MB of
-// resident memory with the ~70 MB the idle server holds; fewer places
-// would refuse (503) the eighth of eight long texts sent together.
+// Eight analyses of the longest text accepted (1.5 million characters)
+// sent at once peak at 207-242 MB of resident memory, request and
+// response included (make bench BENCHFLAGS=-memory, README "Memory of an
+// analysis"), so eight places keep under 300 MB; fewer would refuse (503)
+// some of eight long texts sent together.
 const minAnalyses = 8
 
 // DefaultAnalysisConcurrency is the analyses one process runs at once
