@@ -20,6 +20,11 @@
 //
 // Every run is bounded: each scenario lasts -duration, and the budgeted ones
 // stop earlier once their keys' budgets are spent. make bench runs it.
+//
+// With -memory it measures instead the memory of long analyses
+// (memory.go): eight concurrent 1.5-million-character analyses on a fresh
+// default server, three rounds, peak RSS and refusals
+// (make bench BENCHFLAGS=-memory).
 package main
 
 import (
@@ -73,6 +78,8 @@ type options struct {
 	duration time.Duration
 	keys     int
 	root     string
+	memory   bool   // run the memory scenario (memory.go) instead of the table
+	corpus   string // shared/data/corpus's documents, for the memory scenario
 }
 
 func run() error {
@@ -82,6 +89,8 @@ func run() error {
 	flag.DurationVar(&o.duration, "duration", 10*time.Second, "length of each scenario")
 	flag.IntVar(&o.keys, "keys", 100, "advanced-plan keys (100 scans a day each) per budgeted scenario")
 	flag.StringVar(&o.root, "root", ".", "the module's root, where ./cmd/clausewatch is built from")
+	flag.BoolVar(&o.memory, "memory", false, "instead of the table: eight concurrent 1.5M-character analyses, three rounds, peak RSS and refusals")
+	flag.StringVar(&o.corpus, "corpus", "../shared/data/corpus/documents.jsonl.gz", "the corpus the memory scenario's text is taken from")
 	flag.Parse()
 	ctx := context.Background()
 
@@ -93,6 +102,9 @@ func run() error {
 	bin, err := replica.Build(ctx, o.root, tmp)
 	if err != nil {
 		return err
+	}
+	if o.memory {
+		return runMemory(ctx, o, bin, tmp)
 	}
 	dbURL, drop, err := freshDatabase(ctx, o.admin, "cw_bench")
 	if err != nil {

@@ -16,7 +16,7 @@ var envHelp = map[string]string{
 	"CLAUSEWATCH_MONITOR_MIN_INTERVAL":  "shortest monitor interval; default 1h",
 	"CLAUSEWATCH_MONITOR_WORKERS":       "monitor checks run at once; 0 turns the scheduler off; default 4",
 	"CLAUSEWATCH_MONITOR_HOST_INTERVAL": "least time between two requests to one host; 0 lifts it; default 1s",
-	"CLAUSEWATCH_ANALYSIS_CONCURRENCY":  "analyses run at once; default 2 x GOMAXPROCS",
+	"CLAUSEWATCH_ANALYSIS_CONCURRENCY":  "analyses run at once; default 8, or 2 x GOMAXPROCS where that is more",
 	"CLAUSEWATCH_LLM_BASE_URL":          "OpenAI-compatible endpoint for \"ai\": true; unset: AI answers 503",
 	"CLAUSEWATCH_LLM_API_KEY":           "the LLM endpoint's key",
 	"CLAUSEWATCH_LLM_MODEL":             "the LLM model name",

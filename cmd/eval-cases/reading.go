@@ -13,8 +13,8 @@ import (
 )
 
 // How the analyzer reads the labelled sentences apart from their cases:
-// who a clause binds and how (analyze.ReadSentence, as the gate reads it), what kind of sentence
-// it is (analyze.SentenceKind) and what its gate drops
+// who a clause binds and how (analyze.ReadSentences, as the gate reads it), what kind of sentence
+// it is (the same) and what its gate drops
 // (Engine.GateDrops). The rules behind them were written reading the
 // sentences of half the services only (read below); the other half is
 // reported apart so the rules' fit to what was read shows.
@@ -50,7 +50,7 @@ func readDocs(engine *analyze.Engine, texts map[string]string, ls []Label) []rea
 	for _, src := range sources {
 		dl := bySource[src]
 		text := texts[src]
-		rs, spans, names := []rune(text), analyze.Sentences(text), analyze.Names(text)
+		sr := analyze.ReadSentences(text)
 		drops := map[int][]string{}
 		for _, d := range engine.GateDrops(text, analyze.Options{DocumentType: docType(dl[0])}) {
 			if d.Case != "" && !slices.Contains(drops[d.Sentence], d.Case) {
@@ -60,8 +60,8 @@ func readDocs(engine *analyze.Engine, texts map[string]string, ls []Label) []rea
 		for _, l := range dl {
 			out = append(out, readSentence{
 				Label:   l,
-				read:    analyze.ReadSentence(rs, spans, l.Sentence, names),
-				kind:    analyze.SentenceKind(rs, spans, l.Sentence),
+				read:    sr[l.Sentence].Reading,
+				kind:    sr[l.Sentence].Kind,
 				dropped: drops[l.Sentence],
 				held:    !read(services, l.Service),
 			})
@@ -126,7 +126,7 @@ func printReading(w io.Writer, rs []readSentence) {
 		{"read", func(r readSentence) bool { return !r.held }},
 		{"held back", func(r readSentence) bool { return r.held }},
 	}
-	fmt.Fprintf(w, "\nclause reading (analyze.ReadSentence) against the labelled clauses; read: the services whose sentences were read while writing the rules, held back: the others\n")
+	fmt.Fprintf(w, "\nclause reading (analyze.ReadSentences) against the labelled clauses; read: the services whose sentences were read while writing the rules, held back: the others\n")
 	fmt.Fprintf(w, "  %-10s %7s  %-36s %-36s %s\n", "clauses", "n", "actor", "modality", "negation")
 	for _, sub := range subsets {
 		var n, actor, mod, neg int
@@ -151,7 +151,7 @@ func printReading(w io.Writer, rs []readSentence) {
 	// line read as a heading counts against the heading's precision,
 	// though dropping it loses nothing.
 	detected := []string{"clause", "heading", "toc", "summary", "cross_reference", "definition", "example"}
-	fmt.Fprintf(w, "\nsentence kind (analyze.SentenceKind) against the labels; a clause read as another kind is a lost finding\n")
+	fmt.Fprintf(w, "\nsentence kind (analyze.ReadSentences) against the labels; a clause read as another kind is a lost finding\n")
 	fmt.Fprintf(w, "  %-16s %-36s %-36s %s\n", "kind", "precision", "recall", "clauses read as it")
 	for _, k := range detected[1:] {
 		var tp, fp, fn, lost int

@@ -181,15 +181,34 @@ var nameVerbs = map[string]bool{"may": true, "will": true, "shall": true, "can":
 // shall").
 var partyWords = map[string]bool{"you": true, "we": true, "our": true, "your": true, "the": true, "if": true, "user": true, "users": true, "customer": true, "customers": true, "member": true, "members": true, "advertiser": true, "buyer": true, "seller": true, "licensee": true, "licensor": true, "company": true, "service": true, "provider": true, "party": true, "google": true, "facebook": true, "apple": true, "microsoft": true, "amazon": true, "one": true, "she": true, "he": true, "there": true, "when": true, "where": true, "once": true, "here": true, "player": true, "client": true, "processor": true, "controller": true, "agreement": true, "policy": true, "section": true, "platform": true, "website": true, "site": true, "app": true, "application": true}
 
-// ReadSentence is ReadClause for sentence i of rs (spans as Sentences
-// returns them): a list item without a subject of its own is bound as the
-// sentence that introduces its list.
-func ReadSentence(rs []rune, spans []Span, i int, names []string) Reading {
-	rd := ReadClause(string(rs[spans[i].Start:spans[i].End]), names)
+// readSentence is ReadClause for sentence i of d: a list item without a
+// subject of its own is bound as the sentence that introduces its list.
+func readSentence(d *doc, i int, names []string) Reading {
+	rd := ReadClause(d.sentence(i), names)
 	if rd.Actor == ActorNone {
-		rd = introReading(rs, spans, i, names, rd)
+		rd = introReading(d, i, names, rd)
 	}
 	return rd
+}
+
+// SentenceReading is how the gate reads one sentence: its kind and who it
+// binds, and how.
+type SentenceReading struct {
+	Kind    Kind
+	Reading Reading
+}
+
+// ReadSentences reads every sentence of text (as Sentences cuts it) as the
+// gate does; cmd/eval-cases measures the reading with it.
+func ReadSentences(text string) []SentenceReading {
+	d, names := newDoc(text), Names(text)
+	out := make([]SentenceReading, len(d.spans))
+	var rs []rune
+	for i := range out {
+		rs = d.appendRunes(rs[:0], i)
+		out[i] = SentenceReading{sentenceKind(d, i, rs), readSentence(d, i, names)}
+	}
+	return out
 }
 
 // nameMarks are the quoted pronouns a definition of the service's name

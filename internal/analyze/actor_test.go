@@ -135,7 +135,7 @@ func TestReadClause(t *testing.T) {
 // that names anyone, takes its actor from the item before it.
 func TestReadSentenceListItems(t *testing.T) {
 	text := "You agree not to:\n\n* copy the software;\n\n* sell your account.\n\nWe use your information to:\n\n* improve the app;\n\n* send you offers.\n\nThese purposes include:\n\n1. we analyse usage;\n\n2. to prevent fraud."
-	rs, spans := []rune(text), Sentences(text)
+	rs, spans, read := []rune(text), Sentences(text), ReadSentences(text)
 	want := map[string]Reading{
 		"* copy the software;":    {ActorUser, ModObligation, true},
 		"* sell your account.":    {ActorUser, ModObligation, true},
@@ -151,8 +151,8 @@ func TestReadSentenceListItems(t *testing.T) {
 			continue
 		}
 		delete(want, s)
-		if got := ReadSentence(rs, spans, i, nil); got != w {
-			t.Errorf("ReadSentence(%q) = %+v, want %+v", s, got, w)
+		if got := read[i].Reading; got != w {
+			t.Errorf("ReadSentences: %q = %+v, want %+v", s, got, w)
 		}
 	}
 	if len(want) > 0 {

@@ -88,14 +88,13 @@ func (e *Engine) Analyze(text string, opts Options) Result {
 	if docType == "" {
 		docType = "other"
 	}
-	rs := []rune(text)
-	spans := segment(rs)
-	hits := e.sentenceHits(rs, spans, docType == "privacy")
-	hits = e.keepHits(rs, spans, hits, Names(text))
-	findings := capMinor(merge(rs, spans, hits, e.cd))
+	d := newDoc(text)
+	hits := e.sentenceHits(d, docType == "privacy")
+	hits = e.keepHits(d, hits, Names(text))
+	findings := capMinor(merge(d, hits, e.cd))
 	cases := GradeCases(findings)
 	grade, score, basis := Grade(cases)
-	cov, words := coverage(rs, spans)
+	cov, words := coverage(d)
 	return Result{
 		DocumentType: docType,
 		Grade:        grade,
@@ -104,7 +103,7 @@ func (e *Engine) Analyze(text string, opts Options) Result {
 		Cases:        cases,
 		Findings:     phrased(findings, docType),
 		Guidance:     checklist(findings, docType),
-		Readability:  readability(rs, spans),
+		Readability:  readability(d),
 		Coverage:     cov,
 		Confidence:   confidence(docType, cov, words),
 	}
@@ -119,13 +118,13 @@ const parallelMin = 64
 // documents are split into contiguous runs of paragraphs worked on
 // concurrently; the hits are concatenated in order, so the result is the
 // same as a sequential run.
-func (e *Engine) sentenceHits(rs []rune, spans []Span, privacyDoc bool) []hit {
-	paras := paragraphs(rs, spans)
+func (e *Engine) sentenceHits(d *doc, privacyDoc bool) []hit {
+	paras := paragraphs(d)
 	workers := runtime.GOMAXPROCS(0)
-	if len(spans) < parallelMin || workers < 2 {
-		return e.hitsFor(rs, spans, paras, privacyDoc)
+	if len(d.spans) < parallelMin || workers < 2 {
+		return e.hitsFor(d, paras, privacyDoc)
 	}
-	workers = min(workers, 8, len(spans)/(parallelMin/2))
+	workers = min(workers, 8, len(d.spans)/(parallelMin/2))
 	parts := make([][]hit, workers)
 	// A panic in a worker is raised again in the caller's goroutine, where
 	// the service recovers it as that analysis's failure; left in the
@@ -139,7 +138,7 @@ func (e *Engine) sentenceHits(rs []rune, spans []Span, privacyDoc bool) []hit {
 		go func() {
 			defer wg.Done()
 			defer func() { panics[w] = recover() }()
-			parts[w] = e.hitsFor(rs, spans, paras[lo:hi+1], privacyDoc)
+			parts[w] = e.hitsFor(d, paras[lo:hi+1], privacyDoc)
 		}()
 	}
 	wg.Wait()
@@ -158,7 +157,7 @@ func (e *Engine) sentenceHits(rs []rune, spans []Span, privacyDoc bool) []hit {
 // hitsFor classifies the sentences of the paragraphs starting at paras[0],
 // paras[1], ... (the last entry ends the run). The privacy detector is
 // nil in an Engine built without one.
-func (e *Engine) hitsFor(rs []rune, spans []Span, paras []int, privacyDoc bool) []hit {
+func (e *Engine) hitsFor(d *doc, paras []int, privacyDoc bool) []hit {
 	var hits []hit
 	var ph []privacyHit
 	var ch []caseHit
@@ -167,8 +166,7 @@ func (e *Engine) hitsFor(rs []rune, spans []Span, paras []int, privacyDoc bool) 
 		first := len(hits)
 		pt.reset()
 		for i := paras[k]; i < paras[k+1]; i++ {
-			sp := spans[i]
-			s := string(rs[sp.Start:sp.End])
+			s := d.sentence(i)
 			toks := pt.add(s)
 			ph = privacyHits(s, ph[:0])
 			ch = ch[:0]
@@ -193,7 +191,7 @@ func (e *Engine) hitsFor(rs []rune, spans []Span, paras []int, privacyDoc bool) 
 			hits = withCases(hits, n, i, ch, e.cd)
 		}
 		if e.pd != nil {
-			hits = e.pd.paragraph(rs, spans, paras[k], &pt, hits, first)
+			hits = e.pd.paragraph(d, paras[k], &pt, hits, first)
 		}
 	}
 	return hits
@@ -304,7 +302,8 @@ const maxMergedRunes = 2000
 // into one finding quoting the whole run, at the worst severity in the run.
 // Good findings (commitments) run apart from the risky ones, so a promise is
 // never hidden inside a warning.
-func merge(rs []rune, spans []Span, hits []hit, cd *caseDetector) []Finding {
+func merge(d *doc, hits []hit, cd *caseDetector) []Finding {
+	spans := d.spans
 	catOrder := map[string]int{}
 	for i, c := range Categories {
 		catOrder[c] = i
@@ -331,7 +330,7 @@ func merge(rs []rune, spans []Span, hits []hit, cd *caseDetector) []Finding {
 		f := Finding{
 			Category:   h.cat,
 			Severity:   sev,
-			Quote:      string(rs[start:end]),
+			Quote:      d.between(h.sent, last),
 			Start:      start,
 			End:        end,
 			Confidence: conf,

@@ -27,16 +27,17 @@ const (
 // coverage is the share of the text's letters and digits that lie in
 // sentences read as clauses (not headings or fragments), rounded to 0.01,
 // and the number of words in those sentences.
-func coverage(rs []rune, spans []Span) (float64, int) {
+func coverage(d *doc) (float64, int) {
 	total := 0
-	for _, r := range rs {
+	for _, r := range d.text {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			total++
 		}
 	}
 	read, words := 0, 0
-	for _, sp := range spans {
-		s := rs[sp.Start:sp.End]
+	var s []rune
+	for i := range d.spans {
+		s = d.appendRunes(s[:0], i)
 		if isHeading(s) {
 			continue
 		}

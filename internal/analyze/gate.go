@@ -14,7 +14,7 @@ import (
 // act ("we will not close an account because of good-faith criticism",
 // "we cannot read your messages") protects the user rather than risks
 // anything. keepHits drops the hits these readings contradict, and every
-// hit on a sentence that is no clause (SentenceKind).
+// hit on a sentence that is no clause (sentenceKind).
 
 // serviceCategories are the categories whose findings state what the
 // service does with the user's account, content or data.
@@ -46,33 +46,35 @@ func serviceCase(title string) bool {
 
 // keepHits returns the hits that hold once each sentence's kind and
 // reading are known (hits are grouped by sentence, in order).
-func (e *Engine) keepHits(rs []rune, spans []Span, hits []hit, names []string) []hit {
+func (e *Engine) keepHits(d *doc, hits []hit, names []string) []hit {
 	out := hits[:0]
 	var paras []int
 	// the sentences read so far (the privacy detector's hits of a
 	// paragraph come after its sentences' own)
 	read := map[int]*sentRead{}
+	var rs []rune // a sentence's code points, reused
 	for _, h := range hits {
 		r := read[h.sent]
 		if r == nil {
 			r = &sentRead{}
 			read[h.sent] = r
 			sent := h.sent
-			kind := SentenceKind(rs, spans, sent)
+			rs = d.appendRunes(rs[:0], sent)
+			kind := sentenceKind(d, sent, rs)
 			r.skip = kind != KindClause
 			// a short line inside a paragraph ("Email address" under
 			// "Information we collect") is an item the privacy detector
 			// may quote, not a heading
 			if kind == KindHeading {
 				if paras == nil {
-					paras = paragraphs(rs, spans)
+					paras = paragraphs(d)
 				}
 				_, first := slices.BinarySearch(paras, sent)
 				r.item = !first
 			}
 			if !r.skip || r.item {
-				r.s = string(rs[spans[sent].Start:spans[sent].End])
-				r.rd = ReadSentence(rs, spans, sent, names)
+				r.s = d.sentence(sent)
+				r.rd = readSentence(d, sent, names)
 			}
 		}
 		if r.skip && !(r.item && h.cas < 0 && h.sev == SeverityNeutral && slices.Contains(PrivacyCategories, h.cat)) || !keepHit(h, r, e.cd) {
@@ -94,10 +96,9 @@ type Dropped struct {
 // often the gate is wrong is measured on labelled sentences with it
 // (cmd/eval-cases). Analyze never calls it.
 func (e *Engine) GateDrops(text string, opts Options) []Dropped {
-	rs := []rune(text)
-	spans := segment(rs)
-	hits := e.sentenceHits(rs, spans, opts.DocumentType == "privacy")
-	kept := e.keepHits(rs, spans, slices.Clone(hits), Names(text))
+	d := newDoc(text)
+	hits := e.sentenceHits(d, opts.DocumentType == "privacy")
+	kept := e.keepHits(d, slices.Clone(hits), Names(text))
 	var out []Dropped
 	k := 0
 	for _, h := range hits {
@@ -159,51 +160,51 @@ func keepHit(h hit, r *sentRead, cd *caseDetector) bool {
 // with a colon across at most 30 items; before that intro, the nearest
 // item with a subject of its own gives the item its actor ("xxv. we
 // analyse ..." before "xxvi. to conduct research").
-func introReading(rs []rune, spans []Span, i int, names []string, rd Reading) Reading {
-	if !startsWithMarker(rs, spans[i]) && !(i > 0 && endsWithColon(rs, spans[i-1])) {
+func introReading(d *doc, i int, names []string, rd Reading) Reading {
+	var head [markerRunes]rune
+	if !startsWithMarker(d.head(i, head[:])) && !(i > 0 && d.last(i-1) == ':') {
 		return rd
 	}
 	for j := i - 1; j >= 0 && j >= i-30; j-- {
-		in := ReadClause(string(rs[spans[j].Start:spans[j].End]), names)
+		in := ReadClause(d.sentence(j), names)
 		switch {
-		case endsWithColon(rs, spans[j]) && in.Actor != ActorNone:
+		case d.last(j) == ':' && in.Actor != ActorNone:
 			return in
-		case endsWithColon(rs, spans[j]):
+		case d.last(j) == ':':
 			return rd
 		case in.Actor != ActorNone:
 			// a sibling tells who acts; how is the item's own
 			return Reading{in.Actor, rd.Modality, rd.Negated}
 		}
-		if !startsWithMarker(rs, spans[j]) {
+		if !startsWithMarker(d.head(j, head[:])) {
 			return rd
 		}
 	}
 	return rd
 }
 
-func endsWithColon(rs []rune, sp Span) bool {
-	return sp.End > sp.Start && rs[sp.End-1] == ':'
-}
+// markerRunes is as far as startsWithMarker reads.
+const markerRunes = 8
 
 // startsWithMarker: a bullet, "1.", "a)", "(iv)", "iii." opens the
 // sentence.
-func startsWithMarker(rs []rune, sp Span) bool {
-	if sp.End <= sp.Start {
+func startsWithMarker(rs []rune) bool {
+	if len(rs) == 0 {
 		return false
 	}
-	switch rs[sp.Start] {
+	switch rs[0] {
 	case '-', '•', '*', '·', '–', '—', '▪', '◦', '|':
 		return true
 	}
-	j := sp.Start
+	j := 0
 	if rs[j] == '(' {
 		j++
 	}
 	k := j
-	for k < sp.End && k-j < 5 && (unicode.IsDigit(rs[k]) || unicode.IsLower(rs[k])) {
+	for k < len(rs) && k-j < 5 && (unicode.IsDigit(rs[k]) || unicode.IsLower(rs[k])) {
 		k++
 	}
-	return k > j && k < sp.End && (rs[k] == '.' || rs[k] == ')') && (k-j <= 2 || isRoman(string(rs[j:k])))
+	return k > j && k < len(rs) && (rs[k] == '.' || rs[k] == ')') && (k-j <= 2 || isRoman(string(rs[j:k])))
 }
 
 // protective: the sentence's negated verb forgoes a risky act and says

@@ -43,15 +43,15 @@ var (
 	urlOnlyRe = regexp.MustCompile(`^(https?://|www\.)\S+$`)
 )
 
-// headingLine: sentence i reads as a heading, not as a list item.
-func headingLine(rs []rune, spans []Span, i int) bool {
-	s := rs[spans[i].Start:spans[i].End]
+// headingLine: sentence i (s, its code points) reads as a heading, not as
+// a list item.
+func headingLine(d *doc, i int, s []rune) bool {
 	// "b. Binding Individual Arbitration.", "*   Liability Cap Exclusions.",
 	// "CLASS ACTION WAIVER.": a marker before a title keeps it a title
 	if t := stripMarker(s); titleCase(t) || capsHeading(t) || question(t) {
 		return true
 	}
-	return isHeading(s) && !listItem(rs, spans, i)
+	return isHeading(s) && !listItem(d, i, s)
 }
 
 // stripMarker drops a list marker ("*", "-", "b.", "(iv)", "12.") and the
@@ -136,14 +136,13 @@ func (k Kind) String() string {
 	return [...]string{"clause", "heading", "toc", "summary", "cross_reference", "definition", "example"}[k]
 }
 
-// SentenceKind tells what sentence i of rs is (spans as Sentences returns
-// them): a clause unless its text or its shape says it is about the
-// document.
-func SentenceKind(rs []rune, spans []Span, i int) Kind {
-	if k := textKind(rs[spans[i].Start:spans[i].End]); k != KindClause {
+// sentenceKind tells what sentence i of d (its code points rs) is: a
+// clause unless its text or its shape says it is about the document.
+func sentenceKind(d *doc, i int, rs []rune) Kind {
+	if k := textKind(rs); k != KindClause {
 		return k
 	}
-	if headingLine(rs, spans, i) {
+	if headingLine(d, i, rs) {
 		return KindHeading
 	}
 	return KindClause
@@ -198,12 +197,11 @@ func textKind(s []rune) Kind {
 // title ("- sell your data to advertisers", "advertising partners;", an
 // item after "We may share your data with:"), which the sentence before
 // introduces or which starts in lower case or with a bullet.
-func listItem(rs []rune, spans []Span, i int) bool {
-	sp := spans[i]
-	if sp.End == sp.Start {
+func listItem(d *doc, i int, s []rune) bool {
+	if len(s) == 0 {
 		return false
 	}
-	first, last := rs[sp.Start], rs[sp.End-1]
+	first, last := s[0], s[len(s)-1]
 	if first == '-' || first == '•' || first == '*' || first == '·' || first == '–' || first == '▪' || first == '◦' || unicode.IsLower(first) {
 		return true
 	}
@@ -211,8 +209,7 @@ func listItem(rs []rune, spans []Span, i int) bool {
 		return true
 	}
 	if i > 0 {
-		p := spans[i-1]
-		if p.End > p.Start && (rs[p.End-1] == ':' || rs[p.End-1] == ';' || rs[p.End-1] == ',') {
+		if p := d.last(i - 1); p == ':' || p == ';' || p == ',' {
 			return true
 		}
 	}

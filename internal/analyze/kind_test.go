@@ -34,13 +34,12 @@ func TestSentenceKind(t *testing.T) {
 		{"We may sell your data to anyone who pays for it.", KindClause},
 	}
 	for _, c := range cases {
-		rs := []rune(c.sentence)
-		spans := Sentences(c.sentence)
-		if len(spans) != 1 {
-			t.Fatalf("%q: %d sentences, want 1", c.sentence, len(spans))
+		read := ReadSentences(c.sentence)
+		if len(read) != 1 {
+			t.Fatalf("%q: %d sentences, want 1", c.sentence, len(read))
 		}
-		if got := SentenceKind(rs, spans, 0); got != c.want {
-			t.Errorf("SentenceKind(%q) = %v, want %v", c.sentence, got, c.want)
+		if got := read[0].Kind; got != c.want {
+			t.Errorf("kind of %q = %v, want %v", c.sentence, got, c.want)
 		}
 	}
 }

@@ -8,24 +8,30 @@ package analyze
 // item starts with a marker ("- ", "1. ") or, without one, follows the
 // previous line with no blank line between (a list pasted as plain lines).
 // It returns the index of each paragraph's first sentence, then len(spans).
-func paragraphs(rs []rune, spans []Span) []int {
+func paragraphs(d *doc) []int {
 	var starts []int
-	bl := blocks(rs)
+	spans, bl := d.spans, d.blocks
+	var rs []rune // a heading's code points, reused
 	b := 0
 	heading, open, list, colon := false, false, false, false
 	for i := 0; i < len(spans); {
-		for bl[b].End <= spans[i].Start {
+		for bl[b].runes.End <= spans[i].Start {
 			b++
 		}
 		j := i + 1
-		for j < len(spans) && spans[j].Start < bl[b].End {
+		for j < len(spans) && spans[j].Start < bl[b].runes.End {
 			j++
 		}
-		item := startsListItem(rs, bl[b]) || b > 0 && !blankLine(rs[bl[b-1].End:bl[b].Start])
+		item := bl[b].item || bl[b].joined
+		alone := false // a block of this one sentence, read as a heading
+		if j == i+1 {
+			rs = d.appendRunes(rs[:0], i)
+			alone = isHeading(rs)
+		}
 		switch {
 		case item && open && (list || colon):
 			list = true
-		case j == i+1 && isHeading(rs[spans[i].Start:spans[i].End]):
+		case alone:
 			if !heading {
 				starts = append(starts, i)
 			}
@@ -34,22 +40,10 @@ func paragraphs(rs []rune, spans []Span) []int {
 			if !heading {
 				starts = append(starts, i)
 			}
-			heading, open, list = false, true, startsListItem(rs, bl[b])
+			heading, open, list = false, true, bl[b].item
 		}
-		last := spans[j-1]
-		colon = rs[last.End-1] == ':'
+		colon = d.last(j-1) == ':'
 		i = j
 	}
 	return append(starts, len(spans))
-}
-
-// blankLine reports whether the text between two blocks holds an empty line.
-func blankLine(between []rune) bool {
-	n := 0
-	for _, r := range between {
-		if r == '\n' {
-			n++
-		}
-	}
-	return n >= 2
 }

@@ -38,10 +38,10 @@ var vagueNeutral = map[string]bool{"data_collection": true, "retention": true}
 // Questions? Write to support@..." read as a children's clause).
 const minParagraphWords = 6
 
-// lowerText is the text from a's start to b's end as the privacy patterns
+// lowerText is the text from sentence i's start to sentence j's end as the privacy patterns
 // read it: lower case, typographic quotes folded.
-func lowerText(rs []rune, a, b Span) string {
-	return strings.ToLower(quoteFolder.Replace(string(rs[a.Start:b.End])))
+func lowerText(d *doc, i, j int) string {
+	return strings.ToLower(quoteFolder.Replace(d.between(i, j)))
 }
 
 // hasWords reports whether toks hold at least n word tokens.
@@ -61,6 +61,9 @@ func hasWords(toks []string, n int) bool {
 type paraTokens struct {
 	toks []string
 	ends []int // sentence k's tokens end at toks[ends[k]]
+	// runes is a sentence's code points, a buffer reused across the
+	// paragraphs of one worker
+	runes []rune
 }
 
 func (p *paraTokens) reset() {
@@ -95,7 +98,7 @@ func (p *paraTokens) sentence(k int) []string {
 // practice is stated, not whether it is good or bad for the user, so its
 // hits are neutral; where a pattern (which reads negation) or a ToS;DR
 // case already found the category in a sentence, that finding stands.
-func (d *privacyDetector) paragraph(rs []rune, spans []Span, first int, pt *paraTokens, hits []hit, from int) []hit {
+func (d *privacyDetector) paragraph(doc *doc, first int, pt *paraTokens, hits []hit, from int) []hit {
 	s := d.pool.Get().(*model.Scratch)
 	defer d.pool.Put(s)
 	margin := d.lin.Margins(pt.toks, s) // until the sentences are scored below
@@ -114,7 +117,7 @@ func (d *privacyDetector) paragraph(rs []rune, spans []Span, first int, pt *para
 	var text string
 	lower := func() string {
 		if text == "" {
-			text = lowerText(rs, spans[first], spans[first+n-1])
+			text = lowerText(doc, first, first+n-1)
 		}
 		return text
 	}
@@ -134,7 +137,7 @@ func (d *privacyDetector) paragraph(rs []rune, spans []Span, first int, pt *para
 				tracks = 1
 			}
 		}
-		return !isCase && tracks == 0 || functionalOnly(lowerText(rs, spans[sent], spans[sent]))
+		return !isCase && tracks == 0 || functionalOnly(lowerText(doc, sent, sent))
 	}
 	out := hits[:from]
 	for _, h := range hits[from:] {
@@ -154,8 +157,10 @@ func (d *privacyDetector) paragraph(rs []rune, spans []Span, first int, pt *para
 	body := false
 	for k := range n {
 		margins[k] = slices.Clone(d.lin.Margins(pt.sentence(k), s))
-		sp := spans[first+k]
-		heading[k] = n > 1 && isHeading(rs[sp.Start:sp.End])
+		if n > 1 {
+			pt.runes = doc.appendRunes(pt.runes[:0], first+k)
+			heading[k] = isHeading(pt.runes)
+		}
 		body = body || !heading[k]
 	}
 	// A change of the terms the classifier found in the paragraph is the

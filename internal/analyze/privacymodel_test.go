@@ -25,15 +25,14 @@ func TestParagraphsAsTheLabelsAreCut(t *testing.T) {
 			[]string{"You have the right to:", "We keep your data for 30 days."}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			rs := []rune(c.text)
-			spans := segment(rs)
-			starts := paragraphs(rs, spans)
-			if starts[len(starts)-1] != len(spans) {
-				t.Fatalf("paragraphs end at %d, want len(spans) = %d", starts[len(starts)-1], len(spans))
+			d := newDoc(c.text)
+			starts := paragraphs(d)
+			if starts[len(starts)-1] != len(d.spans) {
+				t.Fatalf("paragraphs end at %d, want len(spans) = %d", starts[len(starts)-1], len(d.spans))
 			}
 			var got []string
 			for _, i := range starts[:len(starts)-1] {
-				got = append(got, string(rs[spans[i].Start:spans[i].End]))
+				got = append(got, d.sentence(i))
 			}
 			if !slices.Equal(got, c.want) {
 				t.Errorf("paragraphs start at %q, want %q", got, c.want)

@@ -19,15 +19,17 @@ const wordsPerMinute = 238
 // readability computes the Flesch-Kincaid grade level
 // 0.39*(words/sentences) + 11.8*(syllables/words) - 15.59
 // and the reading time at 238 words per minute, both rounded to 0.1.
-func readability(rs []rune, spans []Span) Readability {
+func readability(d *doc) Readability {
 	words, syll := 0, 0
 	sentences := 0
-	for _, sp := range spans {
+	var rs []rune
+	for _, sp := range d.bytes {
+		rs = appendRunes(rs[:0], d.text[sp.Start:sp.End])
 		n := 0
 		inWord := false
 		start := 0
-		for i := sp.Start; i <= sp.End; i++ {
-			isW := i < sp.End && (unicode.IsLetter(rs[i]) || unicode.IsDigit(rs[i]) || (inWord && (rs[i] == '\'' || rs[i] == '\u2019')))
+		for i := 0; i <= len(rs); i++ {
+			isW := i < len(rs) && (unicode.IsLetter(rs[i]) || unicode.IsDigit(rs[i]) || (inWord && (rs[i] == '\'' || rs[i] == '\u2019')))
 			if isW && !inWord {
 				inWord, start = true, i
 			} else if !isW && inWord {

@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Span is a half-open range of Unicode code point offsets.
@@ -15,29 +16,114 @@ type Span struct{ Start, End int }
 // ends at . ! ? (or 。！？) followed by space and a plausible sentence start,
 // except after abbreviations ("e.g.", "Inc."), initials and section numbers.
 func Sentences(text string) []Span {
-	return segment([]rune(text))
+	return newDoc(text).spans
 }
 
-func segment(rs []rune) []Span {
-	var out []Span
-	for _, b := range blocks(rs) {
-		out = splitBlock(rs, b, out)
+// doc is a text cut into sentences. The text is held once, as given: the
+// sentences are offsets into it, and only a line or a block at a time, or
+// one sentence, is ever read as code points (a []rune of the whole text
+// would be four times its size, held for the whole analysis).
+type doc struct {
+	text   string
+	spans  []Span // each sentence's code point offsets (what findings report)
+	bytes  []Span // the same sentences' byte offsets into text
+	blocks []block
+}
+
+// block is a run of lines read as one (see blocks).
+type block struct {
+	runes, bytes Span
+	// item: it starts with a list marker; joined: no empty line separates
+	// it from the block before (paragraphs groups lists by both).
+	item, joined bool
+}
+
+func newDoc(text string) *doc {
+	d := &doc{text: text, blocks: blocks(text)}
+	var br []rune
+	var local []Span
+	for k, b := range d.blocks {
+		br = appendRunes(br[:0], text[b.bytes.Start:b.bytes.End])
+		d.blocks[k].item = startsListItem(br, Span{0, len(br)})
+		local = splitBlock(br, Span{0, len(br)}, local[:0])
+		for _, sp := range local {
+			d.spans = append(d.spans, Span{b.runes.Start + sp.Start, b.runes.Start + sp.End})
+		}
+	}
+	d.bytes = byteSpans(text, d.spans)
+	return d
+}
+
+// appendRunes appends sentence i's code points to dst (a buffer reused
+// across sentences).
+func (d *doc) appendRunes(dst []rune, i int) []rune {
+	return appendRunes(dst, d.text[d.bytes[i].Start:d.bytes[i].End])
+}
+
+// head appends the first cap(buf) code points of sentence i (all of a
+// shorter one) to buf[:0]; a caller's array keeps it off the heap.
+func (d *doc) head(i int, buf []rune) []rune {
+	buf = buf[:0]
+	for _, r := range d.text[d.bytes[i].Start:d.bytes[i].End] {
+		if len(buf) == cap(buf) {
+			break
+		}
+		buf = append(buf, r)
+	}
+	return buf
+}
+
+// last is sentence i's last code point (U+FFFD for an invalid byte, as
+// []rune reads it).
+func (d *doc) last(i int) rune {
+	r, _ := utf8.DecodeLastRuneInString(d.text[d.bytes[i].Start:d.bytes[i].End])
+	return r
+}
+
+// sentence is sentence i, spelled as between says.
+func (d *doc) sentence(i int) string { return d.between(i, i) }
+
+// between is the text from sentence i's start to sentence j's end, as
+// string([]rune(text)[...]) spells it: each invalid UTF-8 byte a U+FFFD,
+// as a JSON client receives the text. Valid text is not copied.
+func (d *doc) between(i, j int) string {
+	s := d.text[d.bytes[i].Start:d.bytes[j].End]
+	if utf8.ValidString(s) {
+		return s
+	}
+	return string([]rune(s))
+}
+
+// appendRunes appends the code points of s to dst, as []rune(s) decodes
+// them (each invalid byte a U+FFFD).
+func appendRunes(dst []rune, s string) []rune {
+	for _, r := range s {
+		dst = append(dst, r)
+	}
+	return dst
+}
+
+// byteSpans turns sorted, non-overlapping code point spans of text into
+// byte spans, in one pass over the text.
+func byteSpans(text string, spans []Span) []Span {
+	out := make([]Span, len(spans))
+	r, b := 0, 0
+	at := func(pos int) int {
+		for ; r < pos; r++ {
+			_, w := utf8.DecodeRuneInString(text[b:])
+			b += w
+		}
+		return b
+	}
+	for i, sp := range spans {
+		out[i] = Span{at(sp.Start), at(sp.End)}
 	}
 	return out
 }
 
-// lines returns the line spans (without the line break).
-func lines(rs []rune) []Span {
-	var ls []Span
-	s := 0
-	for i, r := range rs {
-		if r == '\n' || r == '\u2028' || r == '\u2029' {
-			ls = append(ls, Span{s, i})
-			s = i + 1
-		}
-	}
-	return append(ls, Span{s, len(rs)})
-}
+// isBreak: a line ends at a line feed or a Unicode line or paragraph
+// separator.
+func isBreak(r rune) bool { return r == '\n' || r == '\u2028' || r == '\u2029' }
 
 func trimSpan(rs []rune, sp Span) Span {
 	for sp.Start < sp.End && isSpaceRune(rs[sp.Start]) {
@@ -53,35 +139,70 @@ func isSpaceRune(r rune) bool {
 	return unicode.IsSpace(r) || r == '\u200b' || r == '\ufeff' || unicode.Is(unicode.Cc, r)
 }
 
-func blocks(rs []rune) []Span {
-	var out []Span
-	cur := Span{-1, -1}
+// blocks cuts the text into blocks of lines, each line read as code
+// points on its own.
+func blocks(text string) []block {
+	var out []block
+	var cur block
+	open := false
 	prevEnds, prevShort := true, false
-	for _, l := range lines(rs) {
-		t := trimSpan(rs, l)
+	newlines := 0 // line feeds since the last line with text
+	var lr []rune
+	r0, b0 := 0, 0 // the line's first code point and byte
+	for {
+		end, brk := len(text), 0
+		for i, r := range text[b0:] {
+			if isBreak(r) {
+				end, brk = b0+i, utf8.RuneLen(r)
+				break
+			}
+		}
+		lr = appendRunes(lr[:0], text[b0:end])
+		t := trimSpan(lr, Span{0, len(lr)})
 		if t.Start == t.End {
-			if cur.Start >= 0 {
+			if open {
 				out = append(out, cur)
-				cur = Span{-1, -1}
+				open = false
 			}
 			prevEnds, prevShort = true, false
-			continue
-		}
-		if cur.Start >= 0 && (prevEnds && !(prevShort && startsLower(rs, t)) || startsListItem(rs, t)) {
-			out = append(out, cur)
-			cur = Span{-1, -1}
-		}
-		if cur.Start < 0 {
-			cur = t
 		} else {
-			cur.End = t.End
+			if open && (prevEnds && !(prevShort && startsLower(lr, t)) || startsListItem(lr, t)) {
+				out = append(out, cur)
+				open = false
+			}
+			// The white space trimmed is valid UTF-8: its runes' lengths
+			// are its bytes (an invalid byte is a U+FFFD, never space).
+			tb := Span{b0 + runesLen(lr[:t.Start]), end - runesLen(lr[t.End:])}
+			if !open {
+				cur = block{runes: Span{r0 + t.Start, r0 + t.End}, bytes: tb, joined: len(out) > 0 && newlines < 2}
+				open = true
+			} else {
+				cur.runes.End, cur.bytes.End = r0+t.End, tb.End
+			}
+			prevEnds, prevShort = endsLine(lr, t)
+			newlines = 0
 		}
-		prevEnds, prevShort = endsLine(rs, t)
+		if brk == 0 {
+			break
+		}
+		if text[end] == '\n' {
+			newlines++
+		}
+		r0, b0 = r0+len(lr)+1, end+brk
 	}
-	if cur.Start >= 0 {
+	if open {
 		out = append(out, cur)
 	}
 	return out
+}
+
+// runesLen is the UTF-8 length of valid code points.
+func runesLen(rs []rune) int {
+	n := 0
+	for _, r := range rs {
+		n += utf8.RuneLen(r)
+	}
+	return n
 }
 
 // endsLine reports whether a line ends its block: terminal punctuation, a

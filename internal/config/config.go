@@ -44,7 +44,7 @@ type Config struct {
 	// per-host schedule); 0 lifts it (tests).
 	MonitorHostInterval time.Duration
 	// AnalysisConcurrency is how many analyses one process runs at once
-	// (each can hold hundreds of MB on a long text); more wait a moment, then 503.
+	// (DefaultAnalysisConcurrency unless set); more wait a moment, then 503.
 	AnalysisConcurrency int
 
 	LLMBaseURL string
@@ -67,6 +67,22 @@ type Config struct {
 	// PDFCacheDir keeps the PDF reader's compiled code between processes;
 	// empty: the user cache directory's clausewatch/wazero.
 	PDFCacheDir string
+}
+
+// minAnalyses is the fewest analyses a process runs at once by default.
+// Eight analyses of the longest text accepted (1.5 million characters)
+// sent at once peak at 207-242 MB of resident memory, request and
+// response included (make bench BENCHFLAGS=-memory, README "Memory of an
+// analysis"), so eight places keep under 300 MB; fewer would refuse (503)
+// some of eight long texts sent together.
+const minAnalyses = 8
+
+// DefaultAnalysisConcurrency is the analyses one process runs at once
+// unless CLAUSEWATCH_ANALYSIS_CONCURRENCY says otherwise: at least
+// minAnalyses, and two per processor where there are more (analysis is
+// processor work; more at once than that only adds memory).
+func DefaultAnalysisConcurrency(procs int) int {
+	return max(minAnalyses, 2*procs)
 }
 
 // Load reads every variable through getenv and reports all bad values at once.
@@ -161,7 +177,7 @@ func Load(getenv func(string) string) (Config, error) {
 	} else {
 		c.MonitorHostInterval = duration(getenv, "CLAUSEWATCH_MONITOR_HOST_INTERVAL", time.Second, bad)
 	}
-	c.AnalysisConcurrency = 2 * runtime.GOMAXPROCS(0)
+	c.AnalysisConcurrency = DefaultAnalysisConcurrency(runtime.GOMAXPROCS(0))
 	if v := getenv("CLAUSEWATCH_ANALYSIS_CONCURRENCY"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 1024 {

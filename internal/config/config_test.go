@@ -3,6 +3,7 @@ package config
 import (
 	"net/netip"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,23 @@ func TestDefaults(t *testing.T) {
 		c.FetchTimeout != 15*time.Second || c.MonitorMinInterval != time.Hour || c.MonitorWorkers != 4 || c.MonitorHostInterval != time.Second ||
 		c.LogFormat != "text" || !c.Introspection {
 		t.Errorf("defaults %+v", c)
+	}
+}
+
+// Eight long analyses sent together all run on a small machine (none
+// refused as busy), and a larger one runs two per processor.
+func TestDefaultAnalysisConcurrency(t *testing.T) {
+	for procs, want := range map[int]int{1: 8, 2: 8, 4: 8, 8: 16, 32: 64} {
+		if got := DefaultAnalysisConcurrency(procs); got != want {
+			t.Errorf("DefaultAnalysisConcurrency(%d) = %d, want %d", procs, got, want)
+		}
+	}
+	c, err := Load(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := DefaultAnalysisConcurrency(runtime.GOMAXPROCS(0)); c.AnalysisConcurrency != want {
+		t.Errorf("AnalysisConcurrency %d by default, want %d", c.AnalysisConcurrency, want)
 	}
 }
 

@@ -1,0 +1,61 @@
+// Package corpus reads shared/data/corpus, the unlabelled English terms and
+// privacy policies (no split: none of it is a test set), for the tests and
+// measurements that need long real legal text.
+package corpus
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"unicode/utf8"
+)
+
+// Doc is one document of the corpus.
+type Doc struct {
+	Service, Type, Text string
+}
+
+// Read reads documents.jsonl.gz at path, in its order.
+func Read(path string) ([]Doc, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(nil, 16<<20) // the longest document is under 1 MB
+	var docs []Doc
+	for sc.Scan() {
+		var d Doc
+		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		docs = append(docs, d)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return docs, nil
+}
+
+// Text is n code points of real legal text: the documents one after
+// another from the first, separated by blank lines, the last one cut.
+func Text(docs []Doc, n int) string {
+	var sb strings.Builder
+	for i := 0; n > 0; i++ {
+		t := docs[i%len(docs)].Text + "\n\n"
+		if c := utf8.RuneCountInString(t); c > n {
+			t = string([]rune(t)[:n])
+		}
+		sb.WriteString(t)
+		n -= utf8.RuneCountInString(t)
+	}
+	return sb.String()
+}
