@@ -287,7 +287,7 @@ func Why(cases []Case) string {
 	s := fmt.Sprintf("%s from %d good, %d bad and %d blocker cases (%d neutral, not counted): balance %+d (+1 a good case, -1 a bad one, -3 a ToS;DR blocker, -1 a blocker of a category alone); E below %.1f, else D below %.1f or with a ToS;DR blocker, else C below %.1f or with any blocker, else B with a bad case, else A",
 		letter, t.Good, t.Bad, t.Blocker, t.Neutral, t.Balance, f*float64(g.EBelow), f*float64(g.DBelow), f*float64(g.CBelow))
 	if f < 1 {
-		s += fmt.Sprintf(" (thresholds shrunk to %.0f%%: these cases weigh %d of %d)", 100*f, max(t.mass, g.Floor), g.Ref)
+		s += fmt.Sprintf(" (thresholds shrunk to %.0f%%: these cases count as %d of a full review's %d)", 100*f, max(t.mass, g.Floor), g.Ref)
 	}
 	return s + "."
 }
