@@ -5,11 +5,14 @@
 // left out), and graded by ToS;DR's rule over the union of the cases found.
 //
 // The rule's thresholds are ToS;DR's scaled by one factor to the detector's
-// yield. The factor is chosen leaving one service out: each service is
-// graded with the factor that scores best (exact plus within one letter) on
-// the other 21, so the printed numbers are not fitted to the service they
-// grade. The factor chosen on all 22 is printed last: it is what
-// analyze.GradeThresholds ships.
+// yield, with a balance for D placed between C's and E's. They are chosen
+// leaving one service out: each service is graded with the parameters that
+// score best (exact plus within one letter) on the other 21, so the printed
+// numbers are not fitted to the service they grade; ToS;DR's 2018 rule (no
+// D balance) is chosen from apart, to show what the D balance costs. The
+// parameters chosen on all 22 are printed last: they are what
+// analyze.GradeThresholds ships. Each is reported for a service's terms and
+// privacy policy together and for each alone.
 //
 //	go run ./cmd/eval-grades -data ../shared/data
 //
