@@ -15,6 +15,7 @@ type AnalysisResponse struct {
 	Grade       string              `json:"grade"`
 	Score       int                 `json:"score"`
 	Basis       *basisResponse      `json:"basis"` // null on analyses stored before it
+	Why         string              `json:"why"`   // "" on analyses stored before it
 	Cases       []caseResponse      `json:"cases"`
 	Findings    []findingResponse   `json:"findings"`
 	Guidance    []string            `json:"guidance"`
@@ -94,7 +95,7 @@ func NewAnalysisResponse(a *app.Analysis) *AnalysisResponse {
 		Cases:    append([]caseResponse{}, mapAll(a.Cases, newCaseResponse)...), // [] on old rows
 		Findings: mapAll(a.Findings, func(f app.Finding) findingResponse { return findingResponse(f) }),
 		Guidance: a.Guidance, Readability: readabilityResponse(a.Readability), Coverage: a.Coverage, Confidence: a.Confidence, AIError: a.AIError,
-		Disclaimer: a.Disclaimer, CreatedAt: Time(a.CreatedAt), Text: a.Text,
+		Disclaimer: a.Disclaimer, CreatedAt: Time(a.CreatedAt), Text: a.Text, Why: a.Why(),
 	}
 	if a.AI != nil {
 		ai := aiSummaryResponse(*a.AI)

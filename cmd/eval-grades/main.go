@@ -5,13 +5,21 @@
 // left out), and graded by ToS;DR's rule over the union of the cases found.
 //
 // The rule's thresholds are ToS;DR's scaled by one factor to the detector's
-// yield. The factor is chosen leaving one service out: each service is
-// graded with the factor that scores best (exact plus within one letter) on
-// the other 21, so the printed numbers are not fitted to the service they
-// grade. The factor chosen on all 22 is printed last: it is what
-// analyze.GradeThresholds ships.
+// yield, with a balance for D placed between C's and E's. They are chosen
+// leaving one service out: each service is graded with the parameters that
+// score best (exact plus within one letter) on the other 21, so the printed
+// numbers are not fitted to the service they grade; ToS;DR's 2018 rule (no
+// D balance) is chosen from apart, to show what the D balance costs. The
+// parameters chosen on all 22 are printed last: they are what
+// analyze.GradeThresholds ships. Each is reported for a service's terms and
+// privacy policy together and for each alone.
 //
 //	go run ./cmd/eval-grades -data ../shared/data
+//
+// With -contradictions it instead analyzes the 544 corpus documents with
+// the shipped engine and counts the grades that contradict their findings
+// (an A or B with a blocker finding, an A with a bad one, a D or E with
+// neither).
 package main
 
 import (
@@ -34,8 +42,13 @@ func main() {
 	data := flag.String("data", "../shared/data", "directory with tosdr/, clauses/ and corpus/")
 	verbose := flag.Bool("v", false, "print each service's cases")
 	flag.StringVar(&dumpPath, "dump", "", "write each dev service's documents' findings to this JSON-lines file")
+	contra := flag.Bool("contradictions", false, "instead, count the corpus documents whose grade contradicts their findings (shipped engine)")
 	flag.Parse()
-	if err := run(*data, *verbose); err != nil {
+	do := func() error { return run(*data, *verbose) }
+	if *contra {
+		do = func() error { return contradictions(*data) }
+	}
+	if err := do(); err != nil {
 		fmt.Fprintln(os.Stderr, "eval-grades:", err)
 		os.Exit(1)
 	}
@@ -77,10 +90,12 @@ func run(data string, verbose bool) error {
 	if err != nil {
 		return err
 	}
-	// cases[i], terms[i]: service i's cases, from its terms and privacy
-	// policy together and from its terms alone.
+	// cases[i], terms[i], privacy[i]: service i's cases, from its terms and
+	// privacy policy together, from its terms alone and from its privacy
+	// policy alone.
 	cases := make([][]analyze.Case, len(dev))
 	terms := make([][]analyze.Case, len(dev))
+	privacy := make([][]analyze.Case, len(dev))
 	for i, d := range dev {
 		var results [][]analyze.Case
 		for _, doc := range docs {
@@ -95,6 +110,8 @@ func run(data string, verbose bool) error {
 			results = append(results, res.Cases)
 			if dt == "terms" {
 				terms[i] = analyze.UnionCases(terms[i], res.Cases)
+			} else {
+				privacy[i] = analyze.UnionCases(privacy[i], res.Cases)
 			}
 			if dumpPath != "" {
 				dumped = append(dumped, dumpDoc{d.Service, d.Grade, dt, len([]rune(doc.Text)), res.Coverage, res.Confidence, res.Findings})
@@ -124,123 +141,118 @@ func run(data string, verbose bool) error {
 			return err
 		}
 	}
-	var grid []param
-	for _, k := range refOffsets {
-		for _, sc := range scales {
-			grid = append(grid, param{sc, k})
-		}
-	}
 	gold := make([]string, len(dev))
 	for i, d := range dev {
 		gold[i] = d.Grade
 	}
-	by := cases
-	letters := func(p param, rows []int) []string {
-		t := p.thresholds()
-		out := make([]string, len(rows))
-		for k, i := range rows {
-			out[k] = analyze.Letter(by[i], t)
-		}
-		return out
-	}
-	// choose returns the parameters that score best on rows, the first in
-	// grid order on ties (no blocker offset, no shrinking, small scales first).
-	choose := func(rows []int) param {
-		g := make([]string, len(rows))
-		for k, i := range rows {
-			g[k] = gold[i]
-		}
-		best, bestScore := grid[0], -1.0
-		for _, p := range grid {
-			if sc := score(g, letters(p, rows)); sc > bestScore {
-				best, bestScore = p, sc
+	// ToS;DR's 2018 rule (D only with a blocker) and the rule with a D
+	// balance are two families of the grid; each is chosen from by leaving
+	// one service out, so the price of grading a short document of bad
+	// cases alone D is measured, not guessed.
+	var rule2018, withD []param
+	for _, d := range dShares {
+		for _, sc := range scales {
+			if d == 1 {
+				rule2018 = append(rule2018, param{sc, d})
+			} else {
+				withD = append(withD, param{sc, d})
 			}
 		}
-		return best
 	}
-	loo := func() []string {
-		pred := make([]string, len(dev))
-		for i := range dev {
-			var others []int
-			for k := range dev {
-				if k != i {
-					others = append(others, k)
-				}
-			}
-			pred[i] = letters(choose(others), []int{i})[0]
-		}
-		return pred
+	fmt.Printf("%-40s %5s %5s %6s %6s  %s\n", "", "rho", "±1", "exact", "top", "letters")
+	for _, v := range []struct {
+		name  string
+		cases [][]analyze.Case
+	}{{"terms alone", terms}, {"privacy alone", privacy}, {"terms and privacy", cases}} {
+		fmt.Println(v.name + ":")
+		report("  ToS;DR 2018 rule, leave-one-out", gold, loso(rule2018, v.cases, gold))
+		report("  D balance, leave-one-out", gold, loso(withD, v.cases, gold))
+		report("  shipped thresholds (in-sample)", gold, letters(param{}, v.cases))
 	}
-	all := make([]int, len(dev))
-	for i := range all {
-		all[i] = i
-	}
-	fmt.Printf("%-34s %5s %5s %6s %6s  %s\n", "", "rho", "±1", "exact", "top", "letters")
-	by = terms
-	predTerms := loo()
-	report("terms alone, leave-one-out", gold, predTerms)
-	report("terms alone, shipped thresholds", gold, letters(param{}, all))
-	by = cases
-	pred := loo()
-	report("leave-one-service-out", gold, pred)
-	report("shipped thresholds (in-sample)", gold, letters(param{}, all))
 	constC := make([]string, len(dev))
 	for i := range constC {
 		constC[i] = "C"
 	}
 	report("constant C", gold, constC)
 	report("ToS;DR (gold)", gold, gold)
-	fmt.Println("\nexact + within one (of 44) on all 22, per ref offset / scale:")
-	for _, p := range grid {
-		fmt.Printf("  %2d %4g: %.0f\n", p.refOffset, p.scale, score(gold, letters(p, all)))
+	fmt.Println("\nexact + within one (of 44) on all 22, per D share / scale:")
+	for _, p := range slices.Concat(rule2018, withD) {
+		fmt.Printf("  %4g %4g: %.0f\n", p.dShare, p.scale, score(gold, letters(p, cases)))
 	}
-	p := choose(all)
+	p := choose(withD, cases, gold)
 	fmt.Printf("\nchosen on all 22 services: thresholds %+v\n", p.thresholds())
 	fmt.Printf("shipped: thresholds %+v (analyze.GradeThresholds)\n", analyze.GradeThresholds)
-	ship := 0
-	for i := range dev {
-		ship += boolInt(letters(p, []int{i})[0] == gold[i])
-	}
-	fmt.Printf("in-sample with the chosen parameters (optimistic): exact %d of %d\n", ship, len(dev))
+	pred, predTerms, predPrivacy := letters(param{}, cases), letters(param{}, terms), letters(param{}, privacy)
 	for i, d := range dev {
-		fmt.Printf("  %-20s gold %s  ours %s  terms alone %s  %+v\n", d.Service, d.Grade, pred[i], predTerms[i], analyze.BasisOf(cases[i]))
+		fmt.Printf("  %-20s gold %s  shipped %s  terms alone %s  privacy alone %s  %+v\n", d.Service, d.Grade, pred[i], predTerms[i], predPrivacy[i], analyze.BasisOf(cases[i]))
 	}
 	return nil
 }
 
-func boolInt(b bool) int {
-	if b {
-		return 1
+// letters grades each service's cases with p's thresholds.
+func letters(p param, cases [][]analyze.Case) []string {
+	t := p.thresholds()
+	out := make([]string, len(cases))
+	for i, c := range cases {
+		out[i] = analyze.Letter(c, t)
 	}
-	return 0
+	return out
 }
 
-// The grid the thresholds are chosen from: ToS;DR's times a scale, shrunk
-// for a basis weighing less than Ref = -EBelow + a ref offset (Ref below
-// -EBelow would let a bad case lift a grade).
+// choose returns the parameters of grid that score best on cases, the
+// first in grid order on ties.
+func choose(grid []param, cases [][]analyze.Case, gold []string) param {
+	best, bestScore := grid[0], -1.0
+	for _, p := range grid {
+		if sc := score(gold, letters(p, cases)); sc > bestScore {
+			best, bestScore = p, sc
+		}
+	}
+	return best
+}
+
+// loso grades each service with the parameters chosen on the others.
+func loso(grid []param, cases [][]analyze.Case, gold []string) []string {
+	pred := make([]string, len(cases))
+	for i := range cases {
+		others := slices.Delete(slices.Clone(cases), i, i+1)
+		otherGold := slices.Delete(slices.Clone(gold), i, i+1)
+		pred[i] = letters(choose(grid, others, otherGold), cases[i:i+1])[0]
+	}
+	return pred
+}
+
+// The grid the thresholds are chosen from: ToS;DR's E and C balances times
+// a scale, D at a share of the way from C to E (1: at E, ToS;DR's 2018
+// rule, where only a blocker makes D), shrunk for a basis weighing less
+// than Ref = -EBelow (a smaller Ref would let a bad case lift a grade).
+// Ties go to the first in order: ToS;DR's rule, then D shares from C's
+// side (the dev services, whose bases are almost all bad, cannot tell the
+// shares apart; the smallest grades two bad cases alone D at the floor of
+// 3, README-grade.md), small scales first.
 var (
-	refOffsets = []int{0}
-	scales     = []float64{2, 2.5, 3, 3.5}
+	dShares = []float64{1, 0.25, 0.5, 0.75}
+	scales  = []float64{2, 2.5, 3, 3.5, 4}
 )
 
 // param{} stands for the shipped thresholds.
 type param struct {
-	scale     float64
-	refOffset int
+	scale, dShare float64
 }
 
+// thresholds are p's; the floor is the shipped one: the dev services all
+// weigh more, so it is set by what a short document should grade
+// (README-grade.md), not here.
 func (p param) thresholds() analyze.Thresholds {
 	if p.scale == 0 {
 		return analyze.GradeThresholds
 	}
 	t := analyze.ToSDRThresholds
 	e := int(math.Round(float64(t.EBelow) * p.scale))
-	return analyze.Thresholds{EBelow: e, CBelow: int(math.Round(float64(t.CBelow) * p.scale)), Ref: -e + p.refOffset, Floor: minRated}
+	c := int(math.Round(float64(t.CBelow) * p.scale))
+	d := c + int(math.Round(p.dShare*float64(e-c)))
+	return analyze.Thresholds{EBelow: e, DBelow: d, CBelow: c, Ref: -e, Floor: analyze.GradeThresholds.Floor}
 }
-
-// minRated is the least weight a shrunk threshold counts: one or two bad
-// cases alone are not a C or an E.
-const minRated = 4
 
 func rank(l string) float64 { return float64(l[0] - 'A') }
 

@@ -100,6 +100,7 @@ type ComplexityRoot struct {
 		Score       func(childComplexity int) int
 		Source      func(childComplexity int) int
 		Text        func(childComplexity int) int
+		Why         func(childComplexity int) int
 	}
 
 	AnalysisPage struct {
@@ -680,6 +681,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Analysis.Text(childComplexity), true
+	case "Analysis.why":
+		if e.ComplexityRoot.Analysis.Why == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Analysis.Why(childComplexity), true
 
 	case "AnalysisPage.analyses":
 		if e.ComplexityRoot.AnalysisPage.Analyses == nil {
@@ -1985,6 +1992,8 @@ type Analysis {
   score: Int!
   "What the grade rests on; null on analyses stored before grades had a basis."
   basis: GradeBasis
+  "The grade and the rule that gives it, in one sentence: the cases counted by rating, the balance and the thresholds they are held to. Empty on analyses stored before grades had a basis or graded by an earlier rule."
+  why: String!
   "The distinct cases the grade counts, in order of first appearance."
   cases: [Case!]!
   findings: [Finding!]!
@@ -2467,6 +2476,8 @@ func (ec *executionContext) childFields_Analysis(ctx context.Context, field grap
 		return ec.fieldContext_Analysis_score(ctx, field)
 	case "basis":
 		return ec.fieldContext_Analysis_basis(ctx, field)
+	case "why":
+		return ec.fieldContext_Analysis_why(ctx, field)
 	case "cases":
 		return ec.fieldContext_Analysis_cases(ctx, field)
 	case "findings":
@@ -4174,6 +4185,29 @@ func (ec *executionContext) fieldContext_Analysis_basis(_ context.Context, field
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Analysis_why(ctx context.Context, field graphql.CollectedField, obj *app.Analysis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Analysis_why(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Why(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Analysis_why(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Analysis", field, true, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Analysis_cases(ctx context.Context, field graphql.CollectedField, obj *app.Analysis) (ret graphql.Marshaler) {
@@ -10331,6 +10365,11 @@ func (ec *executionContext) _Analysis(ctx context.Context, sel ast.SelectionSet,
 		case "basis":
 			out.Values[i] = ec._Analysis_basis(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "why":
+			out.Values[i] = ec._Analysis_why(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "cases":

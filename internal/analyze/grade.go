@@ -25,15 +25,18 @@ type Basis struct {
 	Balance int `json:"balance"`
 }
 
-// Thresholds are the two balances of ToS;DR's rule: E below EBelow, C below
-// CBelow (when no blocker). ToS;DR's balances are for a service reviewed in
-// full; with Ref set, a basis whose cases weigh less than Ref in all (good
-// and bad weights added up; a short document) is held to thresholds shrunk
-// in proportion, counting at least Floor. Adding a case of weight w moves a
-// shrunk threshold by at most w x EBelow/Ref, so with -EBelow <= Ref the
-// balance (which moves by w) always moves at least as far: a bad case never
-// lifts a grade.
-type Thresholds struct{ EBelow, CBelow, Ref, Floor int }
+// Thresholds are the balances of the letter rule: E below EBelow, D below
+// DBelow, C below CBelow (EBelow <= DBelow <= CBelow <= 0). ToS;DR's
+// balances are for a service reviewed in full; with Ref set, a basis whose
+// cases weigh less than Ref in all (good and bad weights added up; a short
+// document) is held to thresholds shrunk in proportion, counting at least
+// Floor. Adding a case of weight w moves a shrunk threshold by at most
+// w x EBelow/Ref, so with -EBelow <= Ref the balance (which moves by w)
+// always moves at least as far: a bad case never lifts a grade. Below Ref
+// the rule compares the balance per unit of weight: a document of bad cases
+// alone has a balance of -1 per unit, so it grades D as soon as DBelow/Ref
+// is above -1, however short it is.
+type Thresholds struct{ EBelow, DBelow, CBelow, Ref, Floor int }
 
 // shrink is the factor the thresholds are multiplied by for a basis of the
 // given weight.
@@ -44,17 +47,22 @@ func (t Thresholds) shrink(mass int) float64 {
 	return min(1, float64(max(mass, t.Floor))/float64(t.Ref))
 }
 
-// ToSDRThresholds are ToS;DR's own, for a service's approved points.
-var ToSDRThresholds = Thresholds{EBelow: -10, CBelow: -4}
+// ToSDRThresholds are ToS;DR's own (2018-2023), for a service's approved
+// points. Their rule has no balance for D (only a blocker makes D): at E's
+// balance it never decides.
+var ToSDRThresholds = Thresholds{EBelow: -10, DBelow: -10, CBelow: -4}
 
-// GradeThresholds are the ones the engine grades with: ToS;DR's times 3
-// (the detector finds two to three times as many rated cases in a service's
-// terms and privacy policy as ToS;DR's reviewers approve, and few good cases
-// are sure enough to count), shrunk for a document whose cases weigh less
-// than 30, counting at least 4. Ref = -EBelow: a larger Ref grades every
-// document with few good cases E. Chosen on the dev services by
-// cmd/eval-grades, leaving one service out. See README-grade.md.
-var GradeThresholds = Thresholds{EBelow: -30, CBelow: -12, Ref: 30, Floor: 4}
+// GradeThresholds are the ones the engine grades with: ToS;DR's E and C
+// times 3.5 (the detector finds two to three times as many rated cases in a
+// service's terms and privacy policy as ToS;DR's reviewers approve, and few
+// good cases are sure enough to count), D a quarter of the way from C to E,
+// shrunk for a document whose cases weigh less than 35, counting at least
+// 3. Ref = -EBelow: a larger Ref grades every document with few good cases
+// E. The scale was chosen on the dev services by cmd/eval-grades, leaving
+// one service out; they cannot tell D's place apart (their bases are almost
+// all bad), so it is the one that grades two bad cases alone D, while the
+// floor keeps one bad case alone a B. See README-grade.md.
+var GradeThresholds = Thresholds{EBelow: -35, DBelow: -19, CBelow: -14, Ref: 35, Floor: 3}
 
 // weight is what a case moves the balance by (its sign aside), and whether
 // it is a default case (a finding of a category alone).
@@ -130,14 +138,17 @@ func tallyOf(cases []Case) tally {
 func BasisOf(cases []Case) Basis { return tallyOf(cases).Basis }
 
 // Letter grades a set of cases by ToS;DR's 2018 rule (edit.tosdr.org,
-// app/models/service.rb) with the given thresholds (shrunk as Thresholds
-// says): E if the balance is below t.EBelow; else D if a blocker case of
-// ToS;DR's is found; else C if the balance is below t.CBelow or a blocker
-// finding of a category alone is found (a blocker never sits under an A or
-// a B); else B if there is a bad case; else A. ToS;DR gives no grade
-// without a good, bad or blocker point; a document where none is found
-// grades A, as the rule's last branch, and its basis says that nothing was
-// found.
+// app/models/service.rb) with a balance for D added, and the given
+// thresholds (shrunk as Thresholds says): E if the balance is below
+// t.EBelow; else D if it is below t.DBelow or a blocker case of ToS;DR's is
+// found; else C if the balance is below t.CBelow or a blocker finding of a
+// category alone is found (a blocker never sits under an A or a B); else B
+// if there is a bad case; else A. ToS;DR's 2018 rule makes D only of a
+// blocker, so a short document of bad cases alone, whose balance can never
+// pass the shrunk E threshold, stayed C; the D balance is in the spirit of
+// ToS;DR's 2023 rule ("D if bads > goods"). ToS;DR gives no grade without a
+// good, bad or blocker point; a document where none is found grades A, as
+// the rule's last branch, and its basis says that nothing was found.
 func Letter(cases []Case, t Thresholds) string { return tallyOf(cases).letter(t) }
 
 func (b tally) letter(t Thresholds) string {
@@ -145,7 +156,7 @@ func (b tally) letter(t Thresholds) string {
 	switch {
 	case bal < f*float64(t.EBelow):
 		return "E"
-	case b.caseBlocker:
+	case bal < f*float64(t.DBelow) || b.caseBlocker:
 		return "D"
 	case bal < f*float64(t.CBelow) || b.defaultBlocker:
 		return "C"
@@ -265,16 +276,18 @@ func UnionCases(lists ...[]Case) []Case {
 }
 
 // Why is the grade of cases and the rule that gives it, in one sentence,
-// with the balance and the thresholds the cases' weight holds them to.
+// with the balance and the thresholds the cases' weight holds them to. It
+// is the one explanation of the rule: the CLI prints it and the API sends
+// it for the portal.
 func Why(cases []Case) string {
 	t := tallyOf(cases)
 	g := GradeThresholds
 	f := g.shrink(t.mass)
 	letter := t.letter(g)
-	s := fmt.Sprintf("%s from %d good, %d bad and %d blocker cases (%d neutral, not counted): balance %+d (+1 a good case, -1 a bad one, -3 a ToS;DR blocker, -1 a blocker of a category alone); E below %.1f, else D with a ToS;DR blocker, else C below %.1f or with any blocker, else B with a bad case, else A",
-		letter, t.Good, t.Bad, t.Blocker, t.Neutral, t.Balance, f*float64(g.EBelow), f*float64(g.CBelow))
+	s := fmt.Sprintf("%s from %d good, %d bad and %d blocker cases (%d neutral, not counted): balance %+d (+1 a good case, -1 a bad one, -3 a ToS;DR blocker, -1 a blocker of a category alone); E below %.1f, else D below %.1f or with a ToS;DR blocker, else C below %.1f or with any blocker, else B with a bad case, else A",
+		letter, t.Good, t.Bad, t.Blocker, t.Neutral, t.Balance, f*float64(g.EBelow), f*float64(g.DBelow), f*float64(g.CBelow))
 	if f < 1 {
-		s += fmt.Sprintf(" (thresholds shrunk to %.0f%%: these cases weigh %d of %d)", 100*f, max(t.mass, g.Floor), g.Ref)
+		s += fmt.Sprintf(" (thresholds shrunk to %.0f%%: these cases count as %d of a full review's %d)", 100*f, max(t.mass, g.Floor), g.Ref)
 	}
 	return s + "."
 }

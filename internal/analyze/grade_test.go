@@ -18,8 +18,10 @@ func TestLetterRule(t *testing.T) {
 	b := func(good, bad, blocker int) Basis {
 		return Basis{Good: good, Bad: bad, Blocker: blocker, Balance: good - bad - 3*blocker}
 	}
-	// the thresholds of an earlier round, shrunk below 15 rated cases
-	shrunk := Thresholds{EBelow: -12, CBelow: -5, Ref: 15, Floor: 4}
+	// the thresholds of an earlier round, shrunk below 15 rated cases, with
+	// no D balance (at E's) and with one
+	shrunk := Thresholds{EBelow: -12, DBelow: -12, CBelow: -5, Ref: 15, Floor: 4}
+	withD := Thresholds{EBelow: -12, DBelow: -9, CBelow: -5, Ref: 15, Floor: 4}
 	for _, c := range []struct {
 		basis Basis
 		t     Thresholds
@@ -53,6 +55,14 @@ func TestLetterRule(t *testing.T) {
 		{b(0, 5, 0), shrunk, "E"}, // 5/15: -4 and -1.67; five bad cases of five
 		{b(5, 5, 0), shrunk, "B"}, // 10/15: balance 0
 		{b(1, 6, 0), shrunk, "C"}, // 7/15: -5 against -5.6 and -2.33
+		// a D balance: below -9 for a full basis, -0.6 per unit of weight below
+		{b(3, 12, 0), withD, "C"}, // -9 on 15: not below -9
+		{b(3, 13, 0), withD, "D"}, // -10 < -9
+		{b(0, 8, 0), withD, "E"},  // 8/15: -8 < -6.4 (Ref above -EBelow)
+		{b(0, 2, 0), withD, "C"},  // 4/15 counted: -2 < -1.33, not below -2.4
+		{b(0, 3, 0), withD, "D"},  // -3 < -2.4
+		{b(2, 6, 0), withD, "C"},  // 8/15: -4 < -2.67, not below -4.8
+		{b(1, 6, 0), withD, "D"},  // 7/15: -5 < -4.2
 	} {
 		if got := c.basis.Letter(c.t); got != c.want {
 			t.Errorf("%+v with %+v: letter %s, want %s", c.basis, c.t, got, c.want)
@@ -181,7 +191,7 @@ func TestGradeFromFindings(t *testing.T) {
 	}{
 		{"We may sell your personal data to anyone.", "C", "E", Basis{Blocker: 1, Balance: -1}},
 		// Two cases, both bad: the data goes to third parties, and for targeted ads.
-		{"We share your personal information with advertisers.", "C", "C", Basis{Bad: 2, Balance: -2}},
+		{"We share your personal information with advertisers.", "D", "D", Basis{Bad: 2, Balance: -2}},
 		// also read as "You have the right to leave this service at any time"
 		{"We may terminate your account at any time.", "B", "B", Basis{Bad: 1, Balance: -1}},
 	} {
@@ -286,12 +296,93 @@ func TestConfidence(t *testing.T) {
 	}
 }
 
-// Adding a rated case moves the balance by at least one; the shrunk E and C
-// thresholds move by EBelow/Ref and CBelow/Ref per case, so they must not
-// outrun it, or a bad case could lift an E to a D.
+// Adding a rated case moves the balance by at least one; the shrunk E, D
+// and C thresholds move by EBelow/Ref, DBelow/Ref and CBelow/Ref per case,
+// so they must not outrun it, or a bad case could lift an E to a D; and the
+// thresholds must be in the order of their letters.
 func TestThresholdsKeepGradeMonotone(t *testing.T) {
 	g := GradeThresholds
-	if g.Ref != 0 && (-g.EBelow > g.Ref || -g.CBelow > g.Ref) {
+	if g.Ref != 0 && -g.EBelow > g.Ref {
 		t.Errorf("%+v: a threshold moves more than one per case", g)
+	}
+	if !(g.EBelow <= g.DBelow && g.DBelow <= g.CBelow && g.CBelow <= 0) {
+		t.Errorf("%+v: thresholds out of the letters' order", g)
+	}
+}
+
+// rated lists distinct cases: good, bad, ToS;DR blocker cases, and blocker
+// findings of a category alone (default cases).
+func rated(good, bad, blocker, defaultBlocker int) []Case {
+	var out []Case
+	add := func(n int, rating, prefix string) {
+		for i := range n {
+			out = append(out, Case{Title: prefix + strconv.Itoa(i), Rating: rating})
+		}
+	}
+	add(good, SeverityGood, "good ")
+	add(bad, SeverityBad, "bad ")
+	add(blocker, SeverityBlocker, "blocker ")
+	if defaultBlocker > 0 {
+		out = append(out, Case{Title: "Your personal data may be sold", Rating: SeverityBlocker})
+	}
+	return out
+}
+
+// Short documents grade as a reader expects: bad cases alone D from two
+// on (one bad case alone is not enough to judge), a bad case among good
+// ones B, a blocker never under C.
+func TestSmallDocumentGrades(t *testing.T) {
+	for _, c := range []struct {
+		name                             string
+		good, bad, blocker, defaultBlock int
+		want                             string
+	}{
+		{"nothing found", 0, 0, 0, 0, "A"},
+		{"good cases alone", 3, 0, 0, 0, "A"},
+		{"one bad case alone", 0, 1, 0, 0, "B"},
+		{"two bad cases alone", 0, 2, 0, 0, "D"},
+		{"the contract's example: eight bad cases alone", 0, 8, 0, 0, "D"},
+		{"more bad cases alone than a full review's E balance", 0, 36, 0, 0, "E"},
+		{"one bad among many good", 5, 1, 0, 0, "B"},
+		{"as many good as bad", 2, 2, 0, 0, "B"},
+		{"three bad, one good", 1, 3, 0, 0, "C"},
+		{"eight bad, one good", 1, 8, 0, 0, "D"},
+		{"a blocker of a category alone", 0, 0, 0, 1, "C"},
+		{"a blocker of a category alone among good cases", 5, 0, 0, 1, "C"},
+		{"a ToS;DR blocker alone", 0, 0, 1, 0, "D"},
+		{"a ToS;DR blocker among good cases", 10, 0, 1, 0, "D"},
+	} {
+		if got, _, _ := Grade(rated(c.good, c.bad, c.blocker, c.defaultBlock)); got != c.want {
+			t.Errorf("%s: grade %s, want %s (%s)", c.name, got, c.want, Why(rated(c.good, c.bad, c.blocker, c.defaultBlock)))
+		}
+	}
+}
+
+// Over every basis of up to 40 good and 40 bad cases, with and without
+// blockers, and every threshold of the eval's grid: one more bad case never
+// raises the letter or the score, one more good case never lowers them.
+func TestGradeMonotoneOverCases(t *testing.T) {
+	grid := []Thresholds{GradeThresholds, ToSDRThresholds,
+		{EBelow: -20, DBelow: -20, CBelow: -8, Ref: 20, Floor: 3},
+		{EBelow: -40, DBelow: -37, CBelow: -16, Ref: 40, Floor: 3}}
+	grade := func(cs []Case, th Thresholds) (string, int) {
+		tl := tallyOf(cs)
+		l := tl.letter(th)
+		return l, tl.Score(l, th)
+	}
+	for _, th := range grid {
+		for good := range 41 {
+			for bad := range 41 {
+				for _, bl := range [][2]int{{0, 0}, {1, 0}, {0, 1}, {2, 1}} {
+					l, s := grade(rated(good, bad, bl[0], bl[1]), th)
+					if wl, ws := grade(rated(good, bad+1, bl[0], bl[1]), th); wl < l || ws > s {
+						t.Fatalf("%+v: a bad case lifted %d good, %d bad, blockers %v from %s %d to %s %d", th, good, bad, bl, l, s, wl, ws)
+					}
+					if gl, gs := grade(rated(good+1, bad, bl[0], bl[1]), th); gl > l || gs < s {
+						t.Fatalf("%+v: a good case lowered %d good, %d bad, blockers %v from %s %d to %s %d", th, good, bad, bl, l, s, gl, gs)
+					}
+				}
+			}
+		}
 	}
 }

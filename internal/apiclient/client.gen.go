@@ -686,6 +686,9 @@ type Analysis struct {
 
 	// Text the text the findings' start/end offsets count into (Unicode code points): the extracted text of a url, or the text as given
 	Text string `json:"text"`
+
+	// Why the grade and the rule that gives it, in one sentence: the cases counted by rating, the balance and the thresholds they are held to (internal/analyze/README-grade.md); empty on analyses stored before grades had a basis or graded by an earlier rule
+	Why string `json:"why"`
 }
 
 // AnalysisConfidence how far the grade can be trusted: low for a text with fewer than 150 words in clauses, a document neither terms nor a privacy policy, or coverage below 0.5; high from 1,000 words in clauses and coverage 0.8; medium in between. The grade stays A to E whatever it is. Empty on analyses stored before it

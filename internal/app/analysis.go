@@ -77,6 +77,19 @@ type Grading struct {
 	Cases []Case
 }
 
+// Why is the grade and the rule that gives it, in one sentence
+// (analyze.Why): the one explanation of the rule, which the API sends so
+// the portal restates nothing. Empty on an analysis stored before grades
+// had a basis, or graded by an earlier rule whose letter its cases no
+// longer give (the sentence would explain another grade).
+func (a *Analysis) Why() string {
+	cases := engineCases(a.Cases)
+	if a.Basis == nil || analyze.Letter(cases, analyze.GradeThresholds) != a.Grade {
+		return ""
+	}
+	return analyze.Why(cases)
+}
+
 // Readability of the analyzed text.
 type Readability struct {
 	FleschKincaidGrade float64

@@ -11,7 +11,7 @@ import { h, heading, when, number, errorBox, busy, toast } from "./ui.js";
 const analysisFields = `id grade score createdAt text disclaimer guidance coverage confidence
   source { url title documentType language wordCount contentHash }
   readability { fleschKincaidGrade readingMinutes }
-  basis { good neutral bad blocker balance }
+  basis { good neutral bad blocker balance } why
   cases { title rating category }
   ai { summary model quotes } aiError
   findings { category severity title explanation guidance quote start end confidence case }`;
@@ -241,22 +241,6 @@ function showAnalysis(result, a) {
   result.querySelector(".analysis").scrollIntoView({ block: "start" });
 }
 
-// basisTerms writes the balance out: good − bad − 3 × blocker.
-const basisTerms = (b) => `${b.good} good − ${b.bad} bad − 3 × ${b.blocker} blocker`;
-
-// ruleSentence puts the balance and ToS;DR's rule in one sentence, saying
-// which part of the rule gave this letter.
-export function ruleSentence(g, b) {
-  const bal = `Balance ${b.balance} (${basisTerms(b)})`;
-  switch (g) {
-    case "E": return `${bal}: below the threshold for E, the lowest grade.`;
-    case "D": return `${bal}: a blocker keeps the grade at D or below, and the balance is not low enough for E.`;
-    case "C": return `${bal}: no blocker, but the balance is below the threshold for B.`;
-    case "B": return `${bal}: no blocker and the balance is above C's threshold, but a bad case keeps it from A.`;
-    default: return `${bal}: no bad case and no blocker, so A.`;
-  }
-}
-
 // whyCases lists the cases that move the grade (good, bad, blocker), each
 // with the passage that states it; a passage that is several cases is
 // listed once, with all of them.
@@ -276,11 +260,10 @@ export function whyCases(a, findings) {
 
 function why(a, findings, toText, shown) {
   const passages = whyCases(a, findings);
-  const b = a.basis;
   const neutral = (a.cases ?? []).filter((c) => c.rating === "neutral").length;
   return h("section", { class: "why", "aria-labelledby": "why-title" },
     h("h3", { id: "why-title" }, "Why this grade"),
-    b ? h("p", { class: "rule" }, ruleSentence(a.grade, b)) : h("p", { class: "muted" }, "This analysis was stored before grades kept their basis."),
+    a.why ? h("p", { class: "rule" }, a.why) : h("p", { class: "muted" }, "This analysis was graded before the current rule, so its rule is not restated."),
     passages.length
       ? h("ul", { class: "why-cases" }, passages.map((p) => h("li", {},
         p.cases.map((c) => h("div", { class: "why-case" }, h("span", { class: `sev-tag sev-${c.rating}` }, c.rating), " ", c.title)),
@@ -421,6 +404,7 @@ export function apiShape(a) {
     grade: a.grade,
     score: a.score,
     basis: a.basis ?? null,
+    why: a.why ?? "",
     cases: (a.cases ?? []).map((c) => omit({ title: c.title, rating: c.rating, category: c.category || undefined })),
     findings: a.findings.map((f) => omit({ category: f.category, severity: f.severity, title: f.title, explanation: f.explanation, guidance: f.guidance,
       quote: f.quote, start: f.start, end: f.end, confidence: f.confidence, case: f.case || undefined })),
@@ -447,7 +431,7 @@ export function markdown(a) {
   if (s.url) lines.push(`Source: <${s.url}>`, "");
   lines.push(`**Grade ${a.grade}**, score ${a.score}/100 · ${s.documentType || "document"} · ${s.wordCount} words · analyzed ${new Date(a.createdAt).toISOString().slice(0, 10)}`, "");
   lines.push("## Why this grade", "");
-  if (a.basis) lines.push(ruleSentence(a.grade, a.basis), "");
+  if (a.why) lines.push(a.why, "");
   for (const p of whyCases(a, findings)) {
     lines.push(`- ${p.cases.map((c) => `**${c.rating}**: ${c.title}`).join("; ")}`);
     if (p.finding) lines.push("", quote(p.finding.quote).replace(/^/gm, "  "), "");
