@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -733,10 +734,10 @@ func TestPolitenessAcrossReplicas(t *testing.T) {
 	if private != 0 {
 		t.Errorf("a check requested the disallowed page %d times", private)
 	}
-	for _, m := range list.Monitors {
-		if m.ID == privateID && m.LastErrorCode != "robots" {
-			t.Errorf("the disallowed page's monitor: lastErrorCode %q, want robots", m.LastErrorCode)
-		}
+	if i := slices.IndexFunc(list.Monitors, func(m struct{ ID, LastErrorCode string }) bool { return m.ID == privateID }); i < 0 {
+		t.Errorf("the disallowed page's monitor is not listed: %+v", list.Monitors)
+	} else if code := list.Monitors[i].LastErrorCode; code != "robots" {
+		t.Errorf("the disallowed page's monitor: lastErrorCode %q, want robots", code)
 	}
 	t.Logf("%d requests to one host from 3 replicas in %v, closest %v apart (interval %v, tolerance %v)",
 		len(asked), end.Sub(start).Round(time.Millisecond), closest.Round(time.Millisecond), hostInterval, politeTolerance)
