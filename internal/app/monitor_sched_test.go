@@ -90,12 +90,17 @@ func TestSchedulerFairBetweenAccounts(t *testing.T) {
 				t.Fatal(err)
 			}
 			busyAccount = m.AccountID
+			// Deleted at the end, so under -count the next run's claim
+			// window (the 32 earliest due, README) is not filled with
+			// this run's monitors, which the shared PostgreSQL keeps.
+			t.Cleanup(func() { _ = e.Svc.DeleteMonitor(busy, m.ID) })
 		}
 		slow.Store(true)
 		fast, err := e.Svc.CreateMonitor(idle, app.MonitorCreate{URL: e.Docs.URL("/fast"), IntervalSeconds: ptr(1)})
 		if err != nil {
 			t.Fatal(err)
 		}
+		t.Cleanup(func() { _ = e.Svc.DeleteMonitor(idle, fast.ID) })
 		claims.watch(fast, busyAccount)
 		// A deadline for a machine stalled outright, not a bound: each
 		// period lasts about 2.5s.
@@ -114,9 +119,9 @@ func TestSchedulerFairBetweenAccounts(t *testing.T) {
 	})
 }
 
-// claimLog counts, for one watched monitor, the claims of another
-// account's monitors made while it was due (monitors left in the database
-// by earlier runs, under -count, belong to neither and are not counted): from when its check was recorded (or it was
+// claimLog counts, for one watched monitor, the claims of the busy
+// account's monitors made while it was due (other tests' monitors on the
+// shared database belong to neither and are not counted): from when its check was recorded (or it was
 // created) and the claim's clock had passed its next check, to its own
 // next claim.
 type claimLog struct {
