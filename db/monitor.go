@@ -139,6 +139,21 @@ func (s *Store) FindMonitor(ctx context.Context, accountID, id string) (*app.Mon
 	return r.toApp(), nil
 }
 
+const updateMonitorSQL = `UPDATE monitors SET alert_on = ?
+WHERE id = ? AND account_id = ? AND deleted_at IS NULL
+RETURNING ` + monitorColumns
+
+// UpdateMonitor implements app.Store. It writes only the fields a user
+// sets, never the check's state, so it neither waits for nor disturbs a
+// check under way (whose FinishCheck writes no alert_on).
+func (s *Store) UpdateMonitor(ctx context.Context, accountID, id, alertOn string) (*app.Monitor, error) {
+	var r monitorRow
+	if err := s.get(ctx, &r, updateMonitorSQL, alertOn, id, accountID); err != nil {
+		return nil, monitorNotFound(err)
+	}
+	return r.toApp(), nil
+}
+
 const deleteMonitorSQL = `UPDATE monitors SET deleted_at = ?, lease_owner = NULL, lease_until = NULL, raw_gz = ?
 WHERE id = ? AND account_id = ? AND deleted_at IS NULL`
 

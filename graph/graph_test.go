@@ -269,6 +269,7 @@ var scopedOps = []struct {
 	{"monitors", app.ScopeMonitor, `{ monitors { id } }`},
 	{"alerts", app.ScopeMonitor, `{ alerts(unread: true) { alerts { id } nextCursor } }`},
 	{"createMonitor", app.ScopeMonitor, `mutation { createMonitor(input: {url: "http://127.0.0.1:1/terms"}) { id } }`},
+	{"updateMonitor", app.ScopeMonitor, `mutation { updateMonitor(id: "00000000-0000-4000-8000-000000000000", input: {alertOn: "risk"}) { id } }`},
 	{"deleteMonitor", app.ScopeMonitor, `mutation { deleteMonitor(id: "00000000-0000-4000-8000-000000000000") { deleted } }`},
 	{"checkMonitor", app.ScopeMonitor, `mutation { checkMonitor(id: "00000000-0000-4000-8000-000000000000") { id } }`},
 	{"updateAlerts", app.ScopeMonitor, `mutation { updateAlerts(ids: ["00000000-0000-4000-8000-000000000000"], read: true) { updated } }`},

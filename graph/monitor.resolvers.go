@@ -45,6 +45,10 @@ func (r *mutationResolver) CreateMonitor(ctx context.Context, input app.MonitorC
 	return r.Service.CreateMonitor(ctx, input)
 }
 
+func (r *mutationResolver) UpdateMonitor(ctx context.Context, id string, input app.MonitorUpdate) (*app.Monitor, error) {
+	return r.Service.UpdateMonitor(ctx, id, input)
+}
+
 func (r *mutationResolver) DeleteMonitor(ctx context.Context, id string) (*model.DeleteMonitorResult, error) {
 	if err := r.Service.DeleteMonitor(ctx, id); err != nil {
 		return nil, err

@@ -111,11 +111,19 @@ func TestMonitorOperations(t *testing.T) {
 			{"no ids", raw, `mutation { updateAlerts(ids: [], read: true) { updated } }`, nil, "INVALID"},
 			{"another account reads", otherKey, `query($id: ID!) { monitor(id: $id) { id } }`, map[string]any{"id": m.ID}, "NOT_FOUND"},
 			{"another account checks", otherKey, `mutation($id: ID!) { checkMonitor(id: $id) { id } }`, map[string]any{"id": m.ID}, "NOT_FOUND"},
+			{"no alertOn", raw, `mutation($id: ID!) { updateMonitor(id: $id, input: {}) { id } }`, map[string]any{"id": m.ID}, "INVALID"},
+			{"alertOn sometimes", raw, `mutation($id: ID!) { updateMonitor(id: $id, input: {alertOn: "sometimes"}) { id } }`, map[string]any{"id": m.ID}, "INVALID"},
+			{"another account updates", otherKey, `mutation($id: ID!) { updateMonitor(id: $id, input: {alertOn: "risk"}) { id } }`, map[string]any{"id": m.ID}, "NOT_FOUND"},
 			{"another account deletes", otherKey, `mutation($id: ID!) { deleteMonitor(id: $id) { deleted } }`, map[string]any{"id": m.ID}, "NOT_FOUND"},
 		} {
 			if r := e.do(t, c.bearer, c.query, c.vars); r.code() != c.code {
 				t.Errorf("%s: %s, want %s", c.name, r.body, c.code)
 			}
+		}
+		var updated struct{ UpdateMonitor struct{ AlertOn string } }
+		e.mustData(t, raw, `mutation($id: ID!) { updateMonitor(id: $id, input: {alertOn: "risk"}) { alertOn } }`, map[string]any{"id": m.ID}, &updated)
+		if updated.UpdateMonitor.AlertOn != "risk" {
+			t.Errorf("updateMonitor: alertOn %q, want risk", updated.UpdateMonitor.AlertOn)
 		}
 		// An interval past the range, however it is written, is INVALID
 		// naming intervalSeconds: never wrapped into a short one, never

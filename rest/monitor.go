@@ -99,6 +99,20 @@ func (s *server) handleMonitorDelete(w http.ResponseWriter, r *http.Request) err
 	return writeJSON(w, http.StatusOK, map[string]bool{"deleted": true})
 }
 
+// handleMonitorUpdate changes a monitor: PATCH /api/monitor?id= with the
+// fields to change, like DELETE and check name the monitor in the query.
+func (s *server) handleMonitorUpdate(w http.ResponseWriter, r *http.Request) error {
+	var in app.MonitorUpdate
+	if err := decode(w, r, &in); err != nil {
+		return err
+	}
+	m, err := s.svc.UpdateMonitor(r.Context(), r.URL.Query().Get("id"), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newMonitorJSON(m))
+}
+
 func (s *server) handleMonitorCheck(w http.ResponseWriter, r *http.Request) error {
 	m, err := s.svc.CheckMonitor(r.Context(), r.URL.Query().Get("id"))
 	if err != nil {

@@ -53,6 +53,7 @@ func Register(mux *http.ServeMux, o Options) {
 	s.route(mux, "POST /api/monitor", app.OpMonitor, s.handleMonitorCreate)
 	s.route(mux, "GET /api/monitor", app.OpMonitor, s.handleMonitorList)
 	s.route(mux, "DELETE /api/monitor", app.OpMonitor, s.handleMonitorDelete)
+	s.route(mux, "PATCH /api/monitor", app.OpMonitor, s.handleMonitorUpdate)
 	s.route(mux, "POST /api/monitor/check", app.OpMonitor, s.handleMonitorCheck)
 	s.route(mux, "GET /api/monitor/alerts", app.OpMonitor, s.handleAlertList)
 	s.route(mux, "PATCH /api/monitor/alerts", app.OpMonitor, s.handleAlertUpdate)

@@ -277,6 +277,7 @@ type ComplexityRoot struct {
 		RevokeAPIKey    func(childComplexity int, id string) int
 		RotateFeedToken func(childComplexity int) int
 		UpdateAlerts    func(childComplexity int, ids []string, read bool) int
+		UpdateMonitor   func(childComplexity int, id string, input app.MonitorUpdate) int
 	}
 
 	NewFeedToken struct {
@@ -404,6 +405,7 @@ type MutationResolver interface {
 	CreateAPIKey(ctx context.Context, name string, scopes []string) (*app.CreatedKey, error)
 	RevokeAPIKey(ctx context.Context, id string) (*app.Key, error)
 	CreateMonitor(ctx context.Context, input app.MonitorCreate) (*app.Monitor, error)
+	UpdateMonitor(ctx context.Context, id string, input app.MonitorUpdate) (*app.Monitor, error)
 	DeleteMonitor(ctx context.Context, id string) (*model.DeleteMonitorResult, error)
 	CheckMonitor(ctx context.Context, id string) (*app.Monitor, error)
 	UpdateAlerts(ctx context.Context, ids []string, read bool) (*model.UpdateAlertsResult, error)
@@ -1402,6 +1404,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateAlerts(childComplexity, args["ids"].([]string), args["read"].(bool)), true
+	case "Mutation.updateMonitor":
+		if e.ComplexityRoot.Mutation.UpdateMonitor == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateMonitor_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateMonitor(childComplexity, args["id"].(string), args["input"].(app.MonitorUpdate)), true
 
 	case "NewFeedToken.createdAt":
 		if e.ComplexityRoot.NewFeedToken.CreatedAt == nil {
@@ -1776,6 +1789,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputAnalyzeInput,
 		ec.unmarshalInputCreateMonitorInput,
+		ec.unmarshalInputUpdateMonitorInput,
 	)
 	first := true
 
@@ -2240,6 +2254,12 @@ input CreateMonitorInput {
   alertOn: String
 }
 
+"What to change of a monitor."
+input UpdateMonitorInput {
+  "any or risk (required: it is the one field a monitor lets change); anything else is INVALID with details naming alertOn."
+  alertOn: String
+}
+
 type DeleteMonitorResult {
   deleted: Boolean!
 }
@@ -2260,6 +2280,8 @@ extend type Query {
 extend type Mutation {
   "Starts monitoring a public URL; the document is fetched at once as the baseline (UNREADABLE when its text is over 1,500,000 characters). Scope monitor; one scan."
   createMonitor(input: CreateMonitorInput!): Monitor
+  "Changes one of the account's monitors (today its alertOn) and returns it; applies from the next check. Another account's or an unknown monitor is NOT_FOUND. Scope monitor; consumes nothing."
+  updateMonitor(id: ID!, input: UpdateMonitorInput!): Monitor
   "Stops monitoring; the monitor's alerts stay readable. Scope monitor."
   deleteMonitor(id: ID!): DeleteMonitorResult
   "Checks one monitor now and returns it. Scope monitor; one scan, given back if the check fails or records nothing."
@@ -3239,6 +3261,28 @@ func (ec *executionContext) field_Mutation_updateAlerts_args(ctx context.Context
 		return nil, err
 	}
 	args["read"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateMonitor_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (app.MonitorUpdate, error) {
+			return ec.unmarshalNUpdateMonitorInput2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitorUpdate(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -7173,6 +7217,50 @@ func (ec *executionContext) fieldContext_Mutation_createMonitor(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateMonitor(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateMonitor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateMonitor(ctx, fc.Args["id"].(string), fc.Args["input"].(app.MonitorUpdate))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *app.Monitor) graphql.Marshaler {
+			return ec.marshalOMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitor(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateMonitor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Monitor(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateMonitor_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_deleteMonitor(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10009,6 +10097,36 @@ func (ec *executionContext) unmarshalInputCreateMonitorInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateMonitorInput(ctx context.Context, obj any) (app.MonitorUpdate, error) {
+	var it app.MonitorUpdate
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"alertOn"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "alertOn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("alertOn"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AlertOn = data
+		}
+	}
+	return it, nil
+}
+
 // endregion **************************** input.gotpl *****************************
 
 // region    ************************** interface.gotpl ***************************
@@ -12091,6 +12209,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "updateMonitor":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateMonitor(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "deleteMonitor":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteMonitor(ctx, field)
@@ -13892,6 +14017,11 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNUpdateMonitorInput2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitorUpdate(ctx context.Context, v any) (app.MonitorUpdate, error) {
+	res, err := ec.unmarshalInputUpdateMonitorInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNUsageStats2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐUsageStats(ctx context.Context, sel ast.SelectionSet, v *app.UsageStats) graphql.Marshaler {

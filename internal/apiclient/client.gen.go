@@ -555,6 +555,24 @@ func (e DeleteMonitor200JSONResponseBodyDeleted) Valid() bool {
 	}
 }
 
+// Defines values for UpdateMonitorJSONBodyAlertOn.
+const (
+	UpdateMonitorJSONBodyAlertOnAny  UpdateMonitorJSONBodyAlertOn = "any"
+	UpdateMonitorJSONBodyAlertOnRisk UpdateMonitorJSONBodyAlertOn = "risk"
+)
+
+// Valid indicates whether the value is a known member of the UpdateMonitorJSONBodyAlertOn enum.
+func (e UpdateMonitorJSONBodyAlertOn) Valid() bool {
+	switch e {
+	case UpdateMonitorJSONBodyAlertOnAny:
+		return true
+	case UpdateMonitorJSONBodyAlertOnRisk:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreateMonitorJSONBodyAlertOn.
 const (
 	CreateMonitorJSONBodyAlertOnAny  CreateMonitorJSONBodyAlertOn = "any"
@@ -1061,6 +1079,20 @@ type DeleteMonitorParams struct {
 // DeleteMonitor200JSONResponseBodyDeleted defines parameters for DeleteMonitor.
 type DeleteMonitor200JSONResponseBodyDeleted bool
 
+// UpdateMonitorJSONBody defines parameters for UpdateMonitor.
+type UpdateMonitorJSONBody struct {
+	// AlertOn any: every change of the text alerts; risk: only a bad or blocker finding added or removed, or the grade moving
+	AlertOn UpdateMonitorJSONBodyAlertOn `json:"alertOn"`
+}
+
+// UpdateMonitorParams defines parameters for UpdateMonitor.
+type UpdateMonitorParams struct {
+	Id openapi_types.UUID `form:"id" json:"id"`
+}
+
+// UpdateMonitorJSONBodyAlertOn defines parameters for UpdateMonitor.
+type UpdateMonitorJSONBodyAlertOn string
+
 // CreateMonitorJSONBody defines parameters for CreateMonitor.
 type CreateMonitorJSONBody struct {
 	// AlertOn any: every change of the text alerts; risk: only a bad or blocker finding added or removed, or the grade moving
@@ -1144,6 +1176,9 @@ type CreateKeyJSONRequestBody CreateKeyJSONBody
 
 // ExtractJSONRequestBody defines body for Extract for application/json ContentType.
 type ExtractJSONRequestBody ExtractJSONBody
+
+// UpdateMonitorJSONRequestBody defines body for UpdateMonitor for application/json ContentType.
+type UpdateMonitorJSONRequestBody UpdateMonitorJSONBody
 
 // CreateMonitorJSONRequestBody defines body for CreateMonitor for application/json ContentType.
 type CreateMonitorJSONRequestBody CreateMonitorJSONBody
@@ -1764,6 +1799,24 @@ type ClientInterface interface {
 	// Corresponds with GET /api/monitor (the `ListMonitors` operationId).
 	ListMonitors(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// UpdateMonitorWithBody Change a monitor (?id=): what raises an alert (alertOn); applies from the next check
+	//
+	// Needs scope `monitor` when called with an API key. Consumes nothing and fetches nothing. The contract fixes POST, GET and DELETE on /api/monitor; this PATCH adds to them without changing any of the three. alertOn is the one field a monitor lets change, so it is required.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /api/monitor (the `UpdateMonitor` operationId).
+	UpdateMonitorWithBody(ctx context.Context, params *UpdateMonitorParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateMonitor Change a monitor (?id=): what raises an alert (alertOn); applies from the next check
+	//
+	// Needs scope `monitor` when called with an API key. Consumes nothing and fetches nothing. The contract fixes POST, GET and DELETE on /api/monitor; this PATCH adds to them without changing any of the three. alertOn is the one field a monitor lets change, so it is required.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /api/monitor (the `UpdateMonitor` operationId).
+	UpdateMonitor(ctx context.Context, params *UpdateMonitorParams, body UpdateMonitorJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CreateMonitorWithBody Start monitoring a public URL (one scan)
 	//
 	// Needs scope `monitor` when called with an API key. The document is fetched and extracted at once as the baseline (no alert for it); if that fails the answer is the fetch's error, the scan is given back and no monitor exists. `intervalSeconds` defaults to 86400 and lies from CLAUSEWATCH_MONITOR_MIN_INTERVAL (default 1h) to 2592000 (30 days); any other value, however large, is 400 with details naming intervalSeconds. Active monitors per account: free 3, base 25, advanced 200; a downgrade keeps existing monitors running.
@@ -2093,6 +2146,44 @@ func (c *Client) DeleteMonitor(ctx context.Context, params *DeleteMonitorParams,
 // Corresponds with GET /api/monitor (the `ListMonitors` operationId).
 func (c *Client) ListMonitors(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListMonitorsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateMonitorWithBody Change a monitor (?id=): what raises an alert (alertOn); applies from the next check
+//
+// Needs scope `monitor` when called with an API key. Consumes nothing and fetches nothing. The contract fixes POST, GET and DELETE on /api/monitor; this PATCH adds to them without changing any of the three. alertOn is the one field a monitor lets change, so it is required.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /api/monitor (the `UpdateMonitor` operationId).
+func (c *Client) UpdateMonitorWithBody(ctx context.Context, params *UpdateMonitorParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateMonitorRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateMonitor Change a monitor (?id=): what raises an alert (alertOn); applies from the next check
+//
+// Needs scope `monitor` when called with an API key. Consumes nothing and fetches nothing. The contract fixes POST, GET and DELETE on /api/monitor; this PATCH adds to them without changing any of the three. alertOn is the one field a monitor lets change, so it is required.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /api/monitor (the `UpdateMonitor` operationId).
+func (c *Client) UpdateMonitor(ctx context.Context, params *UpdateMonitorParams, body UpdateMonitorJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateMonitorRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -2721,6 +2812,69 @@ func NewListMonitorsRequest(server string) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewUpdateMonitorRequest calls the generic UpdateMonitor builder with application/json body
+func NewUpdateMonitorRequest(server string, params *UpdateMonitorParams, body UpdateMonitorJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateMonitorRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewUpdateMonitorRequestWithBody constructs an http.Request for the UpdateMonitor method, with any body, and a specified content type
+func NewUpdateMonitorRequestWithBody(server string, params *UpdateMonitorParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/monitor")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "id", params.Id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -3370,6 +3524,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/monitor (the `ListMonitors` operationId).
 	ListMonitorsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListMonitorsResponse, error)
+
+	// UpdateMonitorWithBodyWithResponse Change a monitor (?id=): what raises an alert (alertOn); applies from the next check
+	//
+	// Needs scope `monitor` when called with an API key. Consumes nothing and fetches nothing. The contract fixes POST, GET and DELETE on /api/monitor; this PATCH adds to them without changing any of the three. alertOn is the one field a monitor lets change, so it is required.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/monitor (the `UpdateMonitor` operationId).
+	UpdateMonitorWithBodyWithResponse(ctx context.Context, params *UpdateMonitorParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateMonitorResponse, error)
+
+	// UpdateMonitorWithResponse Change a monitor (?id=): what raises an alert (alertOn); applies from the next check
+	//
+	// Needs scope `monitor` when called with an API key. Consumes nothing and fetches nothing. The contract fixes POST, GET and DELETE on /api/monitor; this PATCH adds to them without changing any of the three. alertOn is the one field a monitor lets change, so it is required.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/monitor (the `UpdateMonitor` operationId).
+	UpdateMonitorWithResponse(ctx context.Context, params *UpdateMonitorParams, body UpdateMonitorJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateMonitorResponse, error)
 
 	// CreateMonitorWithBodyWithResponse Start monitoring a public URL (one scan)
 	//
@@ -4314,6 +4486,89 @@ func (r ListMonitorsResponse) ContentType() string {
 	return ""
 }
 
+type UpdateMonitorResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Monitor
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ValidationError
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ScopeError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateMonitorResponse) GetJSON200() *Monitor {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateMonitorResponse) GetJSON400() *ValidationError {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateMonitorResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UpdateMonitorResponse) GetJSON403() *ScopeError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateMonitorResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateMonitorResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r UpdateMonitorResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateMonitorResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateMonitorResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateMonitorResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateMonitorResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type CreateMonitorResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4587,6 +4842,8 @@ type CheckMonitorResponse struct {
 	JSON409 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *CheckMonitor429JSONResponseBody
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4622,6 +4879,11 @@ func (r CheckMonitorResponse) GetJSON409() *Error {
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
 func (r CheckMonitorResponse) GetJSON429() *CheckMonitor429JSONResponseBody {
 	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CheckMonitorResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -5164,6 +5426,36 @@ func (c *ClientWithResponses) ListMonitorsWithResponse(ctx context.Context, reqE
 		return nil, err
 	}
 	return ParseListMonitorsResponse(rsp)
+}
+
+// UpdateMonitorWithBodyWithResponse Change a monitor (?id=): what raises an alert (alertOn); applies from the next check
+//
+// Needs scope `monitor` when called with an API key. Consumes nothing and fetches nothing. The contract fixes POST, GET and DELETE on /api/monitor; this PATCH adds to them without changing any of the three. alertOn is the one field a monitor lets change, so it is required.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/monitor (the `UpdateMonitor` operationId).
+func (c *ClientWithResponses) UpdateMonitorWithBodyWithResponse(ctx context.Context, params *UpdateMonitorParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateMonitorResponse, error) {
+	rsp, err := c.UpdateMonitorWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateMonitorResponse(rsp)
+}
+
+// UpdateMonitorWithResponse Change a monitor (?id=): what raises an alert (alertOn); applies from the next check
+//
+// Needs scope `monitor` when called with an API key. Consumes nothing and fetches nothing. The contract fixes POST, GET and DELETE on /api/monitor; this PATCH adds to them without changing any of the three. alertOn is the one field a monitor lets change, so it is required.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/monitor (the `UpdateMonitor` operationId).
+func (c *ClientWithResponses) UpdateMonitorWithResponse(ctx context.Context, params *UpdateMonitorParams, body UpdateMonitorJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateMonitorResponse, error) {
+	rsp, err := c.UpdateMonitor(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateMonitorResponse(rsp)
 }
 
 // CreateMonitorWithBodyWithResponse Start monitoring a public URL (one scan)
@@ -5965,6 +6257,74 @@ func ParseListMonitorsResponse(rsp *http.Response) (*ListMonitorsResponse, error
 	return response, nil
 }
 
+// ParseUpdateMonitorResponse parses an HTTP response from a UpdateMonitorWithResponse call
+func ParseUpdateMonitorResponse(rsp *http.Response) (*UpdateMonitorResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateMonitorResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Monitor
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ScopeError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseCreateMonitorResponse parses an HTTP response from a CreateMonitorWithResponse call
 func ParseCreateMonitorResponse(rsp *http.Response) (*CreateMonitorResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -6231,6 +6591,13 @@ func ParseCheckMonitorResponse(rsp *http.Response) (*CheckMonitorResponse, error
 			return nil, err
 		}
 		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 

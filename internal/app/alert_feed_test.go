@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -58,6 +59,87 @@ func TestAlertOnRisk(t *testing.T) {
 		a := e.alerts(t, ctx, app.AlertFilter{MonitorID: risk.ID})
 		if len(a) != 1 || a[0].Added != 1 || a[0].Removed != 0 || !strings.Contains(a[0].Summary, "arbitration") {
 			t.Fatalf("risk monitor after the arbitration clause: %+v", a)
+		}
+	})
+}
+
+// alertOn is changed after creation: a risk monitor switched to any alerts
+// on the next harmless change, and back to risk stays quiet again. Scans are
+// not touched; a missing or wrong field is invalid naming it, another
+// account's monitor and an unknown or deleted one are not_found, and a key
+// without the monitor scope is forbidden.
+func TestUpdateMonitorAlertOn(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newMonitorEnv(t, dbtest.Open(t, d))
+		ctx, other := e.mustCaller(t, app.TierAdvanced), e.mustCaller(t, app.TierAdvanced)
+		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false), ""))
+		m, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: e.Docs.URL("/terms"), IntervalSeconds: ptr(1), AlertOn: ptr("risk")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		used := scansUsed(t, e.Svc, ctx)
+		got, err := e.Svc.UpdateMonitor(ctx, m.ID, app.MonitorUpdate{AlertOn: ptr("any")})
+		if err != nil || got.AlertOn != app.AlertOnAny || got.ID != m.ID || got.URL != m.URL {
+			t.Fatalf("update to any: %+v %v", got, err)
+		}
+		if ms, _ := e.Svc.FindMonitors(ctx); len(ms) != 1 || ms[0].AlertOn != app.AlertOnAny {
+			t.Errorf("monitors read back %+v", ms)
+		}
+		if n := scansUsed(t, e.Svc, ctx); n != used {
+			t.Errorf("the update used %d scans", n-used)
+		}
+		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false, harmless), ""))
+		e.mustCheck(t, ctx, m.ID)
+		if a := e.alerts(t, ctx, app.AlertFilter{MonitorID: m.ID}); len(a) != 1 {
+			t.Fatalf("switched to any: %d alerts on a harmless change, want 1", len(a))
+		}
+
+		if _, err := e.Svc.UpdateMonitor(ctx, m.ID, app.MonitorUpdate{AlertOn: ptr("risk")}); err != nil {
+			t.Fatal(err)
+		}
+		e.Clock.Advance(2 * time.Second) // past the one alert an interval
+		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false), ""))
+		e.mustCheck(t, ctx, m.ID)
+		if a := e.alerts(t, ctx, app.AlertFilter{MonitorID: m.ID}); len(a) != 1 {
+			t.Errorf("switched back to risk: %d alerts after a harmless change, want 1", len(a))
+		}
+
+		deleted := e.mustCreate(t, ctx, e.Docs.URL("/terms"))
+		if err := e.Svc.DeleteMonitor(ctx, deleted.ID); err != nil {
+			t.Fatal(err)
+		}
+		tok, _ := e.MustAccount("scopeless@example.com")
+		noScope := e.Ctx(e.MustKey(tok, "extract").RawKey)
+		for _, c := range []struct {
+			name  string
+			ctx   context.Context
+			id    string
+			in    app.MonitorUpdate
+			code  app.Code
+			field string
+		}{
+			{"no id", ctx, "", app.MonitorUpdate{AlertOn: ptr("any")}, app.CodeInvalid, "id"},
+			{"no alertOn", ctx, m.ID, app.MonitorUpdate{}, app.CodeInvalid, "alertOn"},
+			{"unknown alertOn", ctx, m.ID, app.MonitorUpdate{AlertOn: ptr("never")}, app.CodeInvalid, "alertOn"},
+			{"another account's", other, m.ID, app.MonitorUpdate{AlertOn: ptr("any")}, app.CodeNotFound, ""},
+			{"unknown", ctx, "00000000-0000-4000-8000-000000000000", app.MonitorUpdate{AlertOn: ptr("any")}, app.CodeNotFound, ""},
+			{"not a UUID", ctx, "x", app.MonitorUpdate{AlertOn: ptr("any")}, app.CodeNotFound, ""},
+			{"deleted", ctx, deleted.ID, app.MonitorUpdate{AlertOn: ptr("any")}, app.CodeNotFound, ""},
+			{"no monitor scope", noScope, m.ID, app.MonitorUpdate{AlertOn: ptr("any")}, app.CodeForbidden, ""},
+		} {
+			_, err := e.Svc.UpdateMonitor(c.ctx, c.id, c.in)
+			if app.ErrorCode(err) != c.code {
+				t.Errorf("%s: %v, want %s", c.name, err, c.code)
+				continue
+			}
+			if c.field != "" {
+				if f := app.AsError(err).Fields; len(f) != 1 || f[0].Field != c.field {
+					t.Errorf("%s: details %+v, want %s", c.name, f, c.field)
+				}
+			}
+		}
+		if got, _ := e.Svc.FindMonitor(ctx, m.ID); got.AlertOn != app.AlertOnRisk {
+			t.Errorf("refused updates changed alertOn to %q", got.AlertOn)
 		}
 	})
 }

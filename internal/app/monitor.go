@@ -229,6 +229,32 @@ func monitorCaller(ctx context.Context, id string) (*Principal, error) {
 	return p, nil
 }
 
+// MonitorUpdate is the body of PATCH /api/monitor: what to change of a
+// monitor. alertOn is the only field a monitor lets change, so it is
+// required: an update that changes nothing is a client's mistake.
+type MonitorUpdate struct {
+	AlertOn *string `json:"alertOn" validate:"required"` // any or risk
+}
+
+// UpdateMonitor changes one of the caller's monitors and returns it. It
+// consumes nothing and fetches nothing; the change applies from the next
+// check (one under way finishes with what it started with). Another
+// account's monitor and an unknown id are both not_found.
+func (s *Service) UpdateMonitor(ctx context.Context, id string, in MonitorUpdate) (*Monitor, error) {
+	p, err := monitorCaller(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.validate(in); err != nil {
+		return nil, err
+	}
+	on, err := alertOn(in.AlertOn)
+	if err != nil {
+		return nil, err
+	}
+	return s.store.UpdateMonitor(ctx, p.Account.ID, id, on)
+}
+
 // DeleteMonitor stops one of the caller's monitors; its alerts stay
 // readable. Another account's monitor and an unknown id are both not_found.
 func (s *Service) DeleteMonitor(ctx context.Context, id string) error {

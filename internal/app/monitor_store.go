@@ -17,6 +17,9 @@ type monitorStore interface {
 	CreateMonitor(ctx context.Context, m *Monitor, v *MonitorVersion, raw *RawPage, limit int) (ok bool, err error)
 	FindMonitors(ctx context.Context, accountID string) ([]Monitor, error)
 	FindMonitor(ctx context.Context, accountID, id string) (*Monitor, error)
+	// UpdateMonitor sets an active monitor's alertOn and returns it;
+	// CodeNotFound for an unknown, foreign or deleted monitor.
+	UpdateMonitor(ctx context.Context, accountID, id, alertOn string) (*Monitor, error)
 	// DeleteMonitor is CodeNotFound for an unknown, foreign or deleted monitor.
 	DeleteMonitor(ctx context.Context, accountID, id string, at time.Time) error
 

@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -643,6 +644,103 @@ func TestMonitorsOncePerInterval(t *testing.T) {
 		}
 	}
 	t.Logf("%d checks of %d monitors in %v", checks, n, end.Sub(start).Round(time.Millisecond))
+}
+
+// Politeness held by the database, not per process: three replicas, each
+// with four scheduler workers, watch six pages at a 1s interval on one
+// loopback host whose robots.txt disallows /private. The host's own log of
+// requests (robots.txt included: it is asked on a turn of its own) must
+// show all replicas together asking at most once per
+// CLAUSEWATCH_MONITOR_HOST_INTERVAL (1s), less politeTolerance; without the
+// shared schedule three replicas ask about three times a second. The
+// disallowed page is never requested by a check and its monitor fails as
+// robots.
+func TestPolitenessAcrossReplicas(t *testing.T) {
+	// politeTolerance is how much closer two requests may arrive than the
+	// host's interval: the time between a process taking the host's turn
+	// and its request reaching the site, which a loaded machine stretches
+	// for one sender and not the next.
+	const hostInterval, politeTolerance = time.Second, 150 * time.Millisecond
+	var mu sync.Mutex
+	var asked []time.Time // every request to the host, in arrival order
+	private := 0          // requests for /private after the monitors were made
+	var made atomic.Bool
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		asked = append(asked, time.Now())
+		if made.Load() && strings.HasPrefix(r.URL.Path, "/private") {
+			private++
+		}
+		mu.Unlock()
+		if r.URL.Path == "/robots.txt" {
+			w.Header().Set("Content-Type", "text/plain")
+			fmt.Fprint(w, "User-agent: clausewatch\nDisallow: /private\n")
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, "<html><body><h1>Terms</h1><p>We may change these terms at any time (%s).</p></body></html>", r.URL.Path)
+	}))
+	defer site.Close()
+	c := newCluster(t, dbtest.PostgresURL(t), 3,
+		"CLAUSEWATCH_MONITOR_WORKERS=4", "CLAUSEWATCH_MONITOR_MIN_INTERVAL=1s", "CLAUSEWATCH_MONITOR_HOST_INTERVAL="+hostInterval.String(),
+		"CLAUSEWATCH_FETCH_ALLOW_HOSTS="+site.Listener.Addr().String(), "CLAUSEWATCH_FETCH_TIMEOUT=2s")
+	keys, _ := c.keys("polite@proof.example", app.TierAdvanced, 1, "monitor")
+	// Creating a monitor reads its page once for the user who asked, like a
+	// browser (README): those requests come before the measured window.
+	paths := []string{"/p/0", "/p/1", "/p/2", "/p/3", "/p/4", "/p/5", "/private/terms"}
+	var privateID string
+	for _, p := range paths {
+		r := c.do(-1, "POST", "/api/monitor", keys[0], []byte(fmt.Sprintf(`{"url":"%s%s","intervalSeconds":1}`, site.URL, p)))
+		if r.status != 201 {
+			t.Fatalf("create monitor %s: %d %s", p, r.status, r.body)
+		}
+		if strings.HasPrefix(p, "/private") {
+			var m struct{ ID string }
+			_ = json.Unmarshal(r.body, &m)
+			privateID = m.ID
+		}
+	}
+	made.Store(true)
+	mu.Lock()
+	start := time.Now()
+	asked = nil
+	mu.Unlock()
+	time.Sleep(15 * time.Second)
+	var list struct {
+		Monitors []struct{ ID, LastErrorCode string }
+	}
+	if r := c.do(0, "GET", "/api/monitor", keys[0], nil); json.Unmarshal(r.body, &list) != nil {
+		t.Fatalf("monitors: %d %s", r.status, r.body)
+	}
+	for i, p := range c.procs {
+		if err := p.Stop(); err != nil {
+			t.Errorf("replica %d on SIGTERM: %v", i, err)
+		}
+	}
+	end := time.Now() // the checks under way at SIGTERM finished: their requests count
+	mu.Lock()
+	defer mu.Unlock()
+	closest := end.Sub(start)
+	for i := 1; i < len(asked); i++ {
+		gap := asked[i].Sub(asked[i-1])
+		closest = min(closest, gap)
+		if gap < hostInterval-politeTolerance {
+			t.Errorf("requests %d and %d to one host %v apart, want at least %v less %v", i-1, i, gap.Round(time.Millisecond), hostInterval, politeTolerance)
+		}
+	}
+	if most := int(end.Sub(start)/hostInterval) + 1; len(asked) > most || len(asked) < 5 {
+		t.Errorf("%d requests to the host in %v, want 5 to %d", len(asked), end.Sub(start).Round(time.Millisecond), most)
+	}
+	if private != 0 {
+		t.Errorf("a check requested the disallowed page %d times", private)
+	}
+	if i := slices.IndexFunc(list.Monitors, func(m struct{ ID, LastErrorCode string }) bool { return m.ID == privateID }); i < 0 {
+		t.Errorf("the disallowed page's monitor is not listed: %+v", list.Monitors)
+	} else if code := list.Monitors[i].LastErrorCode; code != "robots" {
+		t.Errorf("the disallowed page's monitor: lastErrorCode %q, want robots", code)
+	}
+	t.Logf("%d requests to one host from 3 replicas in %v, closest %v apart (interval %v, tolerance %v)",
+		len(asked), end.Sub(start).Round(time.Millisecond), closest.Round(time.Millisecond), hostInterval, politeTolerance)
 }
 
 // Scale: 100,000 monitors of 100 accounts on five replicas, each running

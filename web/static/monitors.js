@@ -15,6 +15,8 @@ const alertFields = `id monitorId url detectedAt read summary diff added removed
 
 const intervals = [[3600, "Every hour"], [21600, "Every 6 hours"], [86400, "Every day"], [604800, "Every week"]];
 const alertOns = [["any", "Any change of the text"], ["risk", "Only changes that matter: a bad or blocker finding, or the grade"]];
+// A card's switch says the same in fewer words.
+const cardAlertOns = [["any", "Any change"], ["risk", "Changes that matter"]];
 
 let unreadOnly = false;
 // The feed token shown after a rotation: the server keeps only its hash, so
@@ -146,7 +148,10 @@ function monitorList(monitors, monitorBox, alertBox) {
       h("p", {}, h("a", { href: m.url, rel: "noopener noreferrer", target: "_blank" }, m.url)),
       h("dl", { class: "facts" },
         h("dt", {}, "Checked"), h("dd", {}, every(m.intervalSeconds)),
-        h("dt", {}, "Alerts on"), h("dd", {}, m.alertOn === "risk" ? "Changes that matter" : "Any change"),
+        h("dt", {}, h("label", { for: `alert-on-${m.id}` }, "Alerts on")),
+        h("dd", {}, h("select", { id: `alert-on-${m.id}`, class: "small", onchange: (e) => act(e.target, "Alerts changed; from the next check.", () =>
+          gql("mutation ($id: ID!, $in: UpdateMonitorInput!) { updateMonitor(id: $id, input: $in) { id alertOn } }", { id: m.id, in: { alertOn: e.target.value } })) },
+        cardAlertOns.map(([v, label]) => h("option", { value: v, selected: v === m.alertOn }, label)))),
         h("dt", {}, "Last checked"), h("dd", {}, timeEl(m.lastCheckedAt)),
         h("dt", {}, "Next check"), h("dd", {}, timeEl(m.nextCheckAt)),
         h("dt", {}, "Last changed"), h("dd", {}, timeEl(m.lastChangedAt))),
