@@ -65,11 +65,7 @@ func printAnalysis(w io.Writer, a *app.Analysis) error {
 // first finding that stands for it; a sentence that stands for several
 // cases is quoted once, with all of them.
 func printWhy(bw io.Writer, a *app.Analysis) {
-	cases := make([]analyze.Case, len(a.Cases))
-	for i, c := range a.Cases {
-		cases[i] = analyze.Case(c)
-	}
-	fmt.Fprintln(bw, wrap("  ", "  ", analyze.Why(cases)))
+	fmt.Fprintln(bw, wrap("  ", "  ", a.Why()))
 	type quoted struct {
 		start, end int
 		quote      string

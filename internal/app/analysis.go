@@ -176,6 +176,11 @@ type Analysis struct {
 	Text string
 }
 
+// Why is the grade's explanation in one sentence: the rule and the balance
+// of a.Cases (analyze.Why), the one wording the command line and the MCP
+// tool give under the grade.
+func (a *Analysis) Why() string { return analyze.Why(engineCases(a.Cases)) }
+
 // BatchItem is one result of a batch, in request order.
 type BatchItem struct {
 	Index    int
