@@ -330,7 +330,7 @@ func jsonError(err error) string {
 	case errors.As(err, &typ) && typ.Field == "":
 		return "request body must be a JSON object"
 	case errors.As(err, &typ):
-		return "invalid request: " + app.Excerpt(typ.Field, maxQuoted) + " must be a JSON " + jsonKind(typ.Type)
+		return "invalid request: " + app.Excerpt(typ.Field, maxQuoted) + " must be " + middleware.JSONKind(typ.Type)
 	case errors.As(err, &ae) && len(ae.Fields) > 0:
 		return ae.Message + ": " + ae.Fields[0].Field + " " + ae.Fields[0].Message
 	case errors.As(err, &syn):
@@ -340,14 +340,6 @@ func jsonError(err error) string {
 	default:
 		return "malformed JSON: the body ends early"
 	}
-}
-
-// jsonKind names the JSON value a request field takes.
-func jsonKind(t reflect.Type) string {
-	if t.Kind() == reflect.String {
-		return "string"
-	}
-	return "object"
 }
 
 func notFound(w http.ResponseWriter, _ *http.Request) {
