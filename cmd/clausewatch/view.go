@@ -10,6 +10,7 @@ import (
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/excerpt"
 )
 
 // printAnalysis is the terminal view: grade first, with its basis and the
@@ -140,9 +141,5 @@ func shorten(s string, n int) string {
 	for i, l := range lines {
 		lines[i] = strings.Join(strings.Fields(l), " ")
 	}
-	s = strings.Join(slices.DeleteFunc(lines, func(l string) bool { return l == "" }), " — ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
+	return excerpt.Cut(strings.Join(slices.DeleteFunc(lines, func(l string) bool { return l == "" }), " — "), n)
 }

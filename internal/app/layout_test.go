@@ -32,6 +32,7 @@ func TestImportRule(t *testing.T) {
 		"internal/fetch":      {mod + "internal/app"},
 		"internal/analyze":    {mod + "internal/app", mod + "internal/analyze/train", "os"},
 		"internal/llm":        {mod + "internal/app"},
+		"internal/excerpt":    {mod + "internal/app"},
 		"internal/change":     {mod + "internal/app"},
 		"internal/session":    {mod + "db", mod + "rest", mod + "graph"},
 		"internal/middleware": {mod + "db", mod + "rest", mod + "graph"},

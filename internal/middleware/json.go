@@ -131,13 +131,9 @@ func foldMatch(fields map[string]reflect.Type, key string) bool {
 	return false
 }
 
-// maxField is the most of a field's path an error names, in characters: the
-// path is made of the body's own keys, which may be megabytes long.
-const maxField = 64
-
 func invalidField(field, msg string) error {
 	return &app.Error{Code: app.CodeInvalid, Message: "invalid request",
-		Fields: []app.FieldError{{Field: app.Excerpt(field, maxField), Message: msg}}}
+		Fields: []app.FieldError{{Field: app.Echo(field), Message: msg}}}
 }
 
 // JSONKind names, with its article, the JSON value a Go type decodes from:

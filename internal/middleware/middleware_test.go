@@ -80,7 +80,7 @@ func TestCheckJSONNamesLongKeysShort(t *testing.T) {
 		if !errors.As(err, &ae) || ae.Code != app.CodeInvalid || len(ae.Fields) != 1 {
 			t.Fatalf("%s: %v, want one invalid field", name, err)
 		}
-		if n := len([]rune(ae.Fields[0].Field)); n > maxField+1 {
+		if n := len([]rune(ae.Fields[0].Field)); n > app.MaxEchoed+1 {
 			t.Errorf("%s: field named in %d characters", name, n)
 		}
 	}
