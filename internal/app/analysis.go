@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/fetch"
@@ -278,7 +277,7 @@ func (s *Service) checkAnalyzeInput(in AnalyzeInput) error {
 		return &Error{Code: CodeInvalid, Message: "give exactly one of url and text",
 			Fields: []FieldError{{Field: "url", Message: "exactly one of url and text is required"}}}
 	}
-	if utf8.RuneCountInString(in.Text) > MaxTextChars {
+	if _, over := overTextLimit(in.Text); over {
 		return &Error{Code: CodeInvalid, Message: "invalid request",
 			Fields: []FieldError{{Field: "text", Message: "must be at most " + maxTextCharsText + " characters"}}}
 	}
