@@ -79,7 +79,7 @@ func TestServerCarriesNoTraining(t *testing.T) {
 func TestAppImportsWhatREADMESays(t *testing.T) {
 	const mod = "github.com/clausewatch/clausewatch/"
 	allowed := []string{
-		mod + "internal/extract", mod + "internal/fetch", mod + "internal/analyze", mod + "internal/change", mod + "internal/llm",
+		mod + "internal/extract", mod + "internal/fetch", mod + "internal/analyze", mod + "internal/change", mod + "internal/llm", mod + "internal/excerpt",
 		"github.com/go-playground/validator/v10", "github.com/google/uuid",
 		"github.com/stripe/stripe-go/v76", "github.com/stripe/stripe-go/v76/webhook",
 	}
