@@ -24,6 +24,7 @@ import (
 
 	"github.com/clausewatch/clausewatch/graph/generated"
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/excerpt"
 	"github.com/clausewatch/clausewatch/internal/middleware"
 )
 
@@ -203,12 +204,9 @@ func (p *presenter) present(ctx context.Context, err error) *gqlerror.Error {
 	return out
 }
 
-// maxQuoted is the most of one quoted input (a name, a value, a variable's
-// key) a gqlgen error echoes, in characters; maxMessage bounds the whole.
-const (
-	maxQuoted  = 64
-	maxMessage = 300
-)
+// maxMessage bounds a gqlgen error's whole message, in characters; each
+// input it quotes (a name, a value, a variable's key) is cut by app.Echo.
+const maxMessage = 300
 
 // quoteShort returns ge with the input its message and path quote cut to an
 // excerpt: gqlgen names a field, fragment or value as it was sent, and a
@@ -217,13 +215,13 @@ func quoteShort(ge *gqlerror.Error) *gqlerror.Error {
 	out := *ge
 	parts := strings.Split(ge.Message, `"`)
 	for i := 1; i < len(parts); i += 2 {
-		parts[i] = app.Excerpt(parts[i], maxQuoted)
+		parts[i] = app.Echo(parts[i])
 	}
-	out.Message = app.Excerpt(strings.Join(parts, `"`), maxMessage)
+	out.Message = excerpt.Cut(strings.Join(parts, `"`), maxMessage)
 	out.Path = make(ast.Path, len(ge.Path))
 	for i, el := range ge.Path {
 		if name, ok := el.(ast.PathName); ok {
-			el = ast.PathName(app.Excerpt(string(name), maxQuoted))
+			el = ast.PathName(app.Echo(string(name)))
 		}
 		out.Path[i] = el
 	}
@@ -330,7 +328,7 @@ func jsonError(err error) string {
 	case errors.As(err, &typ) && typ.Field == "":
 		return "request body must be a JSON object"
 	case errors.As(err, &typ):
-		return "invalid request: " + app.Excerpt(typ.Field, maxQuoted) + " must be a JSON " + jsonKind(typ.Type)
+		return "invalid request: " + app.Echo(typ.Field) + " must be " + middleware.JSONKind(typ.Type)
 	case errors.As(err, &ae) && len(ae.Fields) > 0:
 		return ae.Message + ": " + ae.Fields[0].Field + " " + ae.Fields[0].Message
 	case errors.As(err, &syn):
@@ -340,14 +338,6 @@ func jsonError(err error) string {
 	default:
 		return "malformed JSON: the body ends early"
 	}
-}
-
-// jsonKind names the JSON value a request field takes.
-func jsonKind(t reflect.Type) string {
-	if t.Kind() == reflect.String {
-		return "string"
-	}
-	return "object"
 }
 
 func notFound(w http.ResponseWriter, _ *http.Request) {

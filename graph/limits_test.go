@@ -283,3 +283,25 @@ fragment TypeRef on __Type {
     }
   }
 }`
+
+// A request member of the wrong JSON type is named with the JSON it must
+// be, in REST's words (middleware.JSONKind).
+func TestWrongTypeSaysWhatItMustBe(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite, options{})
+	tok, _ := e.MustAccount("")
+	for body, want := range map[string]string{
+		`{"query": 1}`: "invalid request: query must be a string",
+		`{"query": "{ viewer { id } }", "variables": []}`: "invalid request: variables must be an object",
+	} {
+		req := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+tok)
+		rec := httptest.NewRecorder()
+		e.h.ServeHTTP(rec, req)
+		var res response
+		_ = json.Unmarshal(rec.Body.Bytes(), &res)
+		if rec.Code != http.StatusBadRequest || res.code() != "INVALID" || res.Errors[0].Message != want {
+			t.Errorf("%s: %d %s, want 400 INVALID %q", body, rec.Code, rec.Body, want)
+		}
+	}
+}

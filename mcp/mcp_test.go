@@ -102,6 +102,14 @@ func TestToolsThroughTheSDKClient(t *testing.T) {
 		if isErr || a["grade"] == "" || len(a["why"].([]any)) == 0 || len(findings) == 0 || findings[0].(map[string]any)["quote"] == "" {
 			t.Errorf("analyze url: %v", a)
 		}
+		// The grade is explained in the command line's own sentence.
+		stored, err := e.Svc.FindAnalysis(e.Ctx(k.RawKey), a["id"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := a["why"].([]any)[0]; got != stored.Why() {
+			t.Errorf("analyze url: why %q, want %q", got, stored.Why())
+		}
 		a, isErr = call(t, s, "analyze", map[string]any{"text": "We may terminate your account at any time without notice."})
 		if isErr || a["grade"] == nil {
 			t.Errorf("analyze text: %v", a)

@@ -85,46 +85,14 @@ type analysisOut struct {
 	Notice   string       `json:"disclaimer"`
 }
 
-// why says what the grade rests on: the counts of findings by severity
-// and the ToS;DR cases found, in words an agent can repeat.
+// why is the grade's sentence (Analysis.Why, as the command line prints
+// it), then each ToS;DR case found as "rating: title".
 func why(a *app.Analysis) []string {
-	var out []string
-	if b := a.Basis; b != nil {
-		out = append(out, plural(b.Blocker, "blocker")+", "+plural(b.Bad, "bad practice")+", "+plural(b.Neutral, "neutral point")+" and "+plural(b.Good, "good practice")+" found")
-	}
+	out := []string{a.Why()}
 	for _, c := range a.Cases {
 		out = append(out, c.Rating+": "+c.Title)
 	}
-	if len(out) == 0 {
-		out = append(out, "no clause of note was found")
-	}
 	return out
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return itoa(n) + " " + what + "s"
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	var b []byte
-	for n > 0 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-		n /= 10
-	}
-	if neg {
-		b = append([]byte{'-'}, b...)
-	}
-	return string(b)
 }
 
 func analysis(a *app.Analysis) analysisOut {

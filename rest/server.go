@@ -251,7 +251,7 @@ func decodeError(err error) error {
 		if field == "" {
 			field = "body"
 		}
-		msg := "must be " + jsonKind(typ.Type.Kind().String())
+		msg := "must be " + middleware.JSONKind(typ.Type)
 		if strings.HasPrefix(typ.Value, "number") && isInteger(typ.Type.Kind()) {
 			// A number, but a fraction or past what the field holds.
 			msg = "must be a whole number in range"
@@ -271,21 +271,6 @@ func decodeError(err error) error {
 
 func isInteger(k reflect.Kind) bool {
 	return k >= reflect.Int && k <= reflect.Uint64
-}
-
-func jsonKind(goKind string) string {
-	switch goKind {
-	case "string":
-		return "a string"
-	case "bool":
-		return "a boolean"
-	case "slice", "array":
-		return "an array"
-	case "struct", "map":
-		return "an object"
-	default:
-		return "a number"
-	}
 }
 
 func (s *server) handleReady(w http.ResponseWriter, r *http.Request) error {

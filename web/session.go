@@ -2,12 +2,10 @@ package web
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"mime"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/clausewatch/clausewatch/internal/app"
 )
@@ -120,9 +118,7 @@ func (s *server) signIn(w http.ResponseWriter, r *http.Request) {
 	c := s.cookie(r, tok)
 	// The cookie lasts as long as the token: past that the server refuses it
 	// anyway, and the portal shows its sign-in page.
-	if exp, ok := expiry(c.Value); ok {
-		c.Expires = exp
-	}
+	c.Expires = p.Expires
 	http.SetCookie(w, c)
 	writeJSON(w, http.StatusOK, map[string]string{"email": p.Account.Email})
 }
@@ -165,25 +161,6 @@ func (s *server) cookie(r *http.Request, tok string) *http.Cookie {
 func (s *server) internal(w http.ResponseWriter, r *http.Request, msg string, err error) {
 	s.log.ErrorContext(r.Context(), msg, "err", err)
 	writeError(w, http.StatusInternalServerError, "internal error")
-}
-
-// expiry reads the exp claim of a JWT that Authenticate has already verified.
-func expiry(token string) (time.Time, bool) {
-	parts := strings.Split(token, ".")
-	if len(parts) != 3 {
-		return time.Time{}, false
-	}
-	payload, err := base64.RawURLEncoding.DecodeString(parts[1])
-	if err != nil {
-		return time.Time{}, false
-	}
-	var claims struct {
-		Exp int64 `json:"exp"`
-	}
-	if json.Unmarshal(payload, &claims) != nil || claims.Exp == 0 {
-		return time.Time{}, false
-	}
-	return time.Unix(claims.Exp, 0), true
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

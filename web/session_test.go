@@ -117,6 +117,8 @@ func TestSecureCookieBehindAProxy(t *testing.T) {
 		{"https public URL", web.Options{PublicURL: "https://cw.example.com"}, false, "192.0.2.1:5000", "", true},
 		{"trusted proxy terminated TLS", web.Options{TrustedProxies: proxies}, false, "10.1.2.3:5000", "https", true},
 		{"trusted proxy, chain of schemes", web.Options{TrustedProxies: proxies}, false, "10.1.2.3:5000", "https, http", true},
+		// Only the first value counts: the proxy facing the browser wrote it.
+		{"trusted proxy, chain behind plain http", web.Options{TrustedProxies: proxies}, false, "10.1.2.3:5000", "http, https", false},
 		{"trusted proxy on plain http", web.Options{TrustedProxies: proxies}, false, "10.1.2.3:5000", "http", false},
 		{"X-Forwarded-Proto from an untrusted peer", web.Options{TrustedProxies: proxies}, false, "192.0.2.1:5000", "https", false},
 		{"X-Forwarded-Proto with no proxy trusted", web.Options{}, false, "10.1.2.3:5000", "https", false},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/excerpt"
 )
 
 // printAnalysis is the terminal view: grade first, with its basis and the
@@ -65,11 +66,7 @@ func printAnalysis(w io.Writer, a *app.Analysis) error {
 // first finding that stands for it; a sentence that stands for several
 // cases is quoted once, with all of them.
 func printWhy(bw io.Writer, a *app.Analysis) {
-	cases := make([]analyze.Case, len(a.Cases))
-	for i, c := range a.Cases {
-		cases[i] = analyze.Case(c)
-	}
-	fmt.Fprintln(bw, wrap("  ", "  ", analyze.Why(cases)))
+	fmt.Fprintln(bw, wrap("  ", "  ", a.Why()))
 	type quoted struct {
 		start, end int
 		quote      string
@@ -144,9 +141,5 @@ func shorten(s string, n int) string {
 	for i, l := range lines {
 		lines[i] = strings.Join(strings.Fields(l), " ")
 	}
-	s = strings.Join(slices.DeleteFunc(lines, func(l string) bool { return l == "" }), " — ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
+	return excerpt.Cut(strings.Join(slices.DeleteFunc(lines, func(l string) bool { return l == "" }), " — "), n)
 }

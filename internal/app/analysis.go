@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/fetch"
@@ -189,6 +188,11 @@ type Analysis struct {
 	Text string
 }
 
+// Why is the grade's explanation in one sentence: the rule and the balance
+// of a.Cases (analyze.Why), the one wording the command line and the MCP
+// tool give under the grade.
+func (a *Analysis) Why() string { return analyze.Why(engineCases(a.Cases)) }
+
 // BatchItem is one result of a batch, in request order.
 type BatchItem struct {
 	Index    int
@@ -286,7 +290,7 @@ func (s *Service) checkAnalyzeInput(in AnalyzeInput) error {
 		return &Error{Code: CodeInvalid, Message: "give exactly one of url and text",
 			Fields: []FieldError{{Field: "url", Message: "exactly one of url and text is required"}}}
 	}
-	if utf8.RuneCountInString(in.Text) > MaxTextChars {
+	if _, over := overTextLimit(in.Text); over {
 		return &Error{Code: CodeInvalid, Message: "invalid request",
 			Fields: []FieldError{{Field: "text", Message: "must be at most " + maxTextCharsText + " characters"}}}
 	}

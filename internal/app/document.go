@@ -34,7 +34,7 @@ func (s *Service) ReadDocument(ctx context.Context, req fetch.Request) (*Documen
 	if err != nil {
 		return nil, err
 	}
-	if n := utf8.RuneCountInString(d.Extracted.Text); n > MaxTextChars {
+	if n, over := overTextLimit(d.Extracted.Text); over {
 		return nil, Errorf(CodeUnreadable, "the document's text is %s characters, over the limit of %s", thousands(n), maxTextCharsText)
 	}
 	return d, nil
@@ -47,6 +47,17 @@ func (s *Service) ReadDocument(ctx context.Context, req fetch.Request) (*Documen
 const MaxTextChars = 1_500_000
 
 var maxTextCharsText = thousands(MaxTextChars)
+
+// overTextLimit reports whether s is over MaxTextChars, and then its length
+// in code points: the one test of the limit for a given text and an
+// extracted one. A text of at most MaxTextChars bytes is under it uncounted.
+func overTextLimit(s string) (chars int, over bool) {
+	if len(s) <= MaxTextChars {
+		return 0, false
+	}
+	n := utf8.RuneCountInString(s)
+	return n, n > MaxTextChars
+}
 
 // thousands writes n with comma separators, as the README does.
 func thousands(n int) string {

@@ -3,6 +3,8 @@ package app
 import (
 	"errors"
 	"fmt"
+
+	"github.com/clausewatch/clausewatch/internal/excerpt"
 )
 
 // Code classifies an error for the transports: each maps a Code to its own
@@ -87,3 +89,11 @@ var errUnauthenticated = &Error{Code: CodeUnauthenticated, Message: "missing or 
 
 // ErrUnauthenticated returns the shared unauthenticated error.
 func ErrUnauthenticated() *Error { return errUnauthenticated }
+
+// MaxEchoed is the most of one name or value a caller sent (a field, a
+// key, a quoted token) that an error message echoes, in characters: what a
+// caller sends may be megabytes long.
+const MaxEchoed = 64
+
+// Echo is s as an error message quotes it: its first MaxEchoed characters.
+func Echo(s string) string { return excerpt.Cut(s, MaxEchoed) }

@@ -250,28 +250,16 @@ func (p *politeness) allowed(ctx context.Context, rawURL string) error {
 }
 
 // checkPage is a monitor check's read of its page: allowed by robots.txt,
-// spaced in the host's schedule by what it saw, and refused as
-// structure_changed when the page still answers but its text collapsed.
-// The caller has taken the host's turn (politeness.wait, in fetchMonitored).
-func (s *Service) checkPage(ctx context.Context, m *Monitor, req fetch.Request) (*Document, error) {
+// and spaced in the host's schedule by what it saw. The caller has taken
+// the host's turn (politeness.wait, in fetchMonitored).
+func (s *Service) checkPage(ctx context.Context, req fetch.Request) (*Document, error) {
 	if err := s.gate.allowed(ctx, req.URL); err != nil {
 		return nil, fetchError(err)
 	}
 	start := time.Now()
 	pg, err := s.pageReader(ctx, req)
 	s.gate.record(ctx, req.URL, time.Since(start), err)
-	if err != nil || pg.NotModified || pg.Extracted.ContentHash == m.ContentHash {
-		return pg, err
-	}
-	base, err := s.store.FindVersion(ctx, m.ID, m.ContentHash)
-	if err != nil {
-		return nil, err
-	}
-	if why := structureChanged(base, pg.Extracted); why != "" {
-		return nil, fetchError(&fetch.Error{Kind: fetch.KindUnreadable, Code: fetch.CodeStructChanged,
-			Msg: "the page still answers, but " + why + "; its layout probably changed or it now shows something else. No alert was raised and the last version is kept: check the page"})
-	}
-	return pg, nil
+	return pg, err
 }
 
 // A new text is a structure change, not a content change, when it has
@@ -282,19 +270,22 @@ const (
 	minStructureWords = 50
 )
 
-// structureChanged says how doc collapsed against the current version,
-// "" when it did not.
-func structureChanged(base *MonitorVersion, doc *extract.Document) string {
+// structureChanged refuses doc as structure_changed when it collapsed
+// against the current version base: the page still answers, but its text
+// is not the document any more. nil when it did not collapse.
+func structureChanged(base *MonitorVersion, doc *extract.Document) error {
+	var why string
 	if base.WordCount >= minStructureWords && float64(doc.WordCount) < collapsedShare*float64(base.WordCount) {
-		return fmt.Sprintf("its text shrank from %d to %d words", base.WordCount, doc.WordCount)
-	}
-	was, is := extract.DetectType("", base.Text), extract.DetectType("", doc.Text)
-	if was != "other" && is == "other" {
+		why = fmt.Sprintf("its text shrank from %d to %d words", base.WordCount, doc.WordCount)
+	} else if was, is := extract.DetectType("", base.Text), extract.DetectType("", doc.Text); was != "other" && is == "other" {
 		// Only a legal text turning into none counts: between terms and
 		// privacy the type of a text alone is too close to call.
-		return fmt.Sprintf("its text no longer reads as a legal document (it read as %s)", was)
+		why = fmt.Sprintf("its text no longer reads as a legal document (it read as %s)", was)
+	} else {
+		return nil
 	}
-	return ""
+	return fetchError(&fetch.Error{Kind: fetch.KindUnreadable, Code: fetch.CodeStructChanged,
+		Msg: "the page still answers, but " + why + "; its layout probably changed or it now shows something else. No alert was raised and the last version is kept: check the page"})
 }
 
 // failureOf is the failure code and the bot protection a check's error

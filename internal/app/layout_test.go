@@ -32,6 +32,7 @@ func TestImportRule(t *testing.T) {
 		"internal/fetch":      {mod + "internal/app"},
 		"internal/analyze":    {mod + "internal/app", mod + "internal/analyze/train", "os"},
 		"internal/llm":        {mod + "internal/app"},
+		"internal/excerpt":    {mod + "internal/app"},
 		"internal/change":     {mod + "internal/app"},
 		"internal/session":    {mod + "db", mod + "rest", mod + "graph"},
 		"internal/middleware": {mod + "db", mod + "rest", mod + "graph"},
@@ -78,7 +79,7 @@ func TestServerCarriesNoTraining(t *testing.T) {
 func TestAppImportsWhatREADMESays(t *testing.T) {
 	const mod = "github.com/clausewatch/clausewatch/"
 	allowed := []string{
-		mod + "internal/extract", mod + "internal/fetch", mod + "internal/analyze", mod + "internal/change", mod + "internal/llm",
+		mod + "internal/extract", mod + "internal/fetch", mod + "internal/analyze", mod + "internal/change", mod + "internal/llm", mod + "internal/excerpt",
 		"github.com/go-playground/validator/v10", "github.com/google/uuid",
 		"github.com/stripe/stripe-go/v76", "github.com/stripe/stripe-go/v76/webhook",
 	}

@@ -73,7 +73,7 @@ func (s *Service) fetchMonitored(ctx context.Context, m *Monitor, req fetch.Requ
 		}
 		return nil, &retryError{At: at, Err: Errorf(CodeConflict, "the monitor's site was asked too often just now; try again in a few seconds")}
 	}
-	return s.checkPage(ctx, m, req)
+	return s.checkPage(ctx, req)
 }
 
 // extractStored extracts a stored raw page with the service's rules.
@@ -248,8 +248,9 @@ func conditional(m *Monitor, now time.Time) bool {
 	return m.WholeFetchAt != nil && now.Sub(*m.WholeFetchAt) < wholeFetchEvery
 }
 
-// observe fetches m's document and compares it with the current version:
-// the record to write, with an alert when the text really changed.
+// observe fetches m's document and compares it with the current version
+// (read once here): the record to write, with an alert when the text really
+// changed; a text that collapsed against it is refused as structure_changed.
 func (s *Service) observe(ctx context.Context, m *Monitor) (*CheckRecord, error) {
 	req := fetch.Request{URL: m.URL}
 	if conditional(m, s.monitorNow()) {
@@ -274,6 +275,9 @@ func (s *Service) observe(ctx context.Context, m *Monitor) (*CheckRecord, error)
 	base, err := s.store.FindVersion(ctx, m.ID, m.ContentHash)
 	if err != nil {
 		return nil, storeRetry(err, now)
+	}
+	if err := structureChanged(base, pg.Extracted); err != nil {
+		return nil, err
 	}
 	old := base.Text
 	if base.ExtractorVersion != s.extractor.Version() {

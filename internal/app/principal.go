@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Principal is who is calling: an account, through one of its API keys or
@@ -11,6 +12,9 @@ import (
 type Principal struct {
 	Account Account
 	Key     *Key
+	// Expires is when an account session's token expires (its exp
+	// claim); zero for an API key.
+	Expires time.Time
 
 	// What an API key's authentication read or took for the route, in the
 	// same statement (see Prefetch).
@@ -151,7 +155,7 @@ func (s *Service) AuthenticateFor(ctx context.Context, bearer string, pf Prefetc
 	if err != nil {
 		return nil, err
 	}
-	return &Principal{Account: *a}, nil
+	return &Principal{Account: *a, Expires: id.Expires}, nil
 }
 
 // Settle ends an authenticated request: a scan charged with the

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/clausewatch/clausewatch/internal/excerpt"
 )
 
 // RequestRecord is one authenticated request, as the usage log keeps it.
@@ -53,8 +55,8 @@ func (s *Service) RecordRequest(r RequestRecord) {
 	// Paths and messages carry caller input; a NUL or invalid UTF-8 would
 	// make PostgreSQL refuse the whole batch, so they are cleaned here, and
 	// cut, so a request cannot store more than a short line for 90 days.
-	r.Path = Excerpt(cleanText(r.Path), MaxStoredPath)
-	r.Error = Excerpt(cleanText(r.Error), MaxStoredError)
+	r.Path = excerpt.Cut(cleanText(r.Path), MaxStoredPath)
+	r.Error = excerpt.Cut(cleanText(r.Error), MaxStoredError)
 	s.usage.add(r)
 }
 
@@ -67,22 +69,6 @@ const (
 
 func cleanText(v string) string {
 	return strings.ToValidUTF8(strings.ReplaceAll(v, "\x00", ""), "\uFFFD")
-}
-
-// Excerpt returns s cut to its first n characters and "…" when it is
-// longer: the most of a caller's input an error message or a log row echoes.
-func Excerpt(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := 0
-	for at := range s {
-		if i == n {
-			return s[:at] + "…"
-		}
-		i++
-	}
-	return s
 }
 
 // FlushUsage writes pending records now (tests, and processes that record

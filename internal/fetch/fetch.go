@@ -300,22 +300,35 @@ func (c *Client) parse(rawURL string) (*url.URL, error) {
 	return u, nil
 }
 
+// newGet is a GET of rawURL under the client's guards: the URL checked
+// (parse), the whole exchange bounded by the timeout (cancel ends it), our
+// user agent, and only the encodings decoded undoes. accept is what the
+// caller can read.
+func (c *Client) newGet(ctx context.Context, rawURL, accept string) (*http.Request, context.CancelFunc, error) {
+	u, err := c.parse(rawURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		cancel()
+		return nil, nil, newErr(KindInvalid, err, "the URL is not valid")
+	}
+	req.Header.Set("User-Agent", c.opts.UserAgent)
+	req.Header.Set("Accept", accept)
+	req.Header.Set("Accept-Encoding", "gzip, deflate")
+	return req, cancel, nil
+}
+
 // Fetch downloads one document.
 func (c *Client) Fetch(ctx context.Context, r Request) (*Response, error) {
-	u, err := c.parse(r.URL)
+	req, cancel, err := c.newGet(ctx, r.URL, "text/html,application/xhtml+xml,application/pdf;q=0.9,text/plain;q=0.8,*/*;q=0.5")
 	if err != nil {
 		return nil, err
 	}
-
-	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, newErr(KindInvalid, err, "the URL is not valid")
-	}
-	req.Header.Set("User-Agent", c.opts.UserAgent)
-	req.Header.Set("Accept", "text/html,application/xhtml+xml,application/pdf;q=0.9,text/plain;q=0.8,*/*;q=0.5")
-	req.Header.Set("Accept-Encoding", "gzip, deflate")
+	ctx, u := req.Context(), req.URL
 	if r.ETag != "" {
 		req.Header.Set("If-None-Match", r.ETag)
 	}

@@ -283,19 +283,12 @@ func (c *Client) Robots(ctx context.Context, pageURL string) (*Robots, error) {
 	if err != nil {
 		return nil, err
 	}
-	u, err := c.parse(raw)
+	req, cancel, err := c.newGet(ctx, raw, "text/plain,*/*;q=0.5")
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, newErr(KindInvalid, err, "the URL is not valid")
-	}
-	req.Header.Set("User-Agent", c.opts.UserAgent)
-	req.Header.Set("Accept", "text/plain,*/*;q=0.5")
-	req.Header.Set("Accept-Encoding", "gzip, deflate")
+	ctx, u := req.Context(), req.URL
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		return nil, c.classify(ctx, err, u.Hostname())

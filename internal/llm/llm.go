@@ -16,6 +16,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
+	"github.com/clausewatch/clausewatch/internal/excerpt"
 )
 
 // Errors a caller can tell apart (errors.Is).
@@ -95,9 +96,9 @@ func prompt(in Input) string {
 			fmt.Fprintf(&b, "... and %d more findings\n", len(in.Findings)-maxFindings)
 			break
 		}
-		fmt.Fprintf(&b, "%d. [%s] %s: %s\n   Quote: %q\n", i+1, f.Severity, f.Category, f.Title, truncate(f.Quote, maxQuoteRunes))
+		fmt.Fprintf(&b, "%d. [%s] %s: %s\n   Quote: %q\n", i+1, f.Severity, f.Category, f.Title, excerpt.Cut(f.Quote, maxQuoteRunes))
 	}
-	fmt.Fprintf(&b, "\nDocument excerpt (beginning):\n%s\n", truncate(in.Text, maxExcerpt))
+	fmt.Fprintf(&b, "\nDocument excerpt (beginning):\n%s\n", excerpt.Cut(in.Text, maxExcerpt))
 	return b.String()
 }
 
@@ -106,15 +107,7 @@ func oneLine(s string) string {
 	if s == "" {
 		return "(unknown)"
 	}
-	return truncate(s, 200)
-}
-
-func truncate(s string, n int) string {
-	rs := []rune(s)
-	if len(rs) <= n {
-		return s
-	}
-	return string(rs[:n]) + "…"
+	return excerpt.Cut(s, 200)
 }
 
 // Summarize asks the model for a summary of in. A timeout returns an error

@@ -131,11 +131,25 @@ func foldMatch(fields map[string]reflect.Type, key string) bool {
 	return false
 }
 
-// maxField is the most of a field's path an error names, in characters: the
-// path is made of the body's own keys, which may be megabytes long.
-const maxField = 64
-
 func invalidField(field, msg string) error {
 	return &app.Error{Code: app.CodeInvalid, Message: "invalid request",
-		Fields: []app.FieldError{{Field: app.Excerpt(field, maxField), Message: msg}}}
+		Fields: []app.FieldError{{Field: app.Echo(field), Message: msg}}}
+}
+
+// JSONKind names, with its article, the JSON value a Go type decodes from:
+// what a request field "must be" when the decoder refused its value
+// (json.UnmarshalTypeError.Type). REST and GraphQL word it alike.
+func JSONKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	default:
+		return "a number"
+	}
 }

@@ -80,8 +80,30 @@ func TestCheckJSONNamesLongKeysShort(t *testing.T) {
 		if !errors.As(err, &ae) || ae.Code != app.CodeInvalid || len(ae.Fields) != 1 {
 			t.Fatalf("%s: %v, want one invalid field", name, err)
 		}
-		if n := len([]rune(ae.Fields[0].Field)); n > maxField+1 {
+		if n := len([]rune(ae.Fields[0].Field)); n > app.MaxEchoed+1 {
 			t.Errorf("%s: field named in %d characters", name, n)
+		}
+	}
+}
+
+// A refused value is named by the JSON it must be, as REST and GraphQL say it.
+func TestJSONKindNamesTheJSONValue(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{"", "a string"},
+		{true, "a boolean"},
+		{[]string{}, "an array"},
+		{[2]int{}, "an array"},
+		{struct{}{}, "an object"},
+		{map[string]any{}, "an object"},
+		{0, "a number"},
+		{uint8(0), "a number"},
+		{0.5, "a number"},
+	} {
+		if got := JSONKind(reflect.TypeOf(c.v)); got != c.want {
+			t.Errorf("JSONKind(%T) = %q, want %q", c.v, got, c.want)
 		}
 	}
 }
