@@ -86,9 +86,13 @@ type analysisOut struct {
 }
 
 // why is the grade's sentence (Analysis.Why, as the command line prints
-// it), then each ToS;DR case found as "rating: title".
+// it; none for an analysis graded by an earlier rule), then each ToS;DR
+// case found as "rating: title".
 func why(a *app.Analysis) []string {
-	out := []string{a.Why()}
+	out := []string{}
+	if w := a.Why(); w != "" {
+		out = append(out, w)
+	}
 	for _, c := range a.Cases {
 		out = append(out, c.Rating+": "+c.Title)
 	}

@@ -78,7 +78,7 @@ type Grading struct {
 
 // Why is the grade and the rule that gives it, in one sentence
 // (analyze.Why): the one explanation of the rule, which the API sends so
-// the portal restates nothing. Empty on an analysis stored before grades
+// the portal restates nothing, and the command line and the MCP tool print. Empty on an analysis stored before grades
 // had a basis, or graded by an earlier rule whose letter its cases no
 // longer give (the sentence would explain another grade).
 func (a *Analysis) Why() string {
@@ -187,11 +187,6 @@ type Analysis struct {
 	// the extracted text of a URL, or the text as given.
 	Text string
 }
-
-// Why is the grade's explanation in one sentence: the rule and the balance
-// of a.Cases (analyze.Why), the one wording the command line and the MCP
-// tool give under the grade.
-func (a *Analysis) Why() string { return analyze.Why(engineCases(a.Cases)) }
 
 // BatchItem is one result of a batch, in request order.
 type BatchItem struct {
