@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/clausewatch/clausewatch/internal/analyze/train"
+	"github.com/clausewatch/clausewatch/internal/corpus"
 )
 
 const (
@@ -93,7 +94,7 @@ func TestWindowsCoverLongDocumentsEvenly(t *testing.T) {
 }
 
 func TestQuotesAreFoundAcrossCaseSpaceAndQuotes(t *testing.T) {
-	docs := []train.CorpusDocument{{Service: "Acme Inc.", Type: "Terms of Service", Source: "x", Text: "Intro.\n\nWe  may change these Terms\nat any time, without ‘notice’. Other."}}
+	docs := []corpus.Doc{{Service: "Acme Inc.", Type: "Terms of Service", Source: "x", Text: "Intro.\n\nWe  may change these Terms\nat any time, without ‘notice’. Other."}}
 	d := train.ToSDR{
 		Points: []train.Point{
 			{ID: "1", Service: "acme-inc", Case: "Terms may be changed any time at their discretion, without notice to the user", Quote: "we may change these terms at any time, without 'notice'."},

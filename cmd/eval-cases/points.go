@@ -11,6 +11,7 @@ import (
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/analyze/train"
+	"github.com/clausewatch/clausewatch/internal/corpus"
 )
 
 // minQuoteWords is the shortest ToS;DR quote located in the corpus: shorter
@@ -94,7 +95,7 @@ func serviceKey(s string) string {
 // locatePoints finds each ToS;DR point with a case and a quote of at least
 // minQuoteWords words in every corpus document whose text contains it
 // (first occurrence per document), in points.jsonl order then corpus order.
-func locatePoints(d train.ToSDR, docs []train.CorpusDocument) []LocatedPoint {
+func locatePoints(d train.ToSDR, docs []corpus.Doc) []LocatedPoint {
 	rating := caseRatings(d)
 	norm := make([]normText, len(docs))
 	for i, doc := range docs {
@@ -148,7 +149,7 @@ func writePoints(w io.Writer, data string) error {
 	if err != nil {
 		return err
 	}
-	docs, err := train.ReadCorpus(filepath.Join(data, "corpus", "documents.jsonl.gz"))
+	docs, err := corpus.Read(filepath.Join(data, "corpus", "documents.jsonl.gz"))
 	if err != nil {
 		return err
 	}

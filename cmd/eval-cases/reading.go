@@ -9,7 +9,7 @@ import (
 	"slices"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
-	"github.com/clausewatch/clausewatch/internal/analyze/train"
+	"github.com/clausewatch/clausewatch/internal/corpus"
 )
 
 // How the analyzer reads the labelled sentences apart from their cases:
@@ -100,7 +100,7 @@ func readingReport(w io.Writer, ls []Label, data, dump string) error {
 
 // readTexts maps each corpus document's source to its text.
 func readTexts(data string) (map[string]string, error) {
-	docs, err := train.ReadCorpus(filepath.Join(data, "corpus", "documents.jsonl.gz"))
+	docs, err := corpus.Read(filepath.Join(data, "corpus", "documents.jsonl.gz"))
 	if err != nil {
 		return nil, err
 	}

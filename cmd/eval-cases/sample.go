@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
-	"github.com/clausewatch/clausewatch/internal/analyze/train"
+	"github.com/clausewatch/clausewatch/internal/corpus"
 )
 
 // The sample the labels are made on: of the services that have both a terms
@@ -36,8 +36,8 @@ var sampleTypes = []string{"Terms of Service", "Privacy Policy"}
 
 // sampleDocuments returns the chosen documents in labelling order: by
 // service name (case-insensitive), terms before privacy policy.
-func sampleDocuments(data string) ([]train.CorpusDocument, error) {
-	all, err := train.ReadCorpus(filepath.Join(data, "corpus", "documents.jsonl.gz"))
+func sampleDocuments(data string) ([]corpus.Doc, error) {
+	all, err := corpus.Read(filepath.Join(data, "corpus", "documents.jsonl.gz"))
 	if err != nil {
 		return nil, err
 	}
@@ -45,13 +45,13 @@ func sampleDocuments(data string) ([]train.CorpusDocument, error) {
 	if err != nil {
 		return nil, err
 	}
-	byService := map[string]map[string]train.CorpusDocument{}
+	byService := map[string]map[string]corpus.Doc{}
 	for _, d := range all {
 		if !slices.Contains(sampleTypes, d.Type) || dev[d.Service] {
 			continue
 		}
 		if byService[d.Service] == nil {
-			byService[d.Service] = map[string]train.CorpusDocument{}
+			byService[d.Service] = map[string]corpus.Doc{}
 		}
 		byService[d.Service][d.Type] = d
 	}
@@ -68,7 +68,7 @@ func sampleDocuments(data string) ([]train.CorpusDocument, error) {
 		}
 		return services[i] < services[j]
 	})
-	var out []train.CorpusDocument
+	var out []corpus.Doc
 	for i := serviceStart; i < len(services); i += serviceStride {
 		for _, t := range sampleTypes {
 			out = append(out, byService[services[i]][t])

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
-	"github.com/clausewatch/clausewatch/internal/analyze/train"
+	"github.com/clausewatch/clausewatch/internal/corpus"
 	"github.com/clausewatch/clausewatch/internal/extract"
 )
 
@@ -37,7 +37,7 @@ func contradiction(r analyze.Result) string {
 // typed as the service would type it (extract.DetectType), and counts the
 // grades that contradict their findings.
 func contradictions(data string) error {
-	docs, err := train.ReadCorpus(filepath.Join(data, "corpus", "documents.jsonl.gz"))
+	docs, err := corpus.Read(filepath.Join(data, "corpus", "documents.jsonl.gz"))
 	if err != nil {
 		return err
 	}

@@ -36,6 +36,7 @@ import (
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/analyze/train"
+	"github.com/clausewatch/clausewatch/internal/corpus"
 )
 
 func main() {
@@ -76,7 +77,7 @@ func run(data string, verbose bool) error {
 	if err != nil {
 		return err
 	}
-	docs, err := train.ReadCorpus(filepath.Join(data, "corpus", "documents.jsonl.gz"))
+	docs, err := corpus.Read(filepath.Join(data, "corpus", "documents.jsonl.gz"))
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/clausewatch/clausewatch/internal/analyze/train"
+	"github.com/clausewatch/clausewatch/internal/corpus"
 )
 
 // The sample the labels were made on: every policyStride-th privacy policy of
@@ -30,12 +31,12 @@ const (
 var batchStarts = []int{0, 3}
 
 // samplePolicies reads the corpus and returns the sampled paragraphs, unlabelled.
-func samplePolicies(corpus string) ([]train.PrivacyParagraph, error) {
-	all, err := train.ReadCorpus(corpus)
+func samplePolicies(path string) ([]train.PrivacyParagraph, error) {
+	all, err := corpus.Read(path)
 	if err != nil {
 		return nil, err
 	}
-	var docs []train.CorpusDocument
+	var docs []corpus.Doc
 	for _, d := range all {
 		if d.Type == "Privacy Policy" {
 			docs = append(docs, d)

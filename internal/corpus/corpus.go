@@ -13,9 +13,10 @@ import (
 	"unicode/utf8"
 )
 
-// Doc is one document of the corpus.
+// Doc is one document of the corpus: its service, its type ("Terms of
+// Service", "Privacy Policy", ...), the URL it was read from and its text.
 type Doc struct {
-	Service, Type, Text string
+	Service, Type, Source, Text string
 }
 
 // Read reads documents.jsonl.gz at path, in its order.

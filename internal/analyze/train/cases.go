@@ -2,7 +2,6 @@ package train
 
 import (
 	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/analyze/model"
+	"github.com/clausewatch/clausewatch/internal/corpus"
 )
 
 // Point is one ToS;DR point of shared/data/tosdr/points.jsonl.
@@ -431,41 +431,12 @@ func heldOutPRF(label string, score, y []float64, rows, fold []int, folds int, c
 	return col
 }
 
-// CorpusDocument is one document of shared/data/corpus.
-type CorpusDocument struct {
-	Service, Type, Source, Text string
-}
-
-// ReadCorpus reads shared/data/corpus/documents.jsonl.gz.
-func ReadCorpus(path string) ([]CorpusDocument, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, err
-	}
-	var out []CorpusDocument
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(nil, 1<<26)
-	for sc.Scan() {
-		var d CorpusDocument
-		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, sc.Err()
-}
-
 // GradedTypes are the documents a service is graded from, as ToS;DR's
 // reviewers quote them most: its terms and its privacy policy.
 var GradedTypes = []string{"Terms of Service", "Privacy Policy"}
 
 // CorpusSentences returns the sentences of each service's graded documents.
-func CorpusSentences(docs []CorpusDocument) map[string][]string {
+func CorpusSentences(docs []corpus.Doc) map[string][]string {
 	out := map[string][]string{}
 	for _, d := range docs {
 		if !slices.Contains(GradedTypes, d.Type) {
@@ -499,7 +470,7 @@ func ReadCaseData(dir string) (CaseData, error) {
 		return d, err
 	}
 	d.Clauses = slices.Concat(cl.Train, cl.Validation, cl.Newer)
-	docs, err := ReadCorpus(filepath.Join(dir, "corpus", "documents.jsonl.gz"))
+	docs, err := corpus.Read(filepath.Join(dir, "corpus", "documents.jsonl.gz"))
 	d.Corpus = CorpusSentences(docs)
 	return d, err
 }
