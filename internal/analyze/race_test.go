@@ -1,0 +1,5 @@
+//go:build race
+
+package analyze
+
+func init() { raceEnabled = true }
