@@ -218,8 +218,6 @@ func (s *Service) chargeScans(ctx context.Context, scans, ai int) (*charge, erro
 	return c, nil
 }
 
-// scanLimitError is the contract's 429 body with the true remainder: a
-// refused single scan leaves none, but a batch refused whole may leave some.
 // RefusedScan is the 429 of a request whose scan was refused with its
 // authentication (the key's daily scans are spent), nil otherwise. A route
 // asks it before it reads the body, so a refused request costs one
@@ -238,6 +236,8 @@ func (s *Service) keyScansSpent(ctx context.Context, p *Principal, day window, s
 	return s.scanLimitError(ctx, "Daily scan limit reached for this API key", p.Account.Tier, true, p.Key.ID, day, scans, limitsOf(p.Account.Tier).scans)
 }
 
+// scanLimitError is the contract's 429 body with the true remainder: a
+// refused single scan leaves none, but a batch refused whole may leave some.
 func (s *Service) scanLimitError(ctx context.Context, msg string, tier Tier, key bool, owner string, day window, scans, limit int) error {
 	left := 0
 	if scans > 1 {
