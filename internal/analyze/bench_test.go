@@ -28,26 +28,23 @@ func tenKWords(b *testing.B) string {
 }
 
 func BenchmarkAnalyze10kWords(b *testing.B) {
-	text := tenKWords(b)
-	b.SetBytes(int64(len(text)))
-	e := engine(b)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		e.Analyze(text, Options{DocumentType: "privacy"})
-	}
+	benchAnalyze(b, tenKWords(b), "privacy")
 }
 
 // BenchmarkAnalyze1500k analyzes 1.5 million characters of real legal text
 // (the longest text the service accepts): its allocations are the memory
 // one analysis holds while eight run at once (make bench's memory row).
 func BenchmarkAnalyze1500k(b *testing.B) {
-	text := corpus.Text(corpusDocs(b), 1_500_000)
-	b.SetBytes(int64(len(text)))
+	benchAnalyze(b, corpus.Text(corpusDocs(b), 1_500_000), "terms")
+}
+
+// benchAnalyze analyzes text as a document of type typ b.N times.
+func benchAnalyze(b *testing.B, text, typ string) {
 	e := engine(b)
+	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		e.Analyze(text, Options{DocumentType: "terms"})
+		e.Analyze(text, Options{DocumentType: typ})
 	}
 }

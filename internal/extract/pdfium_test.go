@@ -13,10 +13,10 @@ import (
 	"github.com/klippa-app/go-pdfium/requests"
 )
 
-// A page's text read in one call (pageUnicode) is, character for
-// character, what PDFium gives one character at a time (as pageLines reads
-// them), on dev PDFs of several producers.
-func TestPageUnicodeInBulkEqualsPerCharacter(t *testing.T) {
+// devPDFs is four dev PDFs (of several producers) and a PDFium instance
+// to read them with, closed when the test ends.
+func devPDFs(t *testing.T) ([]string, pdfium.Pdfium) {
+	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(sharedData, "*.pdf"))
 	if len(files) == 0 {
 		t.Fatalf("no PDFs in %s", sharedData)
@@ -32,7 +32,15 @@ func TestPageUnicodeInBulkEqualsPerCharacter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer inst.Close()
+	t.Cleanup(func() { inst.Close() })
+	return files, inst
+}
+
+// A page's text read in one call (pageUnicode) is, character for
+// character, what PDFium gives one character at a time (as pageLines reads
+// them), on dev PDFs of several producers.
+func TestPageUnicodeInBulkEqualsPerCharacter(t *testing.T) {
+	files, inst := devPDFs(t)
 	for _, f := range files {
 		raw, err := os.ReadFile(f)
 		if err != nil {
@@ -91,22 +99,7 @@ func TestPageUnicodeInBulkEqualsPerCharacter(t *testing.T) {
 // number, what go-pdfium's calls answer, and a font's boldness asked once
 // per font is what each character's own font weight and name tell.
 func TestPageGeometryEqualsGoPdfium(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(sharedData, "*.pdf"))
-	if len(files) == 0 {
-		t.Fatalf("no PDFs in %s", sharedData)
-	}
-	if len(files) > 4 {
-		files = files[:4]
-	}
-	pool, err := testExtractor(t).pdfRuntime()
-	if err != nil {
-		t.Fatal(err)
-	}
-	inst, err := pool.GetInstanceWithContext(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer inst.Close()
+	files, inst := devPDFs(t)
 	mod, err := moduleOf(inst)
 	if err != nil {
 		t.Fatal(err)
