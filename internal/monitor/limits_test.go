@@ -1,4 +1,4 @@
-package app_test
+package monitor_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 // overLimit is a plain-text page whose text is a little over
@@ -56,7 +57,7 @@ func TestTextLimitEverySource(t *testing.T) {
 				_, err := e.Svc.Analyze(ctx, app.AnalyzeInput{Text: strings.Repeat("x", app.MaxTextChars+1)})
 				return err
 			}, app.CodeInvalid},
-			{"create monitor", func() error { _, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: big}); return err }, app.CodeUnreadable},
+			{"create monitor", func() error { _, err := e.Mon.CreateMonitor(ctx, monitor.MonitorCreate{URL: big}); return err }, app.CodeUnreadable},
 		} {
 			if err := c.call(); err == nil || app.ErrorCode(err) != c.want {
 				t.Errorf("%s: %v, want %s", c.name, err, c.want)
@@ -67,13 +68,13 @@ func TestTextLimitEverySource(t *testing.T) {
 		if got.ConsecutiveFailures != 1 || !strings.Contains(got.LastError, "1,500,000") || got.LastChangedAt != nil {
 			t.Errorf("check of a page grown over the limit: %+v", got)
 		}
-		if a := e.alerts(t, ctx, app.AlertFilter{}); len(a) != 0 {
+		if a := e.alerts(t, ctx, monitor.AlertFilter{}); len(a) != 0 {
 			t.Errorf("%d alerts", len(a))
 		}
 		if n := scansUsed(t, e.Svc, ctx); n != used {
 			t.Errorf("%d scans kept, want every one given back", n-used)
 		}
-		if ms, err := e.Svc.FindMonitors(ctx); err != nil || len(ms) != 1 {
+		if ms, err := e.Mon.FindMonitors(ctx); err != nil || len(ms) != 1 {
 			t.Errorf("monitors %d (%v), want only the first", len(ms), err)
 		}
 		if page, err := e.Svc.FindAnalyses(ctx, app.AnalysisFilter{}); err != nil || len(page.Analyses) != 0 {
@@ -88,23 +89,25 @@ func TestTextLimitEverySource(t *testing.T) {
 // once one is free the same change raises its alert.
 func TestAlertAnalysesShareTheAnalysisBound(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
-		e := newMonitorEnv(t, dbtest.Open(t, d), func(o *app.Options) { o.AnalysisWait = 20 * time.Millisecond })
+		e := newMonitorEnv(t, dbtest.Open(t, d), apptest.Configure(func(o *app.Options) {
+			o.AnalysisConcurrency, o.AnalysisWait = 1, 20*time.Millisecond
+		}))
 		ctx := e.mustCaller(t, app.TierAdvanced)
 		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false), ""))
 		m := e.mustCreate(t, ctx, e.Docs.URL("/terms"))
 		used := scansUsed(t, e.Svc, ctx)
 		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false, arbitration), ""))
 
-		release := e.Svc.FillAnalyses()
-		_, err := e.Svc.CheckMonitor(ctx, m.ID)
+		release := fillAnalyses(t, e.Svc)
+		_, err := e.Mon.CheckMonitor(ctx, m.ID)
 		release()
 		if app.ErrorCode(err) != app.CodeBusy {
 			t.Errorf("check with every analysis place taken: %v, want busy", err)
 		}
-		if got, _ := e.Svc.FindMonitor(ctx, m.ID); got.ConsecutiveFailures != 0 || got.LastError != "" || got.LastChangedAt != nil {
+		if got, _ := e.Mon.FindMonitor(ctx, m.ID); got.ConsecutiveFailures != 0 || got.LastError != "" || got.LastChangedAt != nil {
 			t.Errorf("after the busy check: %+v", got)
 		}
-		if a := e.alerts(t, ctx, app.AlertFilter{}); len(a) != 0 {
+		if a := e.alerts(t, ctx, monitor.AlertFilter{}); len(a) != 0 {
 			t.Errorf("%d alerts while the analyses were full", len(a))
 		}
 		if n := scansUsed(t, e.Svc, ctx); n != used {
@@ -113,10 +116,24 @@ func TestAlertAnalysesShareTheAnalysisBound(t *testing.T) {
 		if got := e.mustCheck(t, ctx, m.ID); got.ConsecutiveFailures != 0 || got.LastChangedAt == nil {
 			t.Errorf("check with a place free: %+v", got)
 		}
-		if a := e.alerts(t, ctx, app.AlertFilter{}); len(a) != 1 {
+		if a := e.alerts(t, ctx, monitor.AlertFilter{}); len(a) != 1 {
 			t.Errorf("%d alerts, want 1", len(a))
 		}
 	})
+}
+
+// fillAnalyses takes svc's one analysis place until release is called, as
+// a long analysis would.
+func fillAnalyses(t *testing.T, svc *app.Service) (release func()) {
+	taken, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		if err := svc.InAnalysisPlace(context.Background(), func() { close(taken); <-done }); err != nil {
+			t.Error(err)
+			close(taken)
+		}
+	}()
+	<-taken
+	return func() { close(done) }
 }
 
 // changing serves a terms page whose text changes on every request.
@@ -143,13 +160,13 @@ func TestConstantChangeAlertsOnceAnInterval(t *testing.T) {
 			e.mustCheck(t, ctx, m.ID)
 			e.Clock.Advance(time.Minute)
 		}
-		alerts := e.alerts(t, ctx, app.AlertFilter{})
+		alerts := e.alerts(t, ctx, monitor.AlertFilter{})
 		if len(alerts) != 1 || strings.Contains(alerts[0].Summary, "constantly") {
 			t.Fatalf("4 changed checks within the hour: %+v", alerts)
 		}
 		e.Clock.Advance(time.Hour)
 		e.mustCheck(t, ctx, m.ID) // revision 6
-		alerts = e.alerts(t, ctx, app.AlertFilter{})
+		alerts = e.alerts(t, ctx, monitor.AlertFilter{})
 		if len(alerts) != 2 {
 			t.Fatalf("%d alerts, want 2", len(alerts))
 		}
@@ -158,7 +175,7 @@ func TestConstantChangeAlertsOnceAnInterval(t *testing.T) {
 			!strings.Contains(a.Summary, "changed on each of its last 5 checks") {
 			t.Errorf("the alert an hour later: %q\n%s", a.Summary, a.Diff)
 		}
-		vp, err := e.Svc.FindMonitorVersions(ctx, m.ID, ptr(100), "")
+		vp, err := e.Mon.FindMonitorVersions(ctx, m.ID, ptr(100), "")
 		if err != nil || len(vp.Versions) != 3 {
 			t.Errorf("versions %+v (%v), want revisions 1, 2 and 6", vp, err)
 		}
@@ -173,7 +190,7 @@ func TestMonitorHistoryRetention(t *testing.T) {
 		e := newMonitorEnv(t, dbtest.Open(t, d))
 		e.Clock.Set(time.Now().Add(1000 * time.Hour).Truncate(time.Second))
 		callers := map[app.Tier]context.Context{}
-		monitors := map[app.Tier]*app.Monitor{}
+		monitors := map[app.Tier]*monitor.Monitor{}
 		accounts := map[app.Tier]string{}
 		for _, tier := range []app.Tier{app.TierFree, app.TierAdvanced} {
 			tok, acct := e.MustAccount("")
@@ -191,15 +208,15 @@ func TestMonitorHistoryRetention(t *testing.T) {
 		e.SetTier(accounts[app.TierFree], app.TierFree)
 		count := func(tier app.Tier) (versions, alerts int) {
 			t.Helper()
-			vp, err := e.Svc.FindMonitorVersions(callers[tier], monitors[tier].ID, ptr(100), "")
+			vp, err := e.Mon.FindMonitorVersions(callers[tier], monitors[tier].ID, ptr(100), "")
 			if err != nil {
 				t.Fatal(err)
 			}
-			return len(vp.Versions), len(e.alerts(t, callers[tier], app.AlertFilter{Limit: ptr(100)}))
+			return len(vp.Versions), len(e.alerts(t, callers[tier], monitor.AlertFilter{Limit: ptr(100)}))
 		}
 		prune := func() {
 			t.Helper()
-			if _, err := e.Svc.PruneMonitorHistory(context.Background()); err != nil {
+			if _, err := e.Mon.PruneMonitorHistory(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -227,14 +244,14 @@ func TestMonitorHistoryRetention(t *testing.T) {
 		}
 
 		adv := monitors[app.TierAdvanced]
-		if err := e.Svc.DeleteMonitor(callers[app.TierAdvanced], adv.ID); err != nil {
+		if err := e.Mon.DeleteMonitor(callers[app.TierAdvanced], adv.ID); err != nil {
 			t.Fatal(err)
 		}
 		prune()
 		if vs, err := e.Store.FindVersions(context.Background(), adv.ID, nil, 100); err != nil || len(vs) != 0 {
 			t.Errorf("deleted monitor: %d versions (%v), want none", len(vs), err)
 		}
-		if a := e.alerts(t, callers[app.TierAdvanced], app.AlertFilter{Limit: ptr(100)}); len(a) != 12 {
+		if a := e.alerts(t, callers[app.TierAdvanced], monitor.AlertFilter{Limit: ptr(100)}); len(a) != 12 {
 			t.Errorf("deleted monitor: %d alerts, want its 12 still readable", len(a))
 		}
 	})
@@ -244,12 +261,12 @@ func TestMonitorHistoryRetention(t *testing.T) {
 // end and saying how much was left out; a shorter diff is kept whole.
 func TestAlertDiffCapped(t *testing.T) {
 	short := "--- previous\n+++ current\n@@ -1 +1 @@\n-a\n+b\n"
-	if got := app.CapDiff(short); got != short {
+	if got := monitor.CapDiff(short); got != short {
 		t.Errorf("short diff changed: %q", got)
 	}
 	long := "--- previous\n+++ current\n@@ -1,40000 +1,40000 @@\n" + strings.Repeat("-an old paragraph of the terms\n+a new paragraph\n", 20000)
-	got := app.CapDiff(long)
-	if len(got) > app.MaxAlertDiff+100 || !strings.HasPrefix(long, got[:strings.LastIndex(got, "...")]) ||
+	got := monitor.CapDiff(long)
+	if len(got) > monitor.MaxAlertDiff+100 || !strings.HasPrefix(long, got[:strings.LastIndex(got, "...")]) ||
 		!strings.HasSuffix(got, " more lines of the diff not shown\n") {
 		t.Errorf("capped diff: %d bytes, ends %q", len(got), got[max(len(got)-80, 0):])
 	}
