@@ -52,8 +52,8 @@ func decodeList[S, A any](s string, of func(S) A) ([]A, error) {
 
 func storedAlertFindingOf(f monitor.AlertFinding) storedAlertFinding { return storedAlertFinding(f) }
 func alertFindingOf(f storedAlertFinding) monitor.AlertFinding       { return monitor.AlertFinding(f) }
-func storedCaseOf(c app.Case) storedCase                         { return storedCase(c) }
-func caseOf(c storedCase) app.Case                               { return app.Case(c) }
+func storedCaseOf(c app.Case) storedCase                             { return storedCase(c) }
+func caseOf(c storedCase) app.Case                                   { return app.Case(c) }
 
 // alertFromApp is a's row; its diff is diffGz, compressed.
 func alertFromApp(a *monitor.Alert, diffGz []byte) (alertRow, error) {

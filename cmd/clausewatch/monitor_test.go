@@ -14,8 +14,8 @@ import (
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
-	"github.com/clausewatch/clausewatch/internal/monitor"
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
