@@ -327,11 +327,7 @@ func (s *Store) FinishCheck(ctx context.Context, c *monitor.CheckRecord) (bool, 
 		return oneRow(s.exec(ctx, finishFailedSQL, at, next, c.Error, c.ErrorCode, c.BlockedBy, c.Failures, c.MonitorID, c.LeaseOwner))
 	}
 	if c.Version == nil {
-		var seen any = at
-		if c.Deferred {
-			seen = nil // the current version was not seen
-		}
-		return oneRow(s.exec(ctx, finishCheckedSQL, at, next, c.Changes, c.ETag, c.LastModified, whole, seen, nil, nil, nil, nil, nil, c.MonitorID, c.LeaseOwner))
+		return oneRow(s.exec(ctx, finishCheckedSQL, at, next, c.Changes, c.ETag, c.LastModified, whole, at, nil, nil, nil, nil, nil, c.MonitorID, c.LeaseOwner))
 	}
 	// nil leaves the column as it is (COALESCE). Compressing happens before
 	// the transaction, so the write locks are held only for the statements.

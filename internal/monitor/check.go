@@ -258,14 +258,11 @@ func (s *Service) observe(ctx context.Context, m *Monitor) (*CheckRecord, error)
 			old = doc.Text
 		}
 	}
+	// Every change is recorded and, as alertOn says, reported at once, even
+	// one soon after the last: a check someone asked for answers what it
+	// found, and scheduled checks come once an interval anyway. A page that
+	// changes all the time is told apart by the summary's note below.
 	changes := m.ConsecutiveChanges + 1
-	if m.LastChangedAt != nil && now.Sub(*m.LastChangedAt) < m.Interval() {
-		// At most one alert an interval: the change waits, unrecorded, for
-		// the first check an interval after the last alert, which compares
-		// with the version that alert left. Without validators that check
-		// fetches the page whole, so a 304 cannot hide the change.
-		return &CheckRecord{Changes: changes, Deferred: true, Whole: true}, nil
-	}
 	rec.Alert, err = s.alertFor(ctx, m, old, pg.Extracted, now)
 	if err != nil {
 		return nil, err

@@ -144,40 +144,50 @@ func changing() http.Handler {
 	})
 }
 
-// A page that changes on every fetch raises at most one alert an interval:
-// changes seen sooner record nothing, and the first check an interval after
-// the last alert raises one covering them all, noting that the page changed
-// on each of its last checks.
-func TestConstantChangeAlertsOnceAnInterval(t *testing.T) {
+// A change found by a check someone asked for is recorded and reported at
+// once, however soon after the last: a clause added and taken out again
+// within the hour raises two alerts, and the page is at its first text again. A page that
+// changes on every check is reported each time, and from its third change
+// in a row the alert says it seems to change constantly.
+func TestCheckNowAlwaysRecordsAndReports(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newMonitorEnv(t, dbtest.Open(t, d))
 		e.Clock.Set(time.Now().Truncate(time.Second))
 		ctx := e.mustCaller(t, app.TierAdvanced)
-		e.Docs.Handle("/terms", changing())
-		m := e.mustCreate(t, ctx, e.Docs.URL("/terms")) // revision 1, interval 1h
+		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false), ""))
+		m := e.mustCreate(t, ctx, e.Docs.URL("/terms")) // interval 1h
 
-		for range 4 { // revisions 2 to 5
-			e.mustCheck(t, ctx, m.ID)
-			e.Clock.Advance(time.Minute)
-		}
+		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false, arbitration), ""))
+		e.Clock.Advance(time.Minute)
+		e.mustCheck(t, ctx, m.ID)
+		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false), ""))
+		e.Clock.Advance(time.Minute)
+		got := e.mustCheck(t, ctx, m.ID)
 		alerts := e.alerts(t, ctx, monitor.AlertFilter{})
-		if len(alerts) != 1 || strings.Contains(alerts[0].Summary, "constantly") {
-			t.Fatalf("4 changed checks within the hour: %+v", alerts)
+		if len(alerts) != 2 || !strings.Contains(alerts[0].Diff, "-Any dispute") || !strings.Contains(alerts[1].Diff, "+Any dispute") {
+			t.Fatalf("a clause added then taken out, checked now each time: %+v", alerts)
 		}
-		e.Clock.Advance(time.Hour)
-		e.mustCheck(t, ctx, m.ID) // revision 6
-		alerts = e.alerts(t, ctx, monitor.AlertFilter{})
-		if len(alerts) != 2 {
-			t.Fatalf("%d alerts, want 2", len(alerts))
+		if got.LastChangedAt == nil || !got.LastChangedAt.Equal(e.Clock.Now()) {
+			t.Errorf("lastChangedAt %v, want the second check's time %v", got.LastChangedAt, e.Clock.Now())
 		}
-		a := alerts[0]
-		if a.Added != 1 || a.Removed != 1 || !strings.Contains(a.Diff, "-Revision 2 ") || !strings.Contains(a.Diff, "+Revision 6 ") ||
-			!strings.Contains(a.Summary, "changed on each of its last 5 checks") {
-			t.Errorf("the alert an hour later: %q\n%s", a.Summary, a.Diff)
+		// Two distinct texts, the first seen again by the second check.
+		if vp, err := e.Mon.FindMonitorVersions(ctx, m.ID, ptr(100), ""); err != nil || len(vp.Versions) != 2 || vp.Versions[1].ContentHash != got.ContentHash {
+			t.Errorf("versions %+v (%v), want the clause's and the first seen again: none left unrecorded", vp, err)
 		}
-		vp, err := e.Mon.FindMonitorVersions(ctx, m.ID, ptr(100), "")
-		if err != nil || len(vp.Versions) != 3 {
-			t.Errorf("versions %+v (%v), want revisions 1, 2 and 6", vp, err)
+
+		e.Docs.Handle("/terms", changing())
+		for n := 3; n <= 5; n++ { // the changes in a row go on from the clause's two
+			e.Clock.Advance(time.Minute)
+			e.mustCheck(t, ctx, m.ID)
+			if a := e.alerts(t, ctx, monitor.AlertFilter{})[0]; !strings.Contains(a.Summary, fmt.Sprintf("changed on each of its last %d checks", n)) {
+				t.Errorf("change %d in a row: summary %q", n, a.Summary)
+			}
+		}
+		if a := e.alerts(t, ctx, monitor.AlertFilter{Limit: ptr(100)}); strings.Contains(a[3].Summary, "constantly") {
+			t.Errorf("the second change in a row already says constantly: %q", a[3].Summary)
+		}
+		if a := e.alerts(t, ctx, monitor.AlertFilter{Limit: ptr(100)}); len(a) != 5 {
+			t.Errorf("%d alerts, want 5: one a change", len(a))
 		}
 	})
 }

@@ -99,11 +99,8 @@ type CheckRecord struct {
 	Raw                *RawPage
 	Alert              *Alert
 	// Changes is the monitor's count of successful checks in a row that
-	// saw the text change, after this one. Deferred marks a change seen too
-	// soon after the last alert: the current version and when it was last
-	// seen stay as they are.
-	Changes  int
-	Deferred bool
+	// saw the text change, after this one.
+	Changes int
 	// Whole says the page was fetched whole (not answered 304): the
 	// monitor's WholeFetchAt becomes CheckedAt.
 	Whole bool
