@@ -98,7 +98,7 @@ func TestUpdateMonitorAlertOn(t *testing.T) {
 		if _, err := e.Mon.UpdateMonitor(ctx, m.ID, monitor.MonitorUpdate{AlertOn: ptr("risk")}); err != nil {
 			t.Fatal(err)
 		}
-		e.Clock.Advance(2 * time.Second) // past the one alert an interval
+		e.Clock.Advance(2 * time.Second) // a moment later
 		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false), ""))
 		e.mustCheck(t, ctx, m.ID)
 		if a := e.alerts(t, ctx, monitor.AlertFilter{MonitorID: m.ID}); len(a) != 1 {

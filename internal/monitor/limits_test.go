@@ -25,7 +25,8 @@ func overLimit() apptest.Page {
 // One text limit for every source: a fetched page over it cannot be
 // extracted, analyzed (alone or in a batch) or monitored (422, the scan
 // given back, nothing stored), a pasted text over it is invalid, and a
-// monitored page that grows over it fails its check without an alert.
+// monitored page that grows over it fails its check as too_large, without
+// an alert.
 func TestTextLimitEverySource(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newMonitorEnv(t, dbtest.Open(t, d))
@@ -65,7 +66,7 @@ func TestTextLimitEverySource(t *testing.T) {
 		}
 
 		got := e.mustCheck(t, ctx, m.ID)
-		if got.ConsecutiveFailures != 1 || !strings.Contains(got.LastError, "1,500,000") || got.LastChangedAt != nil {
+		if got.ConsecutiveFailures != 1 || !strings.Contains(got.LastError, "1,500,000") || got.LastErrorCode != "too_large" || got.LastChangedAt != nil {
 			t.Errorf("check of a page grown over the limit: %+v", got)
 		}
 		if a := e.alerts(t, ctx, monitor.AlertFilter{}); len(a) != 0 {
