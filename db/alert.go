@@ -9,6 +9,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 const createAlertSQL = `INSERT INTO alerts (id, account_id, monitor_id, url, detected_at, read, summary, diff, diff_gz, added, removed,
@@ -49,13 +50,13 @@ func decodeList[S, A any](s string, of func(S) A) ([]A, error) {
 	return out, nil
 }
 
-func storedAlertFindingOf(f app.AlertFinding) storedAlertFinding { return storedAlertFinding(f) }
-func alertFindingOf(f storedAlertFinding) app.AlertFinding       { return app.AlertFinding(f) }
-func storedCaseOf(c app.Case) storedCase                         { return storedCase(c) }
-func caseOf(c storedCase) app.Case                               { return app.Case(c) }
+func storedAlertFindingOf(f monitor.AlertFinding) storedAlertFinding { return storedAlertFinding(f) }
+func alertFindingOf(f storedAlertFinding) monitor.AlertFinding       { return monitor.AlertFinding(f) }
+func storedCaseOf(c app.Case) storedCase                             { return storedCase(c) }
+func caseOf(c storedCase) app.Case                                   { return app.Case(c) }
 
 // alertFromApp is a's row; its diff is diffGz, compressed.
-func alertFromApp(a *app.Alert, diffGz []byte) (alertRow, error) {
+func alertFromApp(a *monitor.Alert, diffGz []byte) (alertRow, error) {
 	added, err := encodeList(a.FindingsAdded, storedAlertFindingOf)
 	if err != nil {
 		return alertRow{}, err
@@ -79,7 +80,7 @@ func alertFromApp(a *app.Alert, diffGz []byte) (alertRow, error) {
 }
 
 // createAlert stores a; its diff is diffGz, compressed.
-func (s *Store) createAlert(ctx context.Context, a *app.Alert, diffGz []byte) error {
+func (s *Store) createAlert(ctx context.Context, a *monitor.Alert, diffGz []byte) error {
 	r, err := alertFromApp(a, diffGz)
 	if err != nil {
 		return err
@@ -112,31 +113,31 @@ type alertRow struct {
 	CasesRemoved    string    `db:"cases_removed"`
 }
 
-func (r *alertRow) toApp() (app.Alert, error) {
+func (r *alertRow) toApp() (monitor.Alert, error) {
 	added, err := decodeList(r.FindingsAdded, alertFindingOf)
 	if err != nil {
-		return app.Alert{}, err
+		return monitor.Alert{}, err
 	}
 	removed, err := decodeList(r.FindingsRemoved, alertFindingOf)
 	if err != nil {
-		return app.Alert{}, err
+		return monitor.Alert{}, err
 	}
 	casesAdded, err := decodeList(r.CasesAdded, caseOf)
 	if err != nil {
-		return app.Alert{}, err
+		return monitor.Alert{}, err
 	}
 	casesRemoved, err := decodeList(r.CasesRemoved, caseOf)
 	if err != nil {
-		return app.Alert{}, err
+		return monitor.Alert{}, err
 	}
 	if r.DiffGz != nil {
 		diff, err := decompress(r.DiffGz)
 		if err != nil {
-			return app.Alert{}, err
+			return monitor.Alert{}, err
 		}
 		r.Diff = string(diff)
 	}
-	return app.Alert{ID: r.ID, AccountID: r.AccountID, MonitorID: r.MonitorID, URL: r.URL, DetectedAt: r.DetectedAt.UTC(),
+	return monitor.Alert{ID: r.ID, AccountID: r.AccountID, MonitorID: r.MonitorID, URL: r.URL, DetectedAt: r.DetectedAt.UTC(),
 		Read: r.Read, Summary: r.Summary, Diff: r.Diff, Added: r.Added, Removed: r.Removed,
 		FindingsAdded: added, FindingsRemoved: removed,
 		GradeBefore: r.GradeBefore, GradeAfter: r.GradeAfter, CasesAdded: casesAdded, CasesRemoved: casesRemoved}, nil
@@ -144,7 +145,7 @@ func (r *alertRow) toApp() (app.Alert, error) {
 
 // FindAlerts implements app.Store. The filters make a few fixed variants of
 // one statement, each prepared once.
-func (s *Store) FindAlerts(ctx context.Context, f app.AlertQuery) ([]app.Alert, error) {
+func (s *Store) FindAlerts(ctx context.Context, f monitor.AlertQuery) ([]monitor.Alert, error) {
 	var q strings.Builder
 	q.WriteString(`SELECT ` + alertColumns + ` FROM alerts WHERE account_id = ?`)
 	args := []any{f.AccountID}
@@ -165,7 +166,7 @@ func (s *Store) FindAlerts(ctx context.Context, f app.AlertQuery) ([]app.Alert, 
 	if err := s.selectAll(ctx, &rows, q.String(), append(args, f.Limit)...); err != nil {
 		return nil, err
 	}
-	out := make([]app.Alert, len(rows))
+	out := make([]monitor.Alert, len(rows))
 	for i := range rows {
 		a, err := rows[i].toApp()
 		if err != nil {

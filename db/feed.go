@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 type feedTokenRow struct {
@@ -14,8 +15,8 @@ type feedTokenRow struct {
 	CreatedAt time.Time `db:"created_at"`
 }
 
-func (r *feedTokenRow) toApp() *app.FeedToken {
-	return &app.FeedToken{AccountID: r.AccountID, Hash: r.Hash, Prefix: r.Prefix, CreatedAt: r.CreatedAt.UTC()}
+func (r *feedTokenRow) toApp() *monitor.FeedToken {
+	return &monitor.FeedToken{AccountID: r.AccountID, Hash: r.Hash, Prefix: r.Prefix, CreatedAt: r.CreatedAt.UTC()}
 }
 
 // One row per account: saving a token replaces the account's previous one
@@ -24,7 +25,7 @@ const saveFeedTokenSQL = `INSERT INTO feed_tokens (account_id, token_hash, prefi
 ON CONFLICT (account_id) DO UPDATE SET token_hash = excluded.token_hash, prefix = excluded.prefix, created_at = excluded.created_at`
 
 // SaveFeedToken implements app.Store.
-func (s *Store) SaveFeedToken(ctx context.Context, t *app.FeedToken) error {
+func (s *Store) SaveFeedToken(ctx context.Context, t *monitor.FeedToken) error {
 	_, err := s.exec(ctx, saveFeedTokenSQL, t.AccountID, t.Hash, t.Prefix, t.CreatedAt.UTC())
 	return err
 }
@@ -37,17 +38,17 @@ const (
 )
 
 // FindFeedToken implements app.Store.
-func (s *Store) FindFeedToken(ctx context.Context, accountID string) (*app.FeedToken, error) {
+func (s *Store) FindFeedToken(ctx context.Context, accountID string) (*monitor.FeedToken, error) {
 	return s.findFeedToken(ctx, findFeedTokenSQL, accountID)
 }
 
 // FindFeedTokenByHash implements app.Store. Every feed read asks the
 // database, never a cache: a rotated token is refused at once everywhere.
-func (s *Store) FindFeedTokenByHash(ctx context.Context, hash []byte) (*app.FeedToken, error) {
+func (s *Store) FindFeedTokenByHash(ctx context.Context, hash []byte) (*monitor.FeedToken, error) {
 	return s.findFeedToken(ctx, findFeedTokenByHashSQL, hash)
 }
 
-func (s *Store) findFeedToken(ctx context.Context, q string, arg any) (*app.FeedToken, error) {
+func (s *Store) findFeedToken(ctx context.Context, q string, arg any) (*monitor.FeedToken, error) {
 	var r feedTokenRow
 	if err := s.get(ctx, &r, q, arg); err != nil {
 		if app.ErrorCode(err) == app.CodeNotFound {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 // Saving a feed token replaces the account's previous one in one
@@ -21,9 +22,9 @@ func TestFeedTokenReplaced(t *testing.T) {
 			if _, err := s.FindFeedToken(ctx, acct.ID); app.ErrorCode(err) != app.CodeNotFound {
 				t.Fatalf("before any: %v", err)
 			}
-			old := &app.FeedToken{AccountID: acct.ID, Hash: bytes.Repeat([]byte{1}, 32), Prefix: "cwfd_old", CreatedAt: time.Now().Truncate(time.Millisecond)}
-			cur := &app.FeedToken{AccountID: acct.ID, Hash: bytes.Repeat([]byte{2}, 32), Prefix: "cwfd_new", CreatedAt: old.CreatedAt.Add(time.Second)}
-			for _, tk := range []*app.FeedToken{old, cur} {
+			old := &monitor.FeedToken{AccountID: acct.ID, Hash: bytes.Repeat([]byte{1}, 32), Prefix: "cwfd_old", CreatedAt: time.Now().Truncate(time.Millisecond)}
+			cur := &monitor.FeedToken{AccountID: acct.ID, Hash: bytes.Repeat([]byte{2}, 32), Prefix: "cwfd_new", CreatedAt: old.CreatedAt.Add(time.Second)}
+			for _, tk := range []*monitor.FeedToken{old, cur} {
 				if err := s.SaveFeedToken(ctx, tk); err != nil {
 					t.Fatal(err)
 				}

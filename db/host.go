@@ -4,9 +4,10 @@ import (
 	"context"
 
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
-// The per-host schedule (app.HostTurn). Taking a turn is one conditional
+// The per-host schedule (monitor.HostTurn). Taking a turn is one conditional
 // UPDATE: it moves the host's next turn forward only WHERE that turn has
 // come, so of any number of processes asking at once exactly one is
 // answered with a row; the row lock (PostgreSQL) or the single writer
@@ -26,37 +27,37 @@ WHERE host = ? AND next_ms <= ? RETURNING errors`
 )
 
 // TakeHostTurn implements app.Store.
-func (s *Store) TakeHostTurn(ctx context.Context, host string, nowMs, floorMs int64) (app.HostTurn, bool, error) {
+func (s *Store) TakeHostTurn(ctx context.Context, host string, nowMs, floorMs int64) (monitor.HostTurn, bool, error) {
 	for range 2 {
 		var errs int
 		err := s.get(ctx, &errs, takeHostTurnSQL, nowMs, floorMs, floorMs, host, nowMs)
 		if err == nil {
-			return app.HostTurn{Errors: errs}, true, nil
+			return monitor.HostTurn{Errors: errs}, true, nil
 		}
 		if app.ErrorCode(err) != app.CodeNotFound {
-			return app.HostTurn{}, false, err
+			return monitor.HostTurn{}, false, err
 		}
 		var next int64
 		err = s.get(ctx, &next, hostNextSQL, host)
 		if err == nil {
 			if next > nowMs {
-				return app.HostTurn{NextMs: next}, false, nil
+				return monitor.HostTurn{NextMs: next}, false, nil
 			}
 			continue // its turn came in between: take it
 		}
 		if app.ErrorCode(err) != app.CodeNotFound {
-			return app.HostTurn{}, false, err
+			return monitor.HostTurn{}, false, err
 		}
 		if _, err := s.exec(ctx, insertHostSQL, host); err != nil {
-			return app.HostTurn{}, false, err
+			return monitor.HostTurn{}, false, err
 		}
 	}
 	// Taken by another process twice in a row: it is the next one's turn.
 	var next int64
 	if err := s.get(ctx, &next, hostNextSQL, host); err != nil {
-		return app.HostTurn{}, false, err
+		return monitor.HostTurn{}, false, err
 	}
-	return app.HostTurn{NextMs: max(next, nowMs+1)}, false, nil
+	return monitor.HostTurn{NextMs: max(next, nowMs+1)}, false, nil
 }
 
 // RecordHostFetch implements app.Store.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 // monitorRow is a monitor as its list and check read it.
@@ -31,22 +32,22 @@ type monitorRow struct {
 	WholeFetchAt        *time.Time `db:"whole_fetch_at"`
 }
 
-func monitorFromApp(m *app.Monitor) monitorRow {
+func monitorFromApp(m *monitor.Monitor) monitorRow {
 	return monitorRow{ID: m.ID, AccountID: m.AccountID, URL: m.URL, Name: m.Name, IntervalSeconds: m.IntervalSeconds,
 		CreatedAt: m.CreatedAt.UTC(), NextCheckAt: m.NextCheckAt.UTC(), LastCheckedAt: utcPtr(m.LastCheckedAt), LastChangedAt: utcPtr(m.LastChangedAt),
 		LastError: m.LastError, LastErrorCode: m.LastErrorCode, BlockedBy: m.BlockedBy, ConsecutiveFailures: m.ConsecutiveFailures, ConsecutiveChanges: m.ConsecutiveChanges,
 		AlertOn: m.AlertOn, ContentHash: m.ContentHash, ETag: m.ETag, LastModified: m.LastModified, WholeFetchAt: utcPtr(m.WholeFetchAt)}
 }
 
-func (r *monitorRow) toApp() *app.Monitor {
-	return &app.Monitor{ID: r.ID, AccountID: r.AccountID, URL: r.URL, Name: r.Name, IntervalSeconds: r.IntervalSeconds,
+func (r *monitorRow) toApp() *monitor.Monitor {
+	return &monitor.Monitor{ID: r.ID, AccountID: r.AccountID, URL: r.URL, Name: r.Name, IntervalSeconds: r.IntervalSeconds,
 		CreatedAt: r.CreatedAt.UTC(), NextCheckAt: r.NextCheckAt.UTC(), LastCheckedAt: utcPtr(r.LastCheckedAt), LastChangedAt: utcPtr(r.LastChangedAt),
 		LastError: r.LastError, LastErrorCode: r.LastErrorCode, BlockedBy: r.BlockedBy, ConsecutiveFailures: r.ConsecutiveFailures, ConsecutiveChanges: r.ConsecutiveChanges,
 		AlertOn: r.AlertOn, ContentHash: r.ContentHash, ETag: r.ETag, LastModified: r.LastModified, WholeFetchAt: utcPtr(r.WholeFetchAt)}
 }
 
-func monitorsToApp(rows []monitorRow) []app.Monitor {
-	out := make([]app.Monitor, len(rows))
+func monitorsToApp(rows []monitorRow) []monitor.Monitor {
+	out := make([]monitor.Monitor, len(rows))
 	for i := range rows {
 		out[i] = *rows[i].toApp()
 	}
@@ -96,7 +97,7 @@ const createMonitorSQL = `INSERT INTO monitors (id, account_id, url, name, inter
 content_hash, content_seen_at, etag, last_modified, raw_gz, raw_type, raw_url, whole_fetch_at, alert_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 // CreateMonitor implements app.Store.
-func (s *Store) CreateMonitor(ctx context.Context, m *app.Monitor, v *app.MonitorVersion, raw *app.RawPage, limit int) (bool, error) {
+func (s *Store) CreateMonitor(ctx context.Context, m *monitor.Monitor, v *monitor.MonitorVersion, raw *monitor.RawPage, limit int) (bool, error) {
 	// Compressing happens before the transaction, which holds the account's
 	// lock (on SQLite, the one writer's) only for the statements.
 	rawGz, err := compress(raw.Body)
@@ -120,7 +121,7 @@ func (s *Store) CreateMonitor(ctx context.Context, m *app.Monitor, v *app.Monito
 const findMonitorsSQL = `SELECT ` + monitorColumns + ` FROM monitors WHERE account_id = ? AND deleted_at IS NULL ORDER BY created_at DESC, id`
 
 // FindMonitors implements app.Store.
-func (s *Store) FindMonitors(ctx context.Context, accountID string) ([]app.Monitor, error) {
+func (s *Store) FindMonitors(ctx context.Context, accountID string) ([]monitor.Monitor, error) {
 	var rows []monitorRow
 	if err := s.selectAll(ctx, &rows, findMonitorsSQL, accountID); err != nil {
 		return nil, err
@@ -131,7 +132,7 @@ func (s *Store) FindMonitors(ctx context.Context, accountID string) ([]app.Monit
 const findMonitorSQL = `SELECT ` + monitorColumns + ` FROM monitors WHERE id = ? AND account_id = ? AND deleted_at IS NULL`
 
 // FindMonitor implements app.Store.
-func (s *Store) FindMonitor(ctx context.Context, accountID, id string) (*app.Monitor, error) {
+func (s *Store) FindMonitor(ctx context.Context, accountID, id string) (*monitor.Monitor, error) {
 	var r monitorRow
 	if err := s.get(ctx, &r, findMonitorSQL, id, accountID); err != nil {
 		return nil, monitorNotFound(err)
@@ -146,7 +147,7 @@ RETURNING ` + monitorColumns
 // UpdateMonitor implements app.Store. It writes only the fields a user
 // sets, never the check's state, so it neither waits for nor disturbs a
 // check under way (whose FinishCheck writes no alert_on).
-func (s *Store) UpdateMonitor(ctx context.Context, accountID, id, alertOn string) (*app.Monitor, error) {
+func (s *Store) UpdateMonitor(ctx context.Context, accountID, id, alertOn string) (*monitor.Monitor, error) {
 	var r monitorRow
 	if err := s.get(ctx, &r, updateMonitorSQL, alertOn, id, accountID); err != nil {
 		return nil, monitorNotFound(err)
@@ -221,7 +222,7 @@ RETURNING ` + monitorColumns
 )
 
 // ClaimDueMonitor implements app.Store.
-func (s *Store) ClaimDueMonitor(ctx context.Context, now, until time.Time, owner string) (*app.Monitor, error) {
+func (s *Store) ClaimDueMonitor(ctx context.Context, now, until time.Time, owner string) (*monitor.Monitor, error) {
 	q, args := s.ClaimSQL(now, until, owner)
 	var r monitorRow
 	if err := s.get(ctx, &r, q, args...); err != nil {
@@ -245,7 +246,7 @@ WHERE id = ? AND account_id = ? AND deleted_at IS NULL AND (lease_until IS NULL 
 RETURNING ` + monitorColumns
 
 // ClaimMonitor implements app.Store.
-func (s *Store) ClaimMonitor(ctx context.Context, accountID, id string, now, until time.Time, owner string) (*app.Monitor, error) {
+func (s *Store) ClaimMonitor(ctx context.Context, accountID, id string, now, until time.Time, owner string) (*monitor.Monitor, error) {
 	var r monitorRow
 	err := s.get(ctx, &r, claimMonitorSQL, owner, until.UTC(), id, accountID, now.UTC())
 	if app.ErrorCode(err) == app.CodeNotFound {
@@ -281,7 +282,7 @@ func (s *Store) ReleaseMonitor(ctx context.Context, id, owner string, next time.
 const findRawPageSQL = `SELECT raw_gz, raw_type, raw_url FROM monitors WHERE id = ?`
 
 // FindRawPage implements app.Store.
-func (s *Store) FindRawPage(ctx context.Context, monitorID string) (*app.RawPage, error) {
+func (s *Store) FindRawPage(ctx context.Context, monitorID string) (*monitor.RawPage, error) {
 	var row struct {
 		Gz   []byte `db:"raw_gz"`
 		Type string `db:"raw_type"`
@@ -294,7 +295,7 @@ func (s *Store) FindRawPage(ctx context.Context, monitorID string) (*app.RawPage
 	if err != nil {
 		return nil, err
 	}
-	return &app.RawPage{Body: body, ContentType: row.Type, URL: row.URL}, nil
+	return &monitor.RawPage{Body: body, ContentType: row.Type, URL: row.URL}, nil
 }
 
 // Recording a check: only the lease's owner may (see the claim above).
@@ -316,7 +317,7 @@ WHERE monitor_id = ? AND content_hash = (SELECT content_hash FROM monitors WHERE
 
 // FinishCheck implements app.Store. A failed or unchanged check is one
 // statement; only a new version takes a transaction.
-func (s *Store) FinishCheck(ctx context.Context, c *app.CheckRecord) (bool, error) {
+func (s *Store) FinishCheck(ctx context.Context, c *monitor.CheckRecord) (bool, error) {
 	at, next := c.CheckedAt.UTC(), c.NextCheckAt.UTC()
 	var whole any // nil leaves the column as it is (COALESCE)
 	if c.Whole {
@@ -326,11 +327,7 @@ func (s *Store) FinishCheck(ctx context.Context, c *app.CheckRecord) (bool, erro
 		return oneRow(s.exec(ctx, finishFailedSQL, at, next, c.Error, c.ErrorCode, c.BlockedBy, c.Failures, c.MonitorID, c.LeaseOwner))
 	}
 	if c.Version == nil {
-		var seen any = at
-		if c.Deferred {
-			seen = nil // the current version was not seen
-		}
-		return oneRow(s.exec(ctx, finishCheckedSQL, at, next, c.Changes, c.ETag, c.LastModified, whole, seen, nil, nil, nil, nil, nil, c.MonitorID, c.LeaseOwner))
+		return oneRow(s.exec(ctx, finishCheckedSQL, at, next, c.Changes, c.ETag, c.LastModified, whole, at, nil, nil, nil, nil, nil, c.MonitorID, c.LeaseOwner))
 	}
 	// nil leaves the column as it is (COALESCE). Compressing happens before
 	// the transaction, so the write locks are held only for the statements.

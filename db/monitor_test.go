@@ -12,6 +12,7 @@ import (
 	"github.com/clausewatch/clausewatch/db"
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 func mustMonitorAccount(t *testing.T, s *db.Store) *app.Account {
@@ -25,13 +26,13 @@ func mustMonitorAccount(t *testing.T, s *db.Store) *app.Account {
 }
 
 // newMonitor stores a monitor due at due, with a first version of text.
-func mustMonitor(t *testing.T, s *db.Store, acct *app.Account, due time.Time, text string) *app.Monitor {
+func mustMonitor(t *testing.T, s *db.Store, acct *app.Account, due time.Time, text string) *monitor.Monitor {
 	t.Helper()
 	now := time.Now().UTC()
-	m := &app.Monitor{ID: uuid.NewString(), AccountID: acct.ID, URL: "https://example.com/terms", IntervalSeconds: 60,
+	m := &monitor.Monitor{ID: uuid.NewString(), AccountID: acct.ID, URL: "https://example.com/terms", IntervalSeconds: 60,
 		CreatedAt: now, NextCheckAt: due, LastCheckedAt: &now, ContentHash: "h-" + text}
-	v := &app.MonitorVersion{MonitorID: m.ID, ContentHash: m.ContentHash, ExtractorVersion: "x1", Text: text, WordCount: 1, FirstSeenAt: now, LastSeenAt: now}
-	ok, err := s.CreateMonitor(context.Background(), m, v, &app.RawPage{Body: []byte("<p>" + text), ContentType: "text/html", URL: m.URL}, 1000)
+	v := &monitor.MonitorVersion{MonitorID: m.ID, ContentHash: m.ContentHash, ExtractorVersion: "x1", Text: text, WordCount: 1, FirstSeenAt: now, LastSeenAt: now}
+	ok, err := s.CreateMonitor(context.Background(), m, v, &monitor.RawPage{Body: []byte("<p>" + text), ContentType: "text/html", URL: m.URL}, 1000)
 	if err != nil || !ok {
 		t.Fatalf("create monitor: %v %v", ok, err)
 	}
@@ -39,9 +40,9 @@ func mustMonitor(t *testing.T, s *db.Store, acct *app.Account, due time.Time, te
 }
 
 // claimAll claims due monitors one at a time until none is left.
-func claimAll(t *testing.T, s *db.Store, now, until time.Time, owner string) ([]app.Monitor, error) {
+func claimAll(t *testing.T, s *db.Store, now, until time.Time, owner string) ([]monitor.Monitor, error) {
 	t.Helper()
-	var out []app.Monitor
+	var out []monitor.Monitor
 	for range 100_000 {
 		m, err := s.ClaimDueMonitor(context.Background(), now, until, owner)
 		if app.ErrorCode(err) == app.CodeNotFound {
@@ -71,7 +72,7 @@ func TestMonitorClaimLease(t *testing.T) {
 			a := mustMonitor(t, s, acct, base.Add(-2*time.Second), "a")
 			b := mustMonitor(t, s, acct, base.Add(-1*time.Second), "b")
 			later := mustMonitor(t, s, acct, base.Add(time.Hour), "later")
-			ours := func(ms []app.Monitor) []string {
+			ours := func(ms []monitor.Monitor) []string {
 				var ids []string
 				for _, m := range ms {
 					if m.AccountID == acct.ID {
@@ -92,14 +93,14 @@ func TestMonitorClaimLease(t *testing.T) {
 			if len(ours(got)) != 2 {
 				t.Errorf("expired leases not claimed again: %v", ours(got))
 			}
-			rec := &app.CheckRecord{MonitorID: b.ID, LeaseOwner: "11111111-1111-4111-8111-111111111111", CheckedAt: base, NextCheckAt: base.Add(time.Hour)}
+			rec := &monitor.CheckRecord{MonitorID: b.ID, LeaseOwner: "11111111-1111-4111-8111-111111111111", CheckedAt: base, NextCheckAt: base.Add(time.Hour)}
 			if ok, err := s.FinishCheck(ctx, rec); ok || err != nil {
 				t.Errorf("check recorded by a lost lease: %v %v", ok, err)
 			}
 			rec.LeaseOwner = "22222222-2222-4222-8222-222222222222"
-			rec.Version = &app.MonitorVersion{MonitorID: b.ID, ContentHash: "h-b2", ExtractorVersion: "x1", Text: "b2", WordCount: 1, FirstSeenAt: base, LastSeenAt: base}
-			rec.Alert = &app.Alert{ID: uuid.NewString(), AccountID: acct.ID, MonitorID: b.ID, URL: b.URL, DetectedAt: base, Summary: "1 paragraph changed",
-				Diff: "-b\n+b2\n", Added: 1, Removed: 1, FindingsAdded: []app.AlertFinding{{Category: "arbitration", Severity: "blocker", Title: "Arbitration", Quote: "binding arbitration"}}}
+			rec.Version = &monitor.MonitorVersion{MonitorID: b.ID, ContentHash: "h-b2", ExtractorVersion: "x1", Text: "b2", WordCount: 1, FirstSeenAt: base, LastSeenAt: base}
+			rec.Alert = &monitor.Alert{ID: uuid.NewString(), AccountID: acct.ID, MonitorID: b.ID, URL: b.URL, DetectedAt: base, Summary: "1 paragraph changed",
+				Diff: "-b\n+b2\n", Added: 1, Removed: 1, FindingsAdded: []monitor.AlertFinding{{Category: "arbitration", Severity: "blocker", Title: "Arbitration", Quote: "binding arbitration"}}}
 			if ok, err := s.FinishCheck(ctx, rec); !ok || err != nil {
 				t.Fatalf("owner's check not recorded: %v %v", ok, err)
 			}
@@ -111,7 +112,7 @@ func TestMonitorClaimLease(t *testing.T) {
 			if err != nil || v.Text != "b2" {
 				t.Errorf("version: %+v %v", v, err)
 			}
-			alerts, err := s.FindAlerts(ctx, app.AlertQuery{AccountID: acct.ID, UnreadOnly: true, Limit: 10})
+			alerts, err := s.FindAlerts(ctx, monitor.AlertQuery{AccountID: acct.ID, UnreadOnly: true, Limit: 10})
 			if err != nil || len(alerts) != 1 || alerts[0].FindingsAdded[0].Quote != "binding arbitration" {
 				t.Errorf("alerts: %+v %v", alerts, err)
 			}
@@ -154,9 +155,9 @@ func TestCreateMonitorCap(t *testing.T) {
 			for i := range 8 {
 				go func() {
 					now := time.Now().UTC()
-					m := &app.Monitor{ID: uuid.NewString(), AccountID: acct.ID, URL: "https://example.com", IntervalSeconds: 60, CreatedAt: now, NextCheckAt: now, ContentHash: fmt.Sprint(i)}
-					v := &app.MonitorVersion{MonitorID: m.ID, ContentHash: m.ContentHash, ExtractorVersion: "x", FirstSeenAt: now, LastSeenAt: now}
-					ok, err := s.CreateMonitor(context.Background(), m, v, &app.RawPage{}, 3)
+					m := &monitor.Monitor{ID: uuid.NewString(), AccountID: acct.ID, URL: "https://example.com", IntervalSeconds: 60, CreatedAt: now, NextCheckAt: now, ContentHash: fmt.Sprint(i)}
+					v := &monitor.MonitorVersion{MonitorID: m.ID, ContentHash: m.ContentHash, ExtractorVersion: "x", FirstSeenAt: now, LastSeenAt: now}
+					ok, err := s.CreateMonitor(context.Background(), m, v, &monitor.RawPage{}, 3)
 					errs <- err
 					oks <- ok
 				}()
@@ -192,10 +193,10 @@ func TestAlertDiffCompressed(t *testing.T) {
 				t.Fatalf("claim: %v", err)
 			}
 			diff := strings.Repeat(" We may change these terms at any time.\n", 2000) + "+Any dispute goes to binding arbitration.\n"
-			a := &app.Alert{ID: uuid.NewString(), AccountID: acct.ID, MonitorID: m.ID, URL: m.URL, DetectedAt: base, Summary: "1 paragraph changed",
+			a := &monitor.Alert{ID: uuid.NewString(), AccountID: acct.ID, MonitorID: m.ID, URL: m.URL, DetectedAt: base, Summary: "1 paragraph changed",
 				Diff: diff, Added: 1}
-			rec := &app.CheckRecord{MonitorID: m.ID, LeaseOwner: owner, CheckedAt: base, NextCheckAt: base.Add(time.Hour), Alert: a,
-				Version: &app.MonitorVersion{MonitorID: m.ID, ContentHash: "h-a2", ExtractorVersion: "x1", Text: "a2", WordCount: 1, FirstSeenAt: base, LastSeenAt: base}}
+			rec := &monitor.CheckRecord{MonitorID: m.ID, LeaseOwner: owner, CheckedAt: base, NextCheckAt: base.Add(time.Hour), Alert: a,
+				Version: &monitor.MonitorVersion{MonitorID: m.ID, ContentHash: "h-a2", ExtractorVersion: "x1", Text: "a2", WordCount: 1, FirstSeenAt: base, LastSeenAt: base}}
 			if ok, err := s.FinishCheck(ctx, rec); !ok || err != nil {
 				t.Fatalf("finish: %v %v", ok, err)
 			}
@@ -205,7 +206,7 @@ func TestAlertDiffCompressed(t *testing.T) {
 			}
 			read := func() string {
 				t.Helper()
-				alerts, err := s.FindAlerts(ctx, app.AlertQuery{AccountID: acct.ID, Limit: 10})
+				alerts, err := s.FindAlerts(ctx, monitor.AlertQuery{AccountID: acct.ID, Limit: 10})
 				if err != nil || len(alerts) != 1 {
 					t.Fatalf("alerts: %d %v", len(alerts), err)
 				}
@@ -240,7 +241,7 @@ func TestMonitorClaimPrefersIdleAccounts(t *testing.T) {
 				t.Fatal(err)
 			}
 			busy, idle := mustMonitorAccount(t, s), mustMonitorAccount(t, s)
-			var many []*app.Monitor
+			var many []*monitor.Monitor
 			for i := range 5 {
 				many = append(many, mustMonitor(t, s, busy, base.Add(-time.Duration(10-i)*time.Second), fmt.Sprint("m", i)))
 			}

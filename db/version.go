@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 const upsertVersionSQL = `INSERT INTO monitor_versions (monitor_id, content_hash, extractor_version, text_gz, word_count, first_seen_at, last_seen_at)
@@ -27,18 +28,18 @@ type versionRow struct {
 	LastSeenAt       time.Time `db:"last_seen_at"`
 }
 
-func versionFromApp(v *app.MonitorVersion) versionRow {
+func versionFromApp(v *monitor.MonitorVersion) versionRow {
 	return versionRow{MonitorID: v.MonitorID, ContentHash: v.ContentHash, ExtractorVersion: v.ExtractorVersion, WordCount: v.WordCount,
 		FirstSeenAt: v.FirstSeenAt.UTC(), LastSeenAt: v.LastSeenAt.UTC()}
 }
 
-func (r *versionRow) toApp(text string) app.MonitorVersion {
-	return app.MonitorVersion{MonitorID: r.MonitorID, ContentHash: r.ContentHash, ExtractorVersion: r.ExtractorVersion, WordCount: r.WordCount,
+func (r *versionRow) toApp(text string) monitor.MonitorVersion {
+	return monitor.MonitorVersion{MonitorID: r.MonitorID, ContentHash: r.ContentHash, ExtractorVersion: r.ExtractorVersion, WordCount: r.WordCount,
 		FirstSeenAt: r.FirstSeenAt.UTC(), LastSeenAt: r.LastSeenAt.UTC(), Text: text}
 }
 
 // FindVersion implements app.Store.
-func (s *Store) FindVersion(ctx context.Context, monitorID, contentHash string) (*app.MonitorVersion, error) {
+func (s *Store) FindVersion(ctx context.Context, monitorID, contentHash string) (*monitor.MonitorVersion, error) {
 	var row struct {
 		versionRow
 		TextGz      []byte    `db:"text_gz"`
@@ -60,7 +61,7 @@ func (s *Store) FindVersion(ctx context.Context, monitorID, contentHash string) 
 }
 
 // upsertVersion records a version whose text is textGz, compressed.
-func (s *Store) upsertVersion(ctx context.Context, v *app.MonitorVersion, textGz []byte) error {
+func (s *Store) upsertVersion(ctx context.Context, v *monitor.MonitorVersion, textGz []byte) error {
 	r := versionFromApp(v)
 	_, err := s.exec(ctx, upsertVersionSQL, r.MonitorID, r.ContentHash, r.ExtractorVersion, textGz, r.WordCount, r.FirstSeenAt, r.LastSeenAt)
 	return err
@@ -72,7 +73,7 @@ const findVersionsSQL = `SELECT v.monitor_id, v.content_hash, v.extractor_versio
 FROM monitor_versions v JOIN monitors m ON m.id = v.monitor_id WHERE v.monitor_id = ?`
 
 // FindVersions implements app.Store.
-func (s *Store) FindVersions(ctx context.Context, monitorID string, after *app.PageCursor, limit int) ([]app.MonitorVersion, error) {
+func (s *Store) FindVersions(ctx context.Context, monitorID string, after *app.PageCursor, limit int) ([]monitor.MonitorVersion, error) {
 	q, args := findVersionsSQL, []any{monitorID}
 	if after != nil {
 		at := after.At.UTC()
@@ -87,7 +88,7 @@ func (s *Store) FindVersions(ctx context.Context, monitorID string, after *app.P
 	if err := s.selectAll(ctx, &rows, q+` ORDER BY v.first_seen_at DESC, v.content_hash DESC LIMIT ?`, append(args, limit)...); err != nil {
 		return nil, err
 	}
-	out := make([]app.MonitorVersion, len(rows))
+	out := make([]monitor.MonitorVersion, len(rows))
 	for i, r := range rows {
 		if r.ContentHash == r.CurrentHash {
 			r.LastSeenAt = r.SeenAt

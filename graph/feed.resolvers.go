@@ -9,14 +9,15 @@ import (
 	"context"
 
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
-func (r *mutationResolver) RotateFeedToken(ctx context.Context) (*app.NewFeedToken, error) {
-	return r.Service.RotateFeedToken(ctx)
+func (r *mutationResolver) RotateFeedToken(ctx context.Context) (*monitor.NewFeedToken, error) {
+	return r.Monitoring.RotateFeedToken(ctx)
 }
 
-func (r *queryResolver) FeedToken(ctx context.Context) (*app.FeedToken, error) {
-	t, err := r.Service.FindFeedToken(ctx)
+func (r *queryResolver) FeedToken(ctx context.Context) (*monitor.FeedToken, error) {
+	t, err := r.Monitoring.FindFeedToken(ctx)
 	if app.ErrorCode(err) == app.CodeNotFound {
 		return nil, nil // none made yet
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 // alertOn, the history (grades and a diff between versions) and the feed
@@ -76,7 +77,7 @@ func TestHistoryAndFeedToken(t *testing.T) {
 			RotateFeedToken struct{ Token, Prefix, CreatedAt string }
 		}
 		e.mustData(t, tok, `mutation { rotateFeedToken { token prefix createdAt } }`, nil, &rot)
-		if !strings.HasPrefix(rot.RotateFeedToken.Token, app.FeedTokenPrefix) || rot.RotateFeedToken.Prefix != rot.RotateFeedToken.Token[:12] {
+		if !strings.HasPrefix(rot.RotateFeedToken.Token, monitor.FeedTokenPrefix) || rot.RotateFeedToken.Prefix != rot.RotateFeedToken.Token[:12] {
 			t.Errorf("rotated %+v", rot)
 		}
 		var now struct{ FeedToken struct{ Prefix string } }
@@ -84,7 +85,7 @@ func TestHistoryAndFeedToken(t *testing.T) {
 		if now.FeedToken.Prefix != rot.RotateFeedToken.Prefix {
 			t.Errorf("feed token %+v", now)
 		}
-		if _, err := e.Svc.ReadFeed(t.Context(), rot.RotateFeedToken.Token, id); err != nil {
+		if _, err := e.Mon.ReadFeed(t.Context(), rot.RotateFeedToken.Token, id); err != nil {
 			t.Errorf("the feed with the new token: %v", err)
 		}
 	})

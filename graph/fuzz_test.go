@@ -23,7 +23,7 @@ import (
 func FuzzDocument(f *testing.F) {
 	e := apptest.New(f, dbtest.Open(f, dbtest.SQLite))
 	tok, _ := e.MustAccount("")
-	h := graph.NewHandler(graph.Options{Service: e.Svc, Logger: slog.New(slog.DiscardHandler), Introspection: true})
+	h := graph.NewHandler(graph.Options{Service: e.Svc, Monitors: e.Mon, Logger: slog.New(slog.DiscardHandler), Introspection: true})
 	for _, s := range []string{
 		`{ viewer { id email tier } }`,
 		`{ apiKeys { id name scopes } usage(days: 7) { date requests } }`,

@@ -39,17 +39,17 @@ type env struct {
 
 type options struct {
 	introspection bool
-	wrap          func(app.Store) app.Store
+	wrap          func(apptest.Store) apptest.Store
 }
 
 func newEnv(t *testing.T, d dbtest.Dialect, o options) *env {
 	t.Helper()
-	var store app.Store = dbtest.Open(t, d)
+	var store apptest.Store = dbtest.Open(t, d)
 	if o.wrap != nil {
 		store = o.wrap(store)
 	}
 	e := &env{Env: apptest.New(t, store), log: &syncBuffer{}}
-	h := graph.NewHandler(graph.Options{Service: e.Svc, Logger: slog.New(slog.NewTextHandler(e.log, nil)), Introspection: o.introspection})
+	h := graph.NewHandler(graph.Options{Service: e.Svc, Monitors: e.Mon, Logger: slog.New(slog.NewTextHandler(e.log, nil)), Introspection: o.introspection})
 	// As in the server: Observe carries the per-request info the usage log reads.
 	e.h = middleware.Observe(slog.New(slog.DiscardHandler), middleware.NewMetrics(prometheus.NewRegistry()), h)
 	return e
@@ -456,7 +456,7 @@ func TestIntrospection(t *testing.T) {
 
 // leakyStore fails the way a broken database does, with text that must
 // never reach a caller.
-type leakyStore struct{ app.Store }
+type leakyStore struct{ apptest.Store }
 
 const leak = "pq: password authentication failed for user hunter2 at 10.1.2.3"
 
@@ -470,7 +470,7 @@ func (leakyStore) FindKeys(context.Context, app.KeyFilter) ([]app.Key, error) {
 
 func TestErrorPresenter(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
-		e := newEnv(t, d, options{wrap: func(s app.Store) app.Store { return leakyStore{s} }})
+		e := newEnv(t, d, options{wrap: func(s apptest.Store) apptest.Store { return leakyStore{s} }})
 		tok, _ := e.MustAccount("")
 		for _, c := range []struct{ name, query string }{
 			{"store error", `{ analyses { analyses { id } } }`},

@@ -26,6 +26,7 @@ import (
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/excerpt"
 	"github.com/clausewatch/clausewatch/internal/middleware"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 // ComplexityLimit bounds one operation's cost (each field 1 plus its
@@ -35,8 +36,9 @@ const ComplexityLimit = 200
 
 // Options configures the GraphQL handler.
 type Options struct {
-	Service *app.Service
-	Logger  *slog.Logger
+	Service  *app.Service
+	Monitors *monitor.Service
+	Logger   *slog.Logger
 	// Introspection enables __schema/__type queries and the explorer page at
 	// GET /graphql. Off, GET /graphql answers 404.
 	Introspection bool
@@ -53,7 +55,7 @@ func NewHandler(o Options) http.Handler {
 	}
 	p := &presenter{log: log}
 
-	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: &Resolver{Service: o.Service}, Complexity: complexity()}))
+	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: &Resolver{Service: o.Service, Monitoring: o.Monitors}, Complexity: complexity()}))
 	srv.AddTransport(transport.POST{})
 	srv.SetQueryCache(queryCache{lru.New[*ast.QueryDocument](1000)})
 	srv.Use(documentLimits{})

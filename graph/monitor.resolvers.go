@@ -10,75 +10,75 @@ import (
 
 	"github.com/clausewatch/clausewatch/graph/generated"
 	"github.com/clausewatch/clausewatch/graph/model"
-	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
-func (r *alertResolver) GradeBefore(ctx context.Context, obj *app.Alert) (*string, error) {
+func (r *alertResolver) GradeBefore(ctx context.Context, obj *monitor.Alert) (*string, error) {
 	return nonEmpty(obj.GradeBefore), nil
 }
 
-func (r *alertResolver) GradeAfter(ctx context.Context, obj *app.Alert) (*string, error) {
+func (r *alertResolver) GradeAfter(ctx context.Context, obj *monitor.Alert) (*string, error) {
 	return nonEmpty(obj.GradeAfter), nil
 }
 
-func (r *monitorResolver) LastError(ctx context.Context, obj *app.Monitor) (*string, error) {
+func (r *monitorResolver) LastError(ctx context.Context, obj *monitor.Monitor) (*string, error) {
 	return nonEmpty(obj.LastError), nil
 }
 
-func (r *monitorResolver) LastErrorCode(ctx context.Context, obj *app.Monitor) (*string, error) {
+func (r *monitorResolver) LastErrorCode(ctx context.Context, obj *monitor.Monitor) (*string, error) {
 	return nonEmpty(obj.LastErrorCode), nil
 }
 
-func (r *monitorResolver) BlockedBy(ctx context.Context, obj *app.Monitor) (*string, error) {
+func (r *monitorResolver) BlockedBy(ctx context.Context, obj *monitor.Monitor) (*string, error) {
 	return nonEmpty(obj.BlockedBy), nil
 }
 
-func (r *monitorResolver) Versions(ctx context.Context, obj *app.Monitor, limit *int, cursor *string) (*app.VersionPage, error) {
-	return r.Service.FindMonitorVersions(ctx, obj.ID, limit, deref(cursor))
+func (r *monitorResolver) Versions(ctx context.Context, obj *monitor.Monitor, limit *int, cursor *string) (*monitor.VersionPage, error) {
+	return r.Monitoring.FindMonitorVersions(ctx, obj.ID, limit, deref(cursor))
 }
 
-func (r *monitorVersionResolver) Grade(ctx context.Context, obj *app.MonitorVersion) (string, error) {
-	return r.Service.VersionGrade(ctx, obj)
+func (r *monitorVersionResolver) Grade(ctx context.Context, obj *monitor.MonitorVersion) (string, error) {
+	return r.Monitoring.VersionGrade(ctx, obj)
 }
 
-func (r *mutationResolver) CreateMonitor(ctx context.Context, input app.MonitorCreate) (*app.Monitor, error) {
-	return r.Service.CreateMonitor(ctx, input)
+func (r *mutationResolver) CreateMonitor(ctx context.Context, input monitor.MonitorCreate) (*monitor.Monitor, error) {
+	return r.Monitoring.CreateMonitor(ctx, input)
 }
 
-func (r *mutationResolver) UpdateMonitor(ctx context.Context, id string, input app.MonitorUpdate) (*app.Monitor, error) {
-	return r.Service.UpdateMonitor(ctx, id, input)
+func (r *mutationResolver) UpdateMonitor(ctx context.Context, id string, input monitor.MonitorUpdate) (*monitor.Monitor, error) {
+	return r.Monitoring.UpdateMonitor(ctx, id, input)
 }
 
 func (r *mutationResolver) DeleteMonitor(ctx context.Context, id string) (*model.DeleteMonitorResult, error) {
-	if err := r.Service.DeleteMonitor(ctx, id); err != nil {
+	if err := r.Monitoring.DeleteMonitor(ctx, id); err != nil {
 		return nil, err
 	}
 	return &model.DeleteMonitorResult{Deleted: true}, nil
 }
 
-func (r *mutationResolver) CheckMonitor(ctx context.Context, id string) (*app.Monitor, error) {
-	return r.Service.CheckMonitor(ctx, id)
+func (r *mutationResolver) CheckMonitor(ctx context.Context, id string) (*monitor.Monitor, error) {
+	return r.Monitoring.CheckMonitor(ctx, id)
 }
 
 func (r *mutationResolver) UpdateAlerts(ctx context.Context, ids []string, read bool) (*model.UpdateAlertsResult, error) {
-	n, err := r.Service.UpdateAlerts(ctx, app.AlertUpdate{IDs: ids, Read: &read})
+	n, err := r.Monitoring.UpdateAlerts(ctx, monitor.AlertUpdate{IDs: ids, Read: &read})
 	if err != nil {
 		return nil, err
 	}
 	return &model.UpdateAlertsResult{Updated: n}, nil
 }
 
-func (r *queryResolver) Monitors(ctx context.Context) ([]*app.Monitor, error) {
-	ms, err := r.Service.FindMonitors(ctx)
+func (r *queryResolver) Monitors(ctx context.Context) ([]*monitor.Monitor, error) {
+	ms, err := r.Monitoring.FindMonitors(ctx)
 	return pointers(ms), err
 }
 
-func (r *queryResolver) Monitor(ctx context.Context, id string) (*app.Monitor, error) {
-	return r.Service.FindMonitor(ctx, id)
+func (r *queryResolver) Monitor(ctx context.Context, id string) (*monitor.Monitor, error) {
+	return r.Monitoring.FindMonitor(ctx, id)
 }
 
-func (r *queryResolver) Alerts(ctx context.Context, unread *bool, monitorID *string, limit *int, cursor *string) (*app.AlertPage, error) {
-	return r.Service.FindAlerts(ctx, app.AlertFilter{Unread: deref(unread), MonitorID: deref(monitorID), Limit: limit, Cursor: deref(cursor)})
+func (r *queryResolver) Alerts(ctx context.Context, unread *bool, monitorID *string, limit *int, cursor *string) (*monitor.AlertPage, error) {
+	return r.Monitoring.FindAlerts(ctx, monitor.AlertFilter{Unread: deref(unread), MonitorID: deref(monitorID), Limit: limit, Cursor: deref(cursor)})
 }
 
 func (r *Resolver) Alert() generated.AlertResolver { return &alertResolver{r} }

@@ -5,9 +5,13 @@ package graph
 
 //go:generate sh -c "cd .. && go tool gqlgen generate"
 
-import "github.com/clausewatch/clausewatch/internal/app"
+import (
+	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/monitor"
+)
 
-// Resolver is the root resolver; it holds the service every field calls.
+// Resolver is the root resolver; it holds the services the fields call.
 type Resolver struct {
-	Service *app.Service
+	Service    *app.Service
+	Monitoring *monitor.Service
 }

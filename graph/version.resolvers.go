@@ -8,9 +8,9 @@ package graph
 import (
 	"context"
 
-	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
-func (r *queryResolver) MonitorVersionDiff(ctx context.Context, monitorID string, from string, to string) (*app.VersionDiff, error) {
-	return r.Service.DiffMonitorVersions(ctx, monitorID, from, to)
+func (r *queryResolver) MonitorVersionDiff(ctx context.Context, monitorID string, from string, to string) (*monitor.VersionDiff, error) {
+	return r.Monitoring.DiffMonitorVersions(ctx, monitorID, from, to)
 }

@@ -16,12 +16,14 @@ import (
 
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/middleware"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 // Options configures the MCP handler.
 type Options struct {
-	Service *app.Service
-	Logger  *slog.Logger
+	Service  *app.Service
+	Monitors *monitor.Service
+	Logger   *slog.Logger
 	// Version is reported to clients as the server's version.
 	Version string
 }
@@ -48,7 +50,7 @@ func newServer(o Options, req context.Context) *sdk.Server {
 			"analyze it (grade A-E, why, findings with quotes), and monitor documents for changes. Each extract and analysis " +
 			"takes one scan from the API key's daily budget; a refusal says the limit, what is used and what to do.",
 	})
-	svc := o.Service
+	svc, mon := o.Service, o.Monitors
 	add(s, "extract", "Fetch a public URL and return its readable text and Markdown (one scan; scope extract).",
 		func(ctx context.Context, in extractIn) (any, error) {
 			x, err := svc.Extract(ctx, app.ExtractInput{URL: in.URL})
@@ -79,27 +81,27 @@ func newServer(o Options, req context.Context) *sdk.Server {
 		}, req)
 	add(s, "list_monitors", "List the account's monitors of documents, newest first (scope monitor).",
 		func(ctx context.Context, _ struct{}) (any, error) {
-			ms, err := svc.FindMonitors(ctx)
+			ms, err := mon.FindMonitors(ctx)
 			if err != nil {
 				return nil, err
 			}
 			out := monitorsOut{Monitors: make([]monitorOut, len(ms))}
 			for i := range ms {
-				out.Monitors[i] = monitor(&ms[i])
+				out.Monitors[i] = monitorOf(&ms[i])
 			}
 			return out, nil
 		}, req)
 	add(s, "create_monitor", "Watch a public URL for changes; its first check sets the baseline now (one scan; scope monitor).",
 		func(ctx context.Context, in monitorIn) (any, error) {
-			m, err := svc.CreateMonitor(ctx, app.MonitorCreate{URL: in.URL, Name: in.Name, IntervalSeconds: in.IntervalSeconds})
+			m, err := mon.CreateMonitor(ctx, monitor.MonitorCreate{URL: in.URL, Name: in.Name, IntervalSeconds: in.IntervalSeconds})
 			if err != nil {
 				return nil, err
 			}
-			return monitor(m), nil
+			return monitorOf(m), nil
 		}, req)
 	add(s, "list_alerts", "Read the alerts raised by monitors' changes, newest first (scope monitor).",
 		func(ctx context.Context, in alertsIn) (any, error) {
-			p, err := svc.FindAlerts(ctx, app.AlertFilter{Unread: in.Unread, MonitorID: in.MonitorID, Limit: in.Limit, Cursor: in.Cursor})
+			p, err := mon.FindAlerts(ctx, monitor.AlertFilter{Unread: in.Unread, MonitorID: in.MonitorID, Limit: in.Limit, Cursor: in.Cursor})
 			if err != nil {
 				return nil, err
 			}
@@ -111,7 +113,7 @@ func newServer(o Options, req context.Context) *sdk.Server {
 			if in.Read != nil {
 				read = *in.Read
 			}
-			n, err := svc.UpdateAlerts(ctx, app.AlertUpdate{IDs: in.IDs, Read: &read})
+			n, err := mon.UpdateAlerts(ctx, monitor.AlertUpdate{IDs: in.IDs, Read: &read})
 			if err != nil {
 				return nil, err
 			}

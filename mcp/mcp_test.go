@@ -15,6 +15,7 @@ import (
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 	"github.com/clausewatch/clausewatch/mcp"
 )
 
@@ -37,7 +38,7 @@ func (b *bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 func newServer(t *testing.T, e *apptest.Env) string {
-	srv := httptest.NewServer(mcp.NewHandler(mcp.Options{Service: e.Svc, Logger: slog.New(slog.DiscardHandler)}))
+	srv := httptest.NewServer(mcp.NewHandler(mcp.Options{Service: e.Svc, Monitors: e.Mon, Logger: slog.New(slog.DiscardHandler)}))
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
@@ -70,7 +71,7 @@ func call(t *testing.T, s *sdk.ClientSession, name string, args map[string]any) 
 
 func TestToolsThroughTheSDKClient(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
-		e := apptest.New(t, dbtest.Open(t, d), apptest.Configure(func(o *app.Options) { o.Monitor.HostInterval = -1 }))
+		e := apptest.New(t, dbtest.Open(t, d), apptest.Monitoring(func(o *monitor.Options) { o.HostInterval = -1 }))
 		url := newServer(t, e)
 		tok, acct := e.MustAccount("")
 		e.SetTier(acct.ID, app.TierAdvanced)
@@ -132,7 +133,7 @@ func TestToolsThroughTheSDKClient(t *testing.T) {
 
 		// A change, checked now, raises an alert to read and mark.
 		e.Docs.Set("/watched", apptest.Page{ContentType: "text/html", Body: apptest.TermsPage})
-		if _, err := e.Svc.CheckMonitor(e.Ctx(k.RawKey), m["id"].(string)); err != nil {
+		if _, err := e.Mon.CheckMonitor(e.Ctx(k.RawKey), m["id"].(string)); err != nil {
 			t.Fatal(err)
 		}
 		al, isErr := call(t, s, "list_alerts", map[string]any{"unread": true})

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 type extractIn struct {
@@ -167,7 +168,7 @@ func msp(t *time.Time) *int64 {
 	return &v
 }
 
-func monitor(m *app.Monitor) monitorOut {
+func monitorOf(m *monitor.Monitor) monitorOut {
 	return monitorOut{ID: m.ID, URL: m.URL, Name: m.Name, IntervalSeconds: m.IntervalSeconds, CreatedAt: ms(m.CreatedAt),
 		NextCheckAt: ms(m.NextCheckAt), LastCheckedAt: msp(m.LastCheckedAt), LastChangedAt: msp(m.LastChangedAt), LastError: m.LastError}
 }
@@ -197,7 +198,7 @@ type alertsOut struct {
 	NextCursor *string    `json:"nextCursor"`
 }
 
-func alertFindings(fs []app.AlertFinding) []alertFindingOut {
+func alertFindings(fs []monitor.AlertFinding) []alertFindingOut {
 	out := make([]alertFindingOut, len(fs))
 	for i, f := range fs {
 		out[i] = alertFindingOut{Severity: f.Severity, Category: f.Category, Title: f.Title, Quote: f.Quote}
@@ -205,7 +206,7 @@ func alertFindings(fs []app.AlertFinding) []alertFindingOut {
 	return out
 }
 
-func alerts(p *app.AlertPage) alertsOut {
+func alerts(p *monitor.AlertPage) alertsOut {
 	out := alertsOut{Alerts: make([]alertOut, len(p.Alerts)), NextCursor: p.NextCursor}
 	for i, a := range p.Alerts {
 		out.Alerts[i] = alertOut{ID: a.ID, MonitorID: a.MonitorID, URL: a.URL, DetectedAt: ms(a.DetectedAt), Read: a.Read,

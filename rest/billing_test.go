@@ -200,14 +200,15 @@ func TestWebhookConcurrentDuplicatesApplyOnce(t *testing.T) {
 	})
 }
 
-// failingStore makes UpdateBilling fail while fail is set, also inside transactions.
+// failingStore makes UpdateBilling fail while fail is set, also inside
+// transactions (db's transaction is a whole store, monitoring's part too).
 type failingStore struct {
-	app.Store
+	apptest.Store
 	fail *atomic.Bool
 }
 
 func (f failingStore) InTx(ctx context.Context, fn func(app.Store) error) error {
-	return f.Store.InTx(ctx, func(tx app.Store) error { return fn(failingStore{Store: tx, fail: f.fail}) })
+	return f.Store.InTx(ctx, func(tx app.Store) error { return fn(failingStore{Store: tx.(apptest.Store), fail: f.fail}) })
 }
 
 func (f failingStore) UpdateBilling(ctx context.Context, id string, u app.BillingUpdate) error {

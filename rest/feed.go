@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 // The Atom 1.0 feeds (RFC 4287) of an account's alerts and of one monitor's:
@@ -64,7 +65,7 @@ type atomEntry struct {
 }
 
 func (s *server) handleFeed(w http.ResponseWriter, r *http.Request) error {
-	f, err := s.svc.ReadFeed(r.Context(), r.PathValue("token"), r.PathValue("id"))
+	f, err := s.mon.ReadFeed(r.Context(), r.PathValue("token"), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -114,7 +115,7 @@ func (s *server) origin(r *http.Request) string {
 const atomTime = time.RFC3339
 
 // renderFeed writes f as an Atom document read at self (a path).
-func renderFeed(f *app.Feed, origin, self string) ([]byte, error) {
+func renderFeed(f *monitor.Feed, origin, self string) ([]byte, error) {
 	feed := atomFeed{ID: "urn:clausewatch:alerts:" + f.AccountID, Title: "clausewatch alerts",
 		Author: atomPerson{Name: "clausewatch"}, Gen: "clausewatch",
 		Links: []atomLink{{Rel: "self", Type: "application/atom+xml", Href: origin + self},
@@ -161,7 +162,7 @@ func renderFeed(f *app.Feed, origin, self string) ([]byte, error) {
 
 // gradeMove is "Grade B → D. " when the alert moved the grade, "Grade B
 // (unchanged). " when it did not, and "" on alerts stored before grades.
-func gradeMove(a app.Alert) string {
+func gradeMove(a monitor.Alert) string {
 	switch {
 	case a.GradeBefore == "" || a.GradeAfter == "":
 		return ""
@@ -183,10 +184,10 @@ var entryTemplate = template.Must(template.New("entry").Parse(`<p>{{.Move}}{{.A.
 
 // entryHTML is an entry's content: HTML, escaped by html/template, which
 // the feed then carries as text.
-func entryHTML(a app.Alert, name, link string) (string, error) {
+func entryHTML(a monitor.Alert, name, link string) (string, error) {
 	var b strings.Builder
 	err := entryTemplate.Execute(&b, struct {
-		A          app.Alert
+		A          monitor.Alert
 		Name, Link string
 		Move       string
 	}{a, name, link, gradeMove(a)})

@@ -29,7 +29,7 @@ func TestAlertFeed(t *testing.T) {
 		}
 		alert := e.do("GET", "/api/monitor/alerts", key, nil).json(t)["alerts"].([]any)[0].(map[string]any)
 
-		first, err := e.Svc.RotateFeedToken(e.Ctx(tok))
+		first, err := e.Mon.RotateFeedToken(e.Ctx(tok))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +64,7 @@ func TestAlertFeed(t *testing.T) {
 			}
 		}
 
-		second, err := e.Svc.RotateFeedToken(e.Ctx(tok))
+		second, err := e.Mon.RotateFeedToken(e.Ctx(tok))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 var update = flag.Bool("update", false, "rewrite rest/testdata/golden from the responses")
@@ -511,9 +512,9 @@ func TestGoldensMatchOpenAPI(t *testing.T) {
 // which a REST test cannot hold from outside the service: a check that saw
 // a change cannot compare it now, so it is retried later and check-now
 // answers 503, as when the places are taken.
-type busyVersions struct{ app.Store }
+type busyVersions struct{ apptest.Store }
 
-func (busyVersions) FindVersion(context.Context, string, string) (*app.MonitorVersion, error) {
+func (busyVersions) FindVersion(context.Context, string, string) (*monitor.MonitorVersion, error) {
 	return nil, app.Errorf(app.CodeBusy, "the server is busy with other analyses; retry in a moment")
 }
 

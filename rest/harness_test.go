@@ -14,7 +14,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
-	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
 	"github.com/clausewatch/clausewatch/internal/middleware"
 	"github.com/clausewatch/clausewatch/rest"
@@ -37,12 +36,12 @@ func newEnv(t *testing.T, d dbtest.Dialect, opts ...apptest.Option) *env {
 
 // newEnvOn starts a service on an existing store: two envs on one
 // PostgreSQL database behave as two server processes.
-func newEnvOn(t testing.TB, store app.Store, opts ...apptest.Option) *env {
+func newEnvOn(t testing.TB, store apptest.Store, opts ...apptest.Option) *env {
 	t.Helper()
 	e := &env{Env: apptest.New(t, store, opts...)}
 	log := slog.New(slog.DiscardHandler)
 	mux := http.NewServeMux()
-	rest.Register(mux, rest.Options{Service: e.Svc, Logger: log, Ready: func(context.Context) error { return nil }})
+	rest.Register(mux, rest.Options{Service: e.Svc, Monitors: e.Mon, Logger: log, Ready: func(context.Context) error { return nil }})
 	e.h = middleware.Observe(log, middleware.NewMetrics(prometheus.NewRegistry()), mux)
 	e.srv = httptest.NewServer(e.h)
 	t.Cleanup(e.srv.Close)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 // monitorJSON is a monitor as /api/monitor writes it.
@@ -25,7 +26,7 @@ type monitorJSON struct {
 	ConsecutiveFailures int     `json:"consecutiveFailures"`
 }
 
-func newMonitorJSON(m *app.Monitor) monitorJSON {
+func newMonitorJSON(m *monitor.Monitor) monitorJSON {
 	return monitorJSON{ID: m.ID, URL: m.URL, Name: m.Name, IntervalSeconds: m.IntervalSeconds, AlertOn: m.AlertOn, Status: m.Status(),
 		CreatedAt: Time(m.CreatedAt), LastCheckedAt: timePtr(m.LastCheckedAt), NextCheckAt: Time(m.NextCheckAt),
 		LastChangedAt: timePtr(m.LastChangedAt), LastError: nonEmpty(m.LastError),
@@ -60,7 +61,7 @@ type alertJSON struct {
 	CasesRemoved []caseResponse `json:"casesRemoved"`
 }
 
-func newFindingsJSON(fs []app.AlertFinding) []findingJSON {
+func newFindingsJSON(fs []monitor.AlertFinding) []findingJSON {
 	out := make([]findingJSON, len(fs))
 	for i, f := range fs {
 		out[i] = findingJSON(f)
@@ -69,11 +70,11 @@ func newFindingsJSON(fs []app.AlertFinding) []findingJSON {
 }
 
 func (s *server) handleMonitorCreate(w http.ResponseWriter, r *http.Request) error {
-	var in app.MonitorCreate
+	var in monitor.MonitorCreate
 	if err := decode(w, r, &in); err != nil {
 		return err
 	}
-	m, err := s.svc.CreateMonitor(r.Context(), in)
+	m, err := s.mon.CreateMonitor(r.Context(), in)
 	if err != nil {
 		return err
 	}
@@ -81,7 +82,7 @@ func (s *server) handleMonitorCreate(w http.ResponseWriter, r *http.Request) err
 }
 
 func (s *server) handleMonitorList(w http.ResponseWriter, r *http.Request) error {
-	ms, err := s.svc.FindMonitors(r.Context())
+	ms, err := s.mon.FindMonitors(r.Context())
 	if err != nil {
 		return err
 	}
@@ -93,7 +94,7 @@ func (s *server) handleMonitorList(w http.ResponseWriter, r *http.Request) error
 }
 
 func (s *server) handleMonitorDelete(w http.ResponseWriter, r *http.Request) error {
-	if err := s.svc.DeleteMonitor(r.Context(), r.URL.Query().Get("id")); err != nil {
+	if err := s.mon.DeleteMonitor(r.Context(), r.URL.Query().Get("id")); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, map[string]bool{"deleted": true})
@@ -102,11 +103,11 @@ func (s *server) handleMonitorDelete(w http.ResponseWriter, r *http.Request) err
 // handleMonitorUpdate changes a monitor: PATCH /api/monitor?id= with the
 // fields to change, like DELETE and check name the monitor in the query.
 func (s *server) handleMonitorUpdate(w http.ResponseWriter, r *http.Request) error {
-	var in app.MonitorUpdate
+	var in monitor.MonitorUpdate
 	if err := decode(w, r, &in); err != nil {
 		return err
 	}
-	m, err := s.svc.UpdateMonitor(r.Context(), r.URL.Query().Get("id"), in)
+	m, err := s.mon.UpdateMonitor(r.Context(), r.URL.Query().Get("id"), in)
 	if err != nil {
 		return err
 	}
@@ -114,7 +115,7 @@ func (s *server) handleMonitorUpdate(w http.ResponseWriter, r *http.Request) err
 }
 
 func (s *server) handleMonitorCheck(w http.ResponseWriter, r *http.Request) error {
-	m, err := s.svc.CheckMonitor(r.Context(), r.URL.Query().Get("id"))
+	m, err := s.mon.CheckMonitor(r.Context(), r.URL.Query().Get("id"))
 	if err != nil {
 		return err
 	}
@@ -127,7 +128,7 @@ func (s *server) handleAlertList(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	q := r.URL.Query()
-	f := app.AlertFilter{Unread: unread, MonitorID: q.Get("monitorId"), Cursor: q.Get("cursor")}
+	f := monitor.AlertFilter{Unread: unread, MonitorID: q.Get("monitorId"), Cursor: q.Get("cursor")}
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
@@ -135,7 +136,7 @@ func (s *server) handleAlertList(w http.ResponseWriter, r *http.Request) error {
 		}
 		f.Limit = &n
 	}
-	page, err := s.svc.FindAlerts(r.Context(), f)
+	page, err := s.mon.FindAlerts(r.Context(), f)
 	if err != nil {
 		return err
 	}
@@ -152,11 +153,11 @@ func (s *server) handleAlertList(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *server) handleAlertUpdate(w http.ResponseWriter, r *http.Request) error {
-	var in app.AlertUpdate
+	var in monitor.AlertUpdate
 	if err := decode(w, r, &in); err != nil {
 		return err
 	}
-	n, err := s.svc.UpdateAlerts(r.Context(), in)
+	n, err := s.mon.UpdateAlerts(r.Context(), in)
 	if err != nil {
 		return err
 	}

@@ -18,12 +18,14 @@ import (
 
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/middleware"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 // Options configures the REST handler.
 type Options struct {
-	Service *app.Service
-	Logger  *slog.Logger
+	Service  *app.Service
+	Monitors *monitor.Service
+	Logger   *slog.Logger
 	// Ready reports whether the database answers (GET /readyz).
 	Ready func(context.Context) error
 	// PublicURL is the origin the portal is reached at, which feed entries
@@ -33,6 +35,7 @@ type Options struct {
 
 type server struct {
 	svc       *app.Service
+	mon       *monitor.Service
 	log       *slog.Logger
 	ready     func(context.Context) error
 	publicURL string
@@ -44,7 +47,7 @@ type handler func(w http.ResponseWriter, r *http.Request) error
 
 // Register mounts every REST route on mux.
 func Register(mux *http.ServeMux, o Options) {
-	s := &server{svc: o.Service, log: o.Logger, ready: o.Ready, publicURL: o.PublicURL}
+	s := &server{svc: o.Service, mon: o.Monitors, log: o.Logger, ready: o.Ready, publicURL: o.PublicURL}
 
 	// scoped routes: interface.md 5.3, the scope read from app's one table
 	s.route(mux, "POST /api/extract", app.OpExtract, s.handleExtract)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 // versionJSON is one version of a monitored document.
@@ -16,7 +17,7 @@ type versionJSON struct {
 	Grade       string `json:"grade"`
 }
 
-func newVersionJSON(v *app.MonitorVersion) versionJSON {
+func newVersionJSON(v *monitor.MonitorVersion) versionJSON {
 	return versionJSON{ContentHash: v.ContentHash, FirstSeenAt: Time(v.FirstSeenAt), LastSeenAt: Time(v.LastSeenAt), WordCount: v.WordCount, Grade: v.Grade}
 }
 
@@ -46,17 +47,17 @@ func (s *server) handleVersionList(w http.ResponseWriter, r *http.Request) error
 		}
 		limit = &n
 	}
-	page, err := s.svc.FindVersionHistory(r.Context(), q.Get("monitorId"), limit, q.Get("cursor"))
+	page, err := s.mon.FindVersionHistory(r.Context(), q.Get("monitorId"), limit, q.Get("cursor"))
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"versions": append([]versionJSON{}, mapAll(page.Versions, func(v app.MonitorVersion) versionJSON { return newVersionJSON(&v) })...),
+	return writeJSON(w, http.StatusOK, map[string]any{"versions": append([]versionJSON{}, mapAll(page.Versions, func(v monitor.MonitorVersion) versionJSON { return newVersionJSON(&v) })...),
 		"nextCursor": page.NextCursor})
 }
 
 func (s *server) handleVersionDiff(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	d, err := s.svc.DiffMonitorVersions(r.Context(), q.Get("monitorId"), q.Get("from"), q.Get("to"))
+	d, err := s.mon.DiffMonitorVersions(r.Context(), q.Get("monitorId"), q.Get("from"), q.Get("to"))
 	if err != nil {
 		return err
 	}

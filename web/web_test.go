@@ -48,15 +48,16 @@ func newEnvWith(t *testing.T, d dbtest.Dialect, sessions app.SessionVerifier) *e
 
 // newEnvOn is one server process on store, its portal configured by portal
 // (Service and Logger are filled in).
-func newEnvOn(t *testing.T, store app.Store, sessions app.SessionVerifier, portal web.Options) *env {
+func newEnvOn(t *testing.T, store apptest.Store, sessions app.SessionVerifier, portal web.Options) *env {
 	t.Helper()
 	log := slog.New(slog.DiscardHandler)
-	svc := apptest.New(t, store, apptest.Configure(func(o *app.Options) { o.Sessions = sessions })).Svc
+	e := apptest.New(t, store, apptest.Configure(func(o *app.Options) { o.Sessions = sessions }))
+	svc := e.Svc
 	mux := http.NewServeMux()
 	// Introspection on, as in the zero-setup mode: GET /graphql is then a page,
 	// the most that a GET could ever get.
 	portal.Service, portal.Logger = svc, log
-	mux.Handle("/graphql", web.WithSessionCookie(portal, graph.NewHandler(graph.Options{Service: svc, Logger: log, Introspection: true})))
+	mux.Handle("/graphql", web.WithSessionCookie(portal, graph.NewHandler(graph.Options{Service: svc, Monitors: e.Mon, Logger: log, Introspection: true})))
 	web.Register(mux, portal)
 	return &env{svc: svc, h: mux}
 }

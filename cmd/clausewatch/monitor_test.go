@@ -15,6 +15,7 @@ import (
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
@@ -98,14 +99,14 @@ func TestMonitorsAcrossProcesses(t *testing.T) {
 	}
 	dbURL := dbtest.PostgresURL(t)
 	// This process only creates the monitors: its service runs no scheduler.
-	e := apptest.New(t, dbtest.Open(t, dbtest.Postgres), apptest.Configure(func(o *app.Options) { o.Monitor.MinInterval = time.Second }))
+	e := apptest.New(t, dbtest.Open(t, dbtest.Postgres), apptest.Monitoring(func(o *monitor.Options) { o.MinInterval = time.Second }))
 	s := &site{Docs: e.Docs, hits: map[string][]time.Time{}, hung: make(chan struct{}, 8)}
 	tok, acct := e.MustAccount("multi@example.com")
 	e.SetTier(acct.ID, app.TierAdvanced)
 	caller := e.Ctx(tok)
 	one := 1
 	for i := range 50 {
-		if _, err := e.Svc.CreateMonitor(caller, app.MonitorCreate{URL: s.serve(fmt.Sprintf("/m/%d", i)), IntervalSeconds: &one}); err != nil {
+		if _, err := e.Mon.CreateMonitor(caller, monitor.MonitorCreate{URL: s.serve(fmt.Sprintf("/m/%d", i)), IntervalSeconds: &one}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -169,7 +170,7 @@ func TestMonitorsAcrossProcesses(t *testing.T) {
 	t.Logf("%d checks of 50 monitors in %v", checks, end.Sub(from).Round(time.Millisecond))
 
 	// The kill: a lone process hangs on /hang's second fetch and is killed.
-	if _, err := e.Svc.CreateMonitor(caller, app.MonitorCreate{URL: s.serve("/hang"), IntervalSeconds: &one}); err != nil {
+	if _, err := e.Mon.CreateMonitor(caller, monitor.MonitorCreate{URL: s.serve("/hang"), IntervalSeconds: &one}); err != nil {
 		t.Fatal(err)
 	}
 	c, _ := serveProcess(t, bin, dbURL, s)

@@ -29,6 +29,7 @@ import (
 	"github.com/clausewatch/clausewatch/internal/fetch"
 	"github.com/clausewatch/clausewatch/internal/llm"
 	"github.com/clausewatch/clausewatch/internal/middleware"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 	"github.com/clausewatch/clausewatch/internal/session"
 	"github.com/clausewatch/clausewatch/mcp"
 	"github.com/clausewatch/clausewatch/rest"
@@ -89,16 +90,17 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	svc := newService(cfg, store, sessions, log, analyzer, extractor)
+	mon := newMonitors(cfg, svc, store)
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	mux := http.NewServeMux()
-	rest.Register(mux, rest.Options{Service: svc, Logger: log, Ready: store.Ping, PublicURL: cfg.PublicURL})
+	rest.Register(mux, rest.Options{Service: svc, Monitors: mon, Logger: log, Ready: store.Ping, PublicURL: cfg.PublicURL})
 	portal := web.Options{Service: svc, Logger: log, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies}
-	gql := web.WithSessionCookie(portal, graph.NewHandler(graph.Options{Service: svc, Logger: log, Introspection: cfg.Introspection}))
+	gql := web.WithSessionCookie(portal, graph.NewHandler(graph.Options{Service: svc, Monitors: mon, Logger: log, Introspection: cfg.Introspection}))
 	mux.Handle("/graphql", gql)
 	mux.Handle("GET /graphql/", gql) // the explorer's assets
-	mux.Handle("/mcp", mcp.NewHandler(mcp.Options{Service: svc, Logger: log, Version: buildVersion().Version}))
+	mux.Handle("/mcp", mcp.NewHandler(mcp.Options{Service: svc, Monitors: mon, Logger: log, Version: buildVersion().Version}))
 	web.Register(mux, portal)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 
@@ -124,7 +126,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	// request is done, so the usage that request recorded is written too.
 	bgCtx, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
 	bgErr := make(chan error, 1)
-	go func() { bgErr <- svc.Run(bgCtx) }()
+	go func() { bgErr <- svc.Run(bgCtx, mon.Run) }()
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -191,14 +193,19 @@ func newService(cfg config.Config, store *db.Store, sessions app.SessionVerifier
 	return app.New(app.Options{Store: store, Sessions: sessions, Logger: log,
 		Fetcher: newFetcher(cfg), LLM: ai, Analyzer: analyzer, Extractor: extractor,
 		WebhookSecret: cfg.WebhookSecret, Prices: cfg.StripePrices, UsageRetention: cfg.UsageRetention,
-		AnalysisConcurrency: cfg.AnalysisConcurrency,
-		Monitor: app.MonitorOptions{Workers: cfg.MonitorWorkers, MinInterval: cfg.MonitorMinInterval,
-			HostInterval: hostInterval(cfg.MonitorHostInterval),
-			// Room for the fetch and a politeness wait as long, before another process may take over.
-			Lease: 2*cfg.FetchTimeout + 5*time.Second}})
+		AnalysisConcurrency: cfg.AnalysisConcurrency})
 }
 
-// hostInterval maps the setting's 0 (no limit) to app's "none" (negative).
+// newMonitors builds monitoring on svc.
+func newMonitors(cfg config.Config, svc *app.Service, store *db.Store) *monitor.Service {
+	return monitor.New(monitor.Options{App: svc, Store: store,
+		Workers: cfg.MonitorWorkers, MinInterval: cfg.MonitorMinInterval,
+		HostInterval: hostInterval(cfg.MonitorHostInterval),
+		// Room for the fetch and a politeness wait as long, before another process may take over.
+		Lease: 2*cfg.FetchTimeout + 5*time.Second})
+}
+
+// hostInterval maps the setting's 0 (no limit) to monitor's "none" (negative).
 func hostInterval(d time.Duration) time.Duration {
 	if d == 0 {
 		return -1

@@ -16,6 +16,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/clausewatch/clausewatch/graph/model"
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -271,13 +272,13 @@ type ComplexityRoot struct {
 		AnalyzeBatch    func(childComplexity int, items []*app.AnalyzeInput) int
 		CheckMonitor    func(childComplexity int, id string) int
 		CreateAPIKey    func(childComplexity int, name string, scopes []string) int
-		CreateMonitor   func(childComplexity int, input app.MonitorCreate) int
+		CreateMonitor   func(childComplexity int, input monitor.MonitorCreate) int
 		DeleteMonitor   func(childComplexity int, id string) int
 		Extract         func(childComplexity int, url string) int
 		RevokeAPIKey    func(childComplexity int, id string) int
 		RotateFeedToken func(childComplexity int) int
 		UpdateAlerts    func(childComplexity int, ids []string, read bool) int
-		UpdateMonitor   func(childComplexity int, id string, input app.MonitorUpdate) int
+		UpdateMonitor   func(childComplexity int, id string, input monitor.MonitorUpdate) int
 	}
 
 	NewFeedToken struct {
@@ -366,8 +367,8 @@ type ComplexityRoot struct {
 // region    ************************** generated!.gotpl **************************
 
 type AlertResolver interface {
-	GradeBefore(ctx context.Context, obj *app.Alert) (*string, error)
-	GradeAfter(ctx context.Context, obj *app.Alert) (*string, error)
+	GradeBefore(ctx context.Context, obj *monitor.Alert) (*string, error)
+	GradeAfter(ctx context.Context, obj *monitor.Alert) (*string, error)
 }
 type AnalysisResolver interface {
 	AiError(ctx context.Context, obj *app.Analysis) (*string, error)
@@ -388,40 +389,40 @@ type KeyLimitResolver interface {
 	Scopes(ctx context.Context, obj *app.KeyLimit) ([]string, error)
 }
 type MonitorResolver interface {
-	LastError(ctx context.Context, obj *app.Monitor) (*string, error)
-	LastErrorCode(ctx context.Context, obj *app.Monitor) (*string, error)
-	BlockedBy(ctx context.Context, obj *app.Monitor) (*string, error)
+	LastError(ctx context.Context, obj *monitor.Monitor) (*string, error)
+	LastErrorCode(ctx context.Context, obj *monitor.Monitor) (*string, error)
+	BlockedBy(ctx context.Context, obj *monitor.Monitor) (*string, error)
 
-	Versions(ctx context.Context, obj *app.Monitor, limit *int, cursor *string) (*app.VersionPage, error)
+	Versions(ctx context.Context, obj *monitor.Monitor, limit *int, cursor *string) (*monitor.VersionPage, error)
 }
 type MonitorVersionResolver interface {
-	Grade(ctx context.Context, obj *app.MonitorVersion) (string, error)
+	Grade(ctx context.Context, obj *monitor.MonitorVersion) (string, error)
 }
 type MutationResolver interface {
 	Analyze(ctx context.Context, input app.AnalyzeInput) (*app.Analysis, error)
 	AnalyzeBatch(ctx context.Context, items []*app.AnalyzeInput) (*app.BatchResult, error)
 	Extract(ctx context.Context, url string) (*app.Extraction, error)
-	RotateFeedToken(ctx context.Context) (*app.NewFeedToken, error)
+	RotateFeedToken(ctx context.Context) (*monitor.NewFeedToken, error)
 	CreateAPIKey(ctx context.Context, name string, scopes []string) (*app.CreatedKey, error)
 	RevokeAPIKey(ctx context.Context, id string) (*app.Key, error)
-	CreateMonitor(ctx context.Context, input app.MonitorCreate) (*app.Monitor, error)
-	UpdateMonitor(ctx context.Context, id string, input app.MonitorUpdate) (*app.Monitor, error)
+	CreateMonitor(ctx context.Context, input monitor.MonitorCreate) (*monitor.Monitor, error)
+	UpdateMonitor(ctx context.Context, id string, input monitor.MonitorUpdate) (*monitor.Monitor, error)
 	DeleteMonitor(ctx context.Context, id string) (*model.DeleteMonitorResult, error)
-	CheckMonitor(ctx context.Context, id string) (*app.Monitor, error)
+	CheckMonitor(ctx context.Context, id string) (*monitor.Monitor, error)
 	UpdateAlerts(ctx context.Context, ids []string, read bool) (*model.UpdateAlertsResult, error)
 }
 type QueryResolver interface {
 	Viewer(ctx context.Context) (*app.Account, error)
 	Analysis(ctx context.Context, id string) (*app.Analysis, error)
 	Analyses(ctx context.Context, limit *int, cursor *string) (*app.AnalysisPage, error)
-	FeedToken(ctx context.Context) (*app.FeedToken, error)
+	FeedToken(ctx context.Context) (*monitor.FeedToken, error)
 	APIKeys(ctx context.Context, includeRevoked *bool) ([]*app.Key, error)
-	Monitors(ctx context.Context) ([]*app.Monitor, error)
-	Monitor(ctx context.Context, id string) (*app.Monitor, error)
-	Alerts(ctx context.Context, unread *bool, monitorID *string, limit *int, cursor *string) (*app.AlertPage, error)
+	Monitors(ctx context.Context) ([]*monitor.Monitor, error)
+	Monitor(ctx context.Context, id string) (*monitor.Monitor, error)
+	Alerts(ctx context.Context, unread *bool, monitorID *string, limit *int, cursor *string) (*monitor.AlertPage, error)
 	Usage(ctx context.Context, days *int) (*app.UsageStats, error)
 	KeyLimits(ctx context.Context) (*app.KeyLimits, error)
-	MonitorVersionDiff(ctx context.Context, monitorID string, from string, to string) (*app.VersionDiff, error)
+	MonitorVersionDiff(ctx context.Context, monitorID string, from string, to string) (*monitor.VersionDiff, error)
 }
 type SourceResolver interface {
 	URL(ctx context.Context, obj *app.Source) (*string, error)
@@ -1353,7 +1354,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreateMonitor(childComplexity, args["input"].(app.MonitorCreate)), true
+		return e.ComplexityRoot.Mutation.CreateMonitor(childComplexity, args["input"].(monitor.MonitorCreate)), true
 	case "Mutation.deleteMonitor":
 		if e.ComplexityRoot.Mutation.DeleteMonitor == nil {
 			break
@@ -1414,7 +1415,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.UpdateMonitor(childComplexity, args["id"].(string), args["input"].(app.MonitorUpdate)), true
+		return e.ComplexityRoot.Mutation.UpdateMonitor(childComplexity, args["id"].(string), args["input"].(monitor.MonitorUpdate)), true
 
 	case "NewFeedToken.createdAt":
 		if e.ComplexityRoot.NewFeedToken.CreatedAt == nil {
@@ -3190,8 +3191,8 @@ func (ec *executionContext) field_Mutation_createMonitor_args(ctx context.Contex
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (app.MonitorCreate, error) {
-			return ec.unmarshalNCreateMonitorInput2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitorCreate(ctx, v)
+		func(ctx context.Context, v any) (monitor.MonitorCreate, error) {
+			return ec.unmarshalNCreateMonitorInput2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐMonitorCreate(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -3276,8 +3277,8 @@ func (ec *executionContext) field_Mutation_updateMonitor_args(ctx context.Contex
 	}
 	args["id"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (app.MonitorUpdate, error) {
-			return ec.unmarshalNUpdateMonitorInput2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitorUpdate(ctx, v)
+		func(ctx context.Context, v any) (monitor.MonitorUpdate, error) {
+			return ec.unmarshalNUpdateMonitorInput2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐMonitorUpdate(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -3662,7 +3663,7 @@ func (ec *executionContext) fieldContext_AccountPool_credits(_ context.Context, 
 	return graphql.NewScalarFieldContext("AccountPool", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _Alert_id(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_id(ctx context.Context, field graphql.CollectedField, obj *monitor.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3685,7 +3686,7 @@ func (ec *executionContext) fieldContext_Alert_id(_ context.Context, field graph
 	return graphql.NewScalarFieldContext("Alert", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _Alert_monitorId(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_monitorId(ctx context.Context, field graphql.CollectedField, obj *monitor.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3708,7 +3709,7 @@ func (ec *executionContext) fieldContext_Alert_monitorId(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Alert", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _Alert_url(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_url(ctx context.Context, field graphql.CollectedField, obj *monitor.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3731,7 +3732,7 @@ func (ec *executionContext) fieldContext_Alert_url(_ context.Context, field grap
 	return graphql.NewScalarFieldContext("Alert", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Alert_detectedAt(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_detectedAt(ctx context.Context, field graphql.CollectedField, obj *monitor.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3754,7 +3755,7 @@ func (ec *executionContext) fieldContext_Alert_detectedAt(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Alert", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _Alert_read(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_read(ctx context.Context, field graphql.CollectedField, obj *monitor.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3777,7 +3778,7 @@ func (ec *executionContext) fieldContext_Alert_read(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("Alert", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _Alert_summary(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_summary(ctx context.Context, field graphql.CollectedField, obj *monitor.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3800,7 +3801,7 @@ func (ec *executionContext) fieldContext_Alert_summary(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Alert", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Alert_diff(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_diff(ctx context.Context, field graphql.CollectedField, obj *monitor.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3823,7 +3824,7 @@ func (ec *executionContext) fieldContext_Alert_diff(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("Alert", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Alert_added(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_added(ctx context.Context, field graphql.CollectedField, obj *monitor.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3846,7 +3847,7 @@ func (ec *executionContext) fieldContext_Alert_added(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("Alert", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _Alert_removed(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_removed(ctx context.Context, field graphql.CollectedField, obj *monitor.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3869,7 +3870,7 @@ func (ec *executionContext) fieldContext_Alert_removed(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Alert", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _Alert_findingsAdded(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_findingsAdded(ctx context.Context, field graphql.CollectedField, obj *monitor.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3881,8 +3882,8 @@ func (ec *executionContext) _Alert_findingsAdded(ctx context.Context, field grap
 			return obj.FindingsAdded, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []app.AlertFinding) graphql.Marshaler {
-			return ec.marshalNChangedFinding2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlertFindingᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []monitor.AlertFinding) graphql.Marshaler {
+			return ec.marshalNChangedFinding2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐAlertFindingᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3901,7 +3902,7 @@ func (ec *executionContext) fieldContext_Alert_findingsAdded(_ context.Context, 
 	return fc, nil
 }
 
-func (ec *executionContext) _Alert_findingsRemoved(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_findingsRemoved(ctx context.Context, field graphql.CollectedField, obj *monitor.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3913,8 +3914,8 @@ func (ec *executionContext) _Alert_findingsRemoved(ctx context.Context, field gr
 			return obj.FindingsRemoved, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []app.AlertFinding) graphql.Marshaler {
-			return ec.marshalNChangedFinding2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlertFindingᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []monitor.AlertFinding) graphql.Marshaler {
+			return ec.marshalNChangedFinding2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐAlertFindingᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3933,7 +3934,7 @@ func (ec *executionContext) fieldContext_Alert_findingsRemoved(_ context.Context
 	return fc, nil
 }
 
-func (ec *executionContext) _Alert_gradeBefore(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_gradeBefore(ctx context.Context, field graphql.CollectedField, obj *monitor.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3956,7 +3957,7 @@ func (ec *executionContext) fieldContext_Alert_gradeBefore(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Alert", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Alert_gradeAfter(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_gradeAfter(ctx context.Context, field graphql.CollectedField, obj *monitor.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3979,7 +3980,7 @@ func (ec *executionContext) fieldContext_Alert_gradeAfter(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Alert", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Alert_casesAdded(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_casesAdded(ctx context.Context, field graphql.CollectedField, obj *monitor.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4011,7 +4012,7 @@ func (ec *executionContext) fieldContext_Alert_casesAdded(_ context.Context, fie
 	return fc, nil
 }
 
-func (ec *executionContext) _Alert_casesRemoved(ctx context.Context, field graphql.CollectedField, obj *app.Alert) (ret graphql.Marshaler) {
+func (ec *executionContext) _Alert_casesRemoved(ctx context.Context, field graphql.CollectedField, obj *monitor.Alert) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4043,7 +4044,7 @@ func (ec *executionContext) fieldContext_Alert_casesRemoved(_ context.Context, f
 	return fc, nil
 }
 
-func (ec *executionContext) _AlertPage_alerts(ctx context.Context, field graphql.CollectedField, obj *app.AlertPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _AlertPage_alerts(ctx context.Context, field graphql.CollectedField, obj *monitor.AlertPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4055,8 +4056,8 @@ func (ec *executionContext) _AlertPage_alerts(ctx context.Context, field graphql
 			return obj.Alerts, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []app.Alert) graphql.Marshaler {
-			return ec.marshalNAlert2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlertᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []monitor.Alert) graphql.Marshaler {
+			return ec.marshalNAlert2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐAlertᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4075,7 +4076,7 @@ func (ec *executionContext) fieldContext_AlertPage_alerts(_ context.Context, fie
 	return fc, nil
 }
 
-func (ec *executionContext) _AlertPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *app.AlertPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _AlertPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *monitor.AlertPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5140,7 +5141,7 @@ func (ec *executionContext) fieldContext_Case_category(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Case", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _ChangedFinding_category(ctx context.Context, field graphql.CollectedField, obj *app.AlertFinding) (ret graphql.Marshaler) {
+func (ec *executionContext) _ChangedFinding_category(ctx context.Context, field graphql.CollectedField, obj *monitor.AlertFinding) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5163,7 +5164,7 @@ func (ec *executionContext) fieldContext_ChangedFinding_category(_ context.Conte
 	return graphql.NewScalarFieldContext("ChangedFinding", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _ChangedFinding_severity(ctx context.Context, field graphql.CollectedField, obj *app.AlertFinding) (ret graphql.Marshaler) {
+func (ec *executionContext) _ChangedFinding_severity(ctx context.Context, field graphql.CollectedField, obj *monitor.AlertFinding) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5186,7 +5187,7 @@ func (ec *executionContext) fieldContext_ChangedFinding_severity(_ context.Conte
 	return graphql.NewScalarFieldContext("ChangedFinding", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _ChangedFinding_title(ctx context.Context, field graphql.CollectedField, obj *app.AlertFinding) (ret graphql.Marshaler) {
+func (ec *executionContext) _ChangedFinding_title(ctx context.Context, field graphql.CollectedField, obj *monitor.AlertFinding) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5209,7 +5210,7 @@ func (ec *executionContext) fieldContext_ChangedFinding_title(_ context.Context,
 	return graphql.NewScalarFieldContext("ChangedFinding", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _ChangedFinding_quote(ctx context.Context, field graphql.CollectedField, obj *app.AlertFinding) (ret graphql.Marshaler) {
+func (ec *executionContext) _ChangedFinding_quote(ctx context.Context, field graphql.CollectedField, obj *monitor.AlertFinding) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5586,7 +5587,7 @@ func (ec *executionContext) fieldContext_Extraction_fetchedAt(_ context.Context,
 	return graphql.NewScalarFieldContext("Extraction", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _FeedToken_prefix(ctx context.Context, field graphql.CollectedField, obj *app.FeedToken) (ret graphql.Marshaler) {
+func (ec *executionContext) _FeedToken_prefix(ctx context.Context, field graphql.CollectedField, obj *monitor.FeedToken) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -5609,7 +5610,7 @@ func (ec *executionContext) fieldContext_FeedToken_prefix(_ context.Context, fie
 	return graphql.NewScalarFieldContext("FeedToken", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _FeedToken_createdAt(ctx context.Context, field graphql.CollectedField, obj *app.FeedToken) (ret graphql.Marshaler) {
+func (ec *executionContext) _FeedToken_createdAt(ctx context.Context, field graphql.CollectedField, obj *monitor.FeedToken) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6385,7 +6386,7 @@ func (ec *executionContext) fieldContext_KeyStatus_ai(_ context.Context, field g
 	return fc, nil
 }
 
-func (ec *executionContext) _Monitor_id(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
+func (ec *executionContext) _Monitor_id(ctx context.Context, field graphql.CollectedField, obj *monitor.Monitor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6408,7 +6409,7 @@ func (ec *executionContext) fieldContext_Monitor_id(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _Monitor_url(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
+func (ec *executionContext) _Monitor_url(ctx context.Context, field graphql.CollectedField, obj *monitor.Monitor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6431,7 +6432,7 @@ func (ec *executionContext) fieldContext_Monitor_url(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Monitor_name(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
+func (ec *executionContext) _Monitor_name(ctx context.Context, field graphql.CollectedField, obj *monitor.Monitor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6454,7 +6455,7 @@ func (ec *executionContext) fieldContext_Monitor_name(_ context.Context, field g
 	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Monitor_intervalSeconds(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
+func (ec *executionContext) _Monitor_intervalSeconds(ctx context.Context, field graphql.CollectedField, obj *monitor.Monitor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6477,7 +6478,7 @@ func (ec *executionContext) fieldContext_Monitor_intervalSeconds(_ context.Conte
 	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _Monitor_alertOn(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
+func (ec *executionContext) _Monitor_alertOn(ctx context.Context, field graphql.CollectedField, obj *monitor.Monitor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6500,7 +6501,7 @@ func (ec *executionContext) fieldContext_Monitor_alertOn(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Monitor_status(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
+func (ec *executionContext) _Monitor_status(ctx context.Context, field graphql.CollectedField, obj *monitor.Monitor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6523,7 +6524,7 @@ func (ec *executionContext) fieldContext_Monitor_status(_ context.Context, field
 	return graphql.NewScalarFieldContext("Monitor", field, true, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Monitor_createdAt(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
+func (ec *executionContext) _Monitor_createdAt(ctx context.Context, field graphql.CollectedField, obj *monitor.Monitor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6546,7 +6547,7 @@ func (ec *executionContext) fieldContext_Monitor_createdAt(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _Monitor_lastCheckedAt(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
+func (ec *executionContext) _Monitor_lastCheckedAt(ctx context.Context, field graphql.CollectedField, obj *monitor.Monitor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6569,7 +6570,7 @@ func (ec *executionContext) fieldContext_Monitor_lastCheckedAt(_ context.Context
 	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _Monitor_nextCheckAt(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
+func (ec *executionContext) _Monitor_nextCheckAt(ctx context.Context, field graphql.CollectedField, obj *monitor.Monitor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6592,7 +6593,7 @@ func (ec *executionContext) fieldContext_Monitor_nextCheckAt(_ context.Context, 
 	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _Monitor_lastChangedAt(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
+func (ec *executionContext) _Monitor_lastChangedAt(ctx context.Context, field graphql.CollectedField, obj *monitor.Monitor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6615,7 +6616,7 @@ func (ec *executionContext) fieldContext_Monitor_lastChangedAt(_ context.Context
 	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _Monitor_lastError(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
+func (ec *executionContext) _Monitor_lastError(ctx context.Context, field graphql.CollectedField, obj *monitor.Monitor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6638,7 +6639,7 @@ func (ec *executionContext) fieldContext_Monitor_lastError(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Monitor", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Monitor_lastErrorCode(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
+func (ec *executionContext) _Monitor_lastErrorCode(ctx context.Context, field graphql.CollectedField, obj *monitor.Monitor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6661,7 +6662,7 @@ func (ec *executionContext) fieldContext_Monitor_lastErrorCode(_ context.Context
 	return graphql.NewScalarFieldContext("Monitor", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Monitor_blockedBy(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
+func (ec *executionContext) _Monitor_blockedBy(ctx context.Context, field graphql.CollectedField, obj *monitor.Monitor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6684,7 +6685,7 @@ func (ec *executionContext) fieldContext_Monitor_blockedBy(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Monitor", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Monitor_consecutiveFailures(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
+func (ec *executionContext) _Monitor_consecutiveFailures(ctx context.Context, field graphql.CollectedField, obj *monitor.Monitor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6707,7 +6708,7 @@ func (ec *executionContext) fieldContext_Monitor_consecutiveFailures(_ context.C
 	return graphql.NewScalarFieldContext("Monitor", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _Monitor_versions(ctx context.Context, field graphql.CollectedField, obj *app.Monitor) (ret graphql.Marshaler) {
+func (ec *executionContext) _Monitor_versions(ctx context.Context, field graphql.CollectedField, obj *monitor.Monitor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6720,8 +6721,8 @@ func (ec *executionContext) _Monitor_versions(ctx context.Context, field graphql
 			return ec.Resolvers.Monitor().Versions(ctx, obj, fc.Args["limit"].(*int), fc.Args["cursor"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *app.VersionPage) graphql.Marshaler {
-			return ec.marshalNMonitorVersionPage2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐVersionPage(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *monitor.VersionPage) graphql.Marshaler {
+			return ec.marshalNMonitorVersionPage2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐVersionPage(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6751,7 +6752,7 @@ func (ec *executionContext) fieldContext_Monitor_versions(ctx context.Context, f
 	return fc, nil
 }
 
-func (ec *executionContext) _MonitorVersion_contentHash(ctx context.Context, field graphql.CollectedField, obj *app.MonitorVersion) (ret graphql.Marshaler) {
+func (ec *executionContext) _MonitorVersion_contentHash(ctx context.Context, field graphql.CollectedField, obj *monitor.MonitorVersion) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6774,7 +6775,7 @@ func (ec *executionContext) fieldContext_MonitorVersion_contentHash(_ context.Co
 	return graphql.NewScalarFieldContext("MonitorVersion", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _MonitorVersion_firstSeenAt(ctx context.Context, field graphql.CollectedField, obj *app.MonitorVersion) (ret graphql.Marshaler) {
+func (ec *executionContext) _MonitorVersion_firstSeenAt(ctx context.Context, field graphql.CollectedField, obj *monitor.MonitorVersion) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6797,7 +6798,7 @@ func (ec *executionContext) fieldContext_MonitorVersion_firstSeenAt(_ context.Co
 	return graphql.NewScalarFieldContext("MonitorVersion", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _MonitorVersion_lastSeenAt(ctx context.Context, field graphql.CollectedField, obj *app.MonitorVersion) (ret graphql.Marshaler) {
+func (ec *executionContext) _MonitorVersion_lastSeenAt(ctx context.Context, field graphql.CollectedField, obj *monitor.MonitorVersion) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6820,7 +6821,7 @@ func (ec *executionContext) fieldContext_MonitorVersion_lastSeenAt(_ context.Con
 	return graphql.NewScalarFieldContext("MonitorVersion", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _MonitorVersion_wordCount(ctx context.Context, field graphql.CollectedField, obj *app.MonitorVersion) (ret graphql.Marshaler) {
+func (ec *executionContext) _MonitorVersion_wordCount(ctx context.Context, field graphql.CollectedField, obj *monitor.MonitorVersion) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6843,7 +6844,7 @@ func (ec *executionContext) fieldContext_MonitorVersion_wordCount(_ context.Cont
 	return graphql.NewScalarFieldContext("MonitorVersion", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _MonitorVersion_grade(ctx context.Context, field graphql.CollectedField, obj *app.MonitorVersion) (ret graphql.Marshaler) {
+func (ec *executionContext) _MonitorVersion_grade(ctx context.Context, field graphql.CollectedField, obj *monitor.MonitorVersion) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6866,7 +6867,7 @@ func (ec *executionContext) fieldContext_MonitorVersion_grade(_ context.Context,
 	return graphql.NewScalarFieldContext("MonitorVersion", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _MonitorVersionPage_versions(ctx context.Context, field graphql.CollectedField, obj *app.VersionPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _MonitorVersionPage_versions(ctx context.Context, field graphql.CollectedField, obj *monitor.VersionPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6878,8 +6879,8 @@ func (ec *executionContext) _MonitorVersionPage_versions(ctx context.Context, fi
 			return obj.Versions, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []app.MonitorVersion) graphql.Marshaler {
-			return ec.marshalNMonitorVersion2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitorVersionᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []monitor.MonitorVersion) graphql.Marshaler {
+			return ec.marshalNMonitorVersion2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐMonitorVersionᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6898,7 +6899,7 @@ func (ec *executionContext) fieldContext_MonitorVersionPage_versions(_ context.C
 	return fc, nil
 }
 
-func (ec *executionContext) _MonitorVersionPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *app.VersionPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _MonitorVersionPage_nextCursor(ctx context.Context, field graphql.CollectedField, obj *monitor.VersionPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7065,8 +7066,8 @@ func (ec *executionContext) _Mutation_rotateFeedToken(ctx context.Context, field
 			return ec.Resolvers.Mutation().RotateFeedToken(ctx)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *app.NewFeedToken) graphql.Marshaler {
-			return ec.marshalNNewFeedToken2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐNewFeedToken(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *monitor.NewFeedToken) graphql.Marshaler {
+			return ec.marshalNNewFeedToken2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐNewFeedToken(ctx, selections, v)
 		},
 		true,
 		true,
@@ -7183,11 +7184,11 @@ func (ec *executionContext) _Mutation_createMonitor(ctx context.Context, field g
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateMonitor(ctx, fc.Args["input"].(app.MonitorCreate))
+			return ec.Resolvers.Mutation().CreateMonitor(ctx, fc.Args["input"].(monitor.MonitorCreate))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *app.Monitor) graphql.Marshaler {
-			return ec.marshalOMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *monitor.Monitor) graphql.Marshaler {
+			return ec.marshalOMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐMonitor(ctx, selections, v)
 		},
 		true,
 		false,
@@ -7227,11 +7228,11 @@ func (ec *executionContext) _Mutation_updateMonitor(ctx context.Context, field g
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateMonitor(ctx, fc.Args["id"].(string), fc.Args["input"].(app.MonitorUpdate))
+			return ec.Resolvers.Mutation().UpdateMonitor(ctx, fc.Args["id"].(string), fc.Args["input"].(monitor.MonitorUpdate))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *app.Monitor) graphql.Marshaler {
-			return ec.marshalOMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *monitor.Monitor) graphql.Marshaler {
+			return ec.marshalOMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐMonitor(ctx, selections, v)
 		},
 		true,
 		false,
@@ -7318,8 +7319,8 @@ func (ec *executionContext) _Mutation_checkMonitor(ctx context.Context, field gr
 			return ec.Resolvers.Mutation().CheckMonitor(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *app.Monitor) graphql.Marshaler {
-			return ec.marshalOMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *monitor.Monitor) graphql.Marshaler {
+			return ec.marshalOMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐMonitor(ctx, selections, v)
 		},
 		true,
 		false,
@@ -7393,7 +7394,7 @@ func (ec *executionContext) fieldContext_Mutation_updateAlerts(ctx context.Conte
 	return fc, nil
 }
 
-func (ec *executionContext) _NewFeedToken_token(ctx context.Context, field graphql.CollectedField, obj *app.NewFeedToken) (ret graphql.Marshaler) {
+func (ec *executionContext) _NewFeedToken_token(ctx context.Context, field graphql.CollectedField, obj *monitor.NewFeedToken) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7416,7 +7417,7 @@ func (ec *executionContext) fieldContext_NewFeedToken_token(_ context.Context, f
 	return graphql.NewScalarFieldContext("NewFeedToken", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _NewFeedToken_prefix(ctx context.Context, field graphql.CollectedField, obj *app.NewFeedToken) (ret graphql.Marshaler) {
+func (ec *executionContext) _NewFeedToken_prefix(ctx context.Context, field graphql.CollectedField, obj *monitor.NewFeedToken) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7439,7 +7440,7 @@ func (ec *executionContext) fieldContext_NewFeedToken_prefix(_ context.Context, 
 	return graphql.NewScalarFieldContext("NewFeedToken", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _NewFeedToken_createdAt(ctx context.Context, field graphql.CollectedField, obj *app.NewFeedToken) (ret graphql.Marshaler) {
+func (ec *executionContext) _NewFeedToken_createdAt(ctx context.Context, field graphql.CollectedField, obj *monitor.NewFeedToken) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7594,8 +7595,8 @@ func (ec *executionContext) _Query_feedToken(ctx context.Context, field graphql.
 			return ec.Resolvers.Query().FeedToken(ctx)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *app.FeedToken) graphql.Marshaler {
-			return ec.marshalOFeedToken2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFeedToken(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *monitor.FeedToken) graphql.Marshaler {
+			return ec.marshalOFeedToken2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐFeedToken(ctx, selections, v)
 		},
 		true,
 		false,
@@ -7670,8 +7671,8 @@ func (ec *executionContext) _Query_monitors(ctx context.Context, field graphql.C
 			return ec.Resolvers.Query().Monitors(ctx)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*app.Monitor) graphql.Marshaler {
-			return ec.marshalNMonitor2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitorᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []*monitor.Monitor) graphql.Marshaler {
+			return ec.marshalNMonitor2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐMonitorᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -7703,8 +7704,8 @@ func (ec *executionContext) _Query_monitor(ctx context.Context, field graphql.Co
 			return ec.Resolvers.Query().Monitor(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *app.Monitor) graphql.Marshaler {
-			return ec.marshalNMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitor(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *monitor.Monitor) graphql.Marshaler {
+			return ec.marshalNMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐMonitor(ctx, selections, v)
 		},
 		true,
 		true,
@@ -7747,8 +7748,8 @@ func (ec *executionContext) _Query_alerts(ctx context.Context, field graphql.Col
 			return ec.Resolvers.Query().Alerts(ctx, fc.Args["unread"].(*bool), fc.Args["monitorId"].(*string), fc.Args["limit"].(*int), fc.Args["cursor"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *app.AlertPage) graphql.Marshaler {
-			return ec.marshalNAlertPage2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlertPage(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *monitor.AlertPage) graphql.Marshaler {
+			return ec.marshalNAlertPage2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐAlertPage(ctx, selections, v)
 		},
 		true,
 		true,
@@ -7867,8 +7868,8 @@ func (ec *executionContext) _Query_monitorVersionDiff(ctx context.Context, field
 			return ec.Resolvers.Query().MonitorVersionDiff(ctx, fc.Args["monitorId"].(string), fc.Args["from"].(string), fc.Args["to"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *app.VersionDiff) graphql.Marshaler {
-			return ec.marshalNVersionDiff2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐVersionDiff(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *monitor.VersionDiff) graphql.Marshaler {
+			return ec.marshalNVersionDiff2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐVersionDiff(ctx, selections, v)
 		},
 		true,
 		true,
@@ -8498,7 +8499,7 @@ func (ec *executionContext) fieldContext_UsageStats_recentErrors(_ context.Conte
 	return fc, nil
 }
 
-func (ec *executionContext) _VersionDiff_monitorId(ctx context.Context, field graphql.CollectedField, obj *app.VersionDiff) (ret graphql.Marshaler) {
+func (ec *executionContext) _VersionDiff_monitorId(ctx context.Context, field graphql.CollectedField, obj *monitor.VersionDiff) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8521,7 +8522,7 @@ func (ec *executionContext) fieldContext_VersionDiff_monitorId(_ context.Context
 	return graphql.NewScalarFieldContext("VersionDiff", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _VersionDiff_from(ctx context.Context, field graphql.CollectedField, obj *app.VersionDiff) (ret graphql.Marshaler) {
+func (ec *executionContext) _VersionDiff_from(ctx context.Context, field graphql.CollectedField, obj *monitor.VersionDiff) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8533,8 +8534,8 @@ func (ec *executionContext) _VersionDiff_from(ctx context.Context, field graphql
 			return obj.From, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v app.MonitorVersion) graphql.Marshaler {
-			return ec.marshalNMonitorVersion2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitorVersion(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v monitor.MonitorVersion) graphql.Marshaler {
+			return ec.marshalNMonitorVersion2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐMonitorVersion(ctx, selections, v)
 		},
 		true,
 		true,
@@ -8553,7 +8554,7 @@ func (ec *executionContext) fieldContext_VersionDiff_from(_ context.Context, fie
 	return fc, nil
 }
 
-func (ec *executionContext) _VersionDiff_to(ctx context.Context, field graphql.CollectedField, obj *app.VersionDiff) (ret graphql.Marshaler) {
+func (ec *executionContext) _VersionDiff_to(ctx context.Context, field graphql.CollectedField, obj *monitor.VersionDiff) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8565,8 +8566,8 @@ func (ec *executionContext) _VersionDiff_to(ctx context.Context, field graphql.C
 			return obj.To, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v app.MonitorVersion) graphql.Marshaler {
-			return ec.marshalNMonitorVersion2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitorVersion(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v monitor.MonitorVersion) graphql.Marshaler {
+			return ec.marshalNMonitorVersion2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐMonitorVersion(ctx, selections, v)
 		},
 		true,
 		true,
@@ -8585,7 +8586,7 @@ func (ec *executionContext) fieldContext_VersionDiff_to(_ context.Context, field
 	return fc, nil
 }
 
-func (ec *executionContext) _VersionDiff_diff(ctx context.Context, field graphql.CollectedField, obj *app.VersionDiff) (ret graphql.Marshaler) {
+func (ec *executionContext) _VersionDiff_diff(ctx context.Context, field graphql.CollectedField, obj *monitor.VersionDiff) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8608,7 +8609,7 @@ func (ec *executionContext) fieldContext_VersionDiff_diff(_ context.Context, fie
 	return graphql.NewScalarFieldContext("VersionDiff", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _VersionDiff_added(ctx context.Context, field graphql.CollectedField, obj *app.VersionDiff) (ret graphql.Marshaler) {
+func (ec *executionContext) _VersionDiff_added(ctx context.Context, field graphql.CollectedField, obj *monitor.VersionDiff) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8631,7 +8632,7 @@ func (ec *executionContext) fieldContext_VersionDiff_added(_ context.Context, fi
 	return graphql.NewScalarFieldContext("VersionDiff", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _VersionDiff_removed(ctx context.Context, field graphql.CollectedField, obj *app.VersionDiff) (ret graphql.Marshaler) {
+func (ec *executionContext) _VersionDiff_removed(ctx context.Context, field graphql.CollectedField, obj *monitor.VersionDiff) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8654,7 +8655,7 @@ func (ec *executionContext) fieldContext_VersionDiff_removed(_ context.Context, 
 	return graphql.NewScalarFieldContext("VersionDiff", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _VersionDiff_changed(ctx context.Context, field graphql.CollectedField, obj *app.VersionDiff) (ret graphql.Marshaler) {
+func (ec *executionContext) _VersionDiff_changed(ctx context.Context, field graphql.CollectedField, obj *monitor.VersionDiff) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8677,7 +8678,7 @@ func (ec *executionContext) fieldContext_VersionDiff_changed(_ context.Context, 
 	return graphql.NewScalarFieldContext("VersionDiff", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _VersionDiff_summarised(ctx context.Context, field graphql.CollectedField, obj *app.VersionDiff) (ret graphql.Marshaler) {
+func (ec *executionContext) _VersionDiff_summarised(ctx context.Context, field graphql.CollectedField, obj *monitor.VersionDiff) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8700,7 +8701,7 @@ func (ec *executionContext) fieldContext_VersionDiff_summarised(_ context.Contex
 	return graphql.NewScalarFieldContext("VersionDiff", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _VersionDiff_findingsAdded(ctx context.Context, field graphql.CollectedField, obj *app.VersionDiff) (ret graphql.Marshaler) {
+func (ec *executionContext) _VersionDiff_findingsAdded(ctx context.Context, field graphql.CollectedField, obj *monitor.VersionDiff) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8712,8 +8713,8 @@ func (ec *executionContext) _VersionDiff_findingsAdded(ctx context.Context, fiel
 			return obj.FindingsAdded, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []app.AlertFinding) graphql.Marshaler {
-			return ec.marshalNChangedFinding2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlertFindingᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []monitor.AlertFinding) graphql.Marshaler {
+			return ec.marshalNChangedFinding2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐAlertFindingᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -8732,7 +8733,7 @@ func (ec *executionContext) fieldContext_VersionDiff_findingsAdded(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _VersionDiff_findingsRemoved(ctx context.Context, field graphql.CollectedField, obj *app.VersionDiff) (ret graphql.Marshaler) {
+func (ec *executionContext) _VersionDiff_findingsRemoved(ctx context.Context, field graphql.CollectedField, obj *monitor.VersionDiff) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8744,8 +8745,8 @@ func (ec *executionContext) _VersionDiff_findingsRemoved(ctx context.Context, fi
 			return obj.FindingsRemoved, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []app.AlertFinding) graphql.Marshaler {
-			return ec.marshalNChangedFinding2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlertFindingᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []monitor.AlertFinding) graphql.Marshaler {
+			return ec.marshalNChangedFinding2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐAlertFindingᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -8764,7 +8765,7 @@ func (ec *executionContext) fieldContext_VersionDiff_findingsRemoved(_ context.C
 	return fc, nil
 }
 
-func (ec *executionContext) _VersionDiff_gradeBefore(ctx context.Context, field graphql.CollectedField, obj *app.VersionDiff) (ret graphql.Marshaler) {
+func (ec *executionContext) _VersionDiff_gradeBefore(ctx context.Context, field graphql.CollectedField, obj *monitor.VersionDiff) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8787,7 +8788,7 @@ func (ec *executionContext) fieldContext_VersionDiff_gradeBefore(_ context.Conte
 	return graphql.NewScalarFieldContext("VersionDiff", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _VersionDiff_gradeAfter(ctx context.Context, field graphql.CollectedField, obj *app.VersionDiff) (ret graphql.Marshaler) {
+func (ec *executionContext) _VersionDiff_gradeAfter(ctx context.Context, field graphql.CollectedField, obj *monitor.VersionDiff) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10046,8 +10047,8 @@ func (ec *executionContext) unmarshalInputAnalyzeInput(ctx context.Context, obj 
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputCreateMonitorInput(ctx context.Context, obj any) (app.MonitorCreate, error) {
-	var it app.MonitorCreate
+func (ec *executionContext) unmarshalInputCreateMonitorInput(ctx context.Context, obj any) (monitor.MonitorCreate, error) {
+	var it monitor.MonitorCreate
 	if obj == nil {
 		return it, nil
 	}
@@ -10097,8 +10098,8 @@ func (ec *executionContext) unmarshalInputCreateMonitorInput(ctx context.Context
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputUpdateMonitorInput(ctx context.Context, obj any) (app.MonitorUpdate, error) {
-	var it app.MonitorUpdate
+func (ec *executionContext) unmarshalInputUpdateMonitorInput(ctx context.Context, obj any) (monitor.MonitorUpdate, error) {
+	var it monitor.MonitorUpdate
 	if obj == nil {
 		return it, nil
 	}
@@ -10233,7 +10234,7 @@ func (ec *executionContext) _AccountPool(ctx context.Context, sel ast.SelectionS
 
 var alertImplementors = []string{"Alert"}
 
-func (ec *executionContext) _Alert(ctx context.Context, sel ast.SelectionSet, obj *app.Alert) graphql.Marshaler {
+func (ec *executionContext) _Alert(ctx context.Context, sel ast.SelectionSet, obj *monitor.Alert) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, alertImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -10407,7 +10408,7 @@ func (ec *executionContext) _Alert(ctx context.Context, sel ast.SelectionSet, ob
 
 var alertPageImplementors = []string{"AlertPage"}
 
-func (ec *executionContext) _AlertPage(ctx context.Context, sel ast.SelectionSet, obj *app.AlertPage) graphql.Marshaler {
+func (ec *executionContext) _AlertPage(ctx context.Context, sel ast.SelectionSet, obj *monitor.AlertPage) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, alertPageImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -10985,7 +10986,7 @@ func (ec *executionContext) _Case(ctx context.Context, sel ast.SelectionSet, obj
 
 var changedFindingImplementors = []string{"ChangedFinding"}
 
-func (ec *executionContext) _ChangedFinding(ctx context.Context, sel ast.SelectionSet, obj *app.AlertFinding) graphql.Marshaler {
+func (ec *executionContext) _ChangedFinding(ctx context.Context, sel ast.SelectionSet, obj *monitor.AlertFinding) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, changedFindingImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -11245,7 +11246,7 @@ func (ec *executionContext) _Extraction(ctx context.Context, sel ast.SelectionSe
 
 var feedTokenImplementors = []string{"FeedToken"}
 
-func (ec *executionContext) _FeedToken(ctx context.Context, sel ast.SelectionSet, obj *app.FeedToken) graphql.Marshaler {
+func (ec *executionContext) _FeedToken(ctx context.Context, sel ast.SelectionSet, obj *monitor.FeedToken) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, feedTokenImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -11768,7 +11769,7 @@ func (ec *executionContext) _KeyStatus(ctx context.Context, sel ast.SelectionSet
 
 var monitorImplementors = []string{"Monitor"}
 
-func (ec *executionContext) _Monitor(ctx context.Context, sel ast.SelectionSet, obj *app.Monitor) graphql.Marshaler {
+func (ec *executionContext) _Monitor(ctx context.Context, sel ast.SelectionSet, obj *monitor.Monitor) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, monitorImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -12008,7 +12009,7 @@ func (ec *executionContext) _Monitor(ctx context.Context, sel ast.SelectionSet, 
 
 var monitorVersionImplementors = []string{"MonitorVersion"}
 
-func (ec *executionContext) _MonitorVersion(ctx context.Context, sel ast.SelectionSet, obj *app.MonitorVersion) graphql.Marshaler {
+func (ec *executionContext) _MonitorVersion(ctx context.Context, sel ast.SelectionSet, obj *monitor.MonitorVersion) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, monitorVersionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -12099,7 +12100,7 @@ func (ec *executionContext) _MonitorVersion(ctx context.Context, sel ast.Selecti
 
 var monitorVersionPageImplementors = []string{"MonitorVersionPage"}
 
-func (ec *executionContext) _MonitorVersionPage(ctx context.Context, sel ast.SelectionSet, obj *app.VersionPage) graphql.Marshaler {
+func (ec *executionContext) _MonitorVersionPage(ctx context.Context, sel ast.SelectionSet, obj *monitor.VersionPage) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, monitorVersionPageImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -12260,7 +12261,7 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 
 var newFeedTokenImplementors = []string{"NewFeedToken"}
 
-func (ec *executionContext) _NewFeedToken(ctx context.Context, sel ast.SelectionSet, obj *app.NewFeedToken) graphql.Marshaler {
+func (ec *executionContext) _NewFeedToken(ctx context.Context, sel ast.SelectionSet, obj *monitor.NewFeedToken) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, newFeedTokenImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -12913,7 +12914,7 @@ func (ec *executionContext) _UsageStats(ctx context.Context, sel ast.SelectionSe
 
 var versionDiffImplementors = []string{"VersionDiff"}
 
-func (ec *executionContext) _VersionDiff(ctx context.Context, sel ast.SelectionSet, obj *app.VersionDiff) graphql.Marshaler {
+func (ec *executionContext) _VersionDiff(ctx context.Context, sel ast.SelectionSet, obj *monitor.VersionDiff) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, versionDiffImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -13458,15 +13459,15 @@ func (ec *executionContext) marshalNAccountPool2githubᚗcomᚋclausewatchᚋcla
 	return ec._AccountPool(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNAlert2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlert(ctx context.Context, sel ast.SelectionSet, v app.Alert) graphql.Marshaler {
+func (ec *executionContext) marshalNAlert2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐAlert(ctx context.Context, sel ast.SelectionSet, v monitor.Alert) graphql.Marshaler {
 	return ec._Alert(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNAlert2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlertᚄ(ctx context.Context, sel ast.SelectionSet, v []app.Alert) graphql.Marshaler {
+func (ec *executionContext) marshalNAlert2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐAlertᚄ(ctx context.Context, sel ast.SelectionSet, v []monitor.Alert) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNAlert2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlert(ctx, sel, v[i])
+		return ec.marshalNAlert2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐAlert(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -13478,7 +13479,7 @@ func (ec *executionContext) marshalNAlert2ᚕgithubᚗcomᚋclausewatchᚋclause
 	return ret
 }
 
-func (ec *executionContext) marshalNAlertPage2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlertPage(ctx context.Context, sel ast.SelectionSet, v *app.AlertPage) graphql.Marshaler {
+func (ec *executionContext) marshalNAlertPage2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐAlertPage(ctx context.Context, sel ast.SelectionSet, v *monitor.AlertPage) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -13638,15 +13639,15 @@ func (ec *executionContext) marshalNCase2ᚕgithubᚗcomᚋclausewatchᚋclausew
 	return ret
 }
 
-func (ec *executionContext) marshalNChangedFinding2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlertFinding(ctx context.Context, sel ast.SelectionSet, v app.AlertFinding) graphql.Marshaler {
+func (ec *executionContext) marshalNChangedFinding2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐAlertFinding(ctx context.Context, sel ast.SelectionSet, v monitor.AlertFinding) graphql.Marshaler {
 	return ec._ChangedFinding(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNChangedFinding2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlertFindingᚄ(ctx context.Context, sel ast.SelectionSet, v []app.AlertFinding) graphql.Marshaler {
+func (ec *executionContext) marshalNChangedFinding2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐAlertFindingᚄ(ctx context.Context, sel ast.SelectionSet, v []monitor.AlertFinding) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNChangedFinding2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAlertFinding(ctx, sel, v[i])
+		return ec.marshalNChangedFinding2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐAlertFinding(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -13658,7 +13659,7 @@ func (ec *executionContext) marshalNChangedFinding2ᚕgithubᚗcomᚋclausewatch
 	return ret
 }
 
-func (ec *executionContext) unmarshalNCreateMonitorInput2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitorCreate(ctx context.Context, v any) (app.MonitorCreate, error) {
+func (ec *executionContext) unmarshalNCreateMonitorInput2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐMonitorCreate(ctx context.Context, v any) (monitor.MonitorCreate, error) {
 	res, err := ec.unmarshalInputCreateMonitorInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -13834,11 +13835,11 @@ func (ec *executionContext) marshalNKeyStatus2githubᚗcomᚋclausewatchᚋclaus
 	return ec._KeyStatus(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNMonitor2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitorᚄ(ctx context.Context, sel ast.SelectionSet, v []*app.Monitor) graphql.Marshaler {
+func (ec *executionContext) marshalNMonitor2ᚕᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐMonitorᚄ(ctx context.Context, sel ast.SelectionSet, v []*monitor.Monitor) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitor(ctx, sel, v[i])
+		return ec.marshalNMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐMonitor(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -13850,7 +13851,7 @@ func (ec *executionContext) marshalNMonitor2ᚕᚖgithubᚗcomᚋclausewatchᚋc
 	return ret
 }
 
-func (ec *executionContext) marshalNMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitor(ctx context.Context, sel ast.SelectionSet, v *app.Monitor) graphql.Marshaler {
+func (ec *executionContext) marshalNMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐMonitor(ctx context.Context, sel ast.SelectionSet, v *monitor.Monitor) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -13860,15 +13861,15 @@ func (ec *executionContext) marshalNMonitor2ᚖgithubᚗcomᚋclausewatchᚋclau
 	return ec._Monitor(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNMonitorVersion2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitorVersion(ctx context.Context, sel ast.SelectionSet, v app.MonitorVersion) graphql.Marshaler {
+func (ec *executionContext) marshalNMonitorVersion2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐMonitorVersion(ctx context.Context, sel ast.SelectionSet, v monitor.MonitorVersion) graphql.Marshaler {
 	return ec._MonitorVersion(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNMonitorVersion2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitorVersionᚄ(ctx context.Context, sel ast.SelectionSet, v []app.MonitorVersion) graphql.Marshaler {
+func (ec *executionContext) marshalNMonitorVersion2ᚕgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐMonitorVersionᚄ(ctx context.Context, sel ast.SelectionSet, v []monitor.MonitorVersion) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNMonitorVersion2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitorVersion(ctx, sel, v[i])
+		return ec.marshalNMonitorVersion2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐMonitorVersion(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -13880,7 +13881,7 @@ func (ec *executionContext) marshalNMonitorVersion2ᚕgithubᚗcomᚋclausewatch
 	return ret
 }
 
-func (ec *executionContext) marshalNMonitorVersionPage2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐVersionPage(ctx context.Context, sel ast.SelectionSet, v *app.VersionPage) graphql.Marshaler {
+func (ec *executionContext) marshalNMonitorVersionPage2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐVersionPage(ctx context.Context, sel ast.SelectionSet, v *monitor.VersionPage) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -13890,7 +13891,7 @@ func (ec *executionContext) marshalNMonitorVersionPage2ᚖgithubᚗcomᚋclausew
 	return ec._MonitorVersionPage(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNNewFeedToken2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐNewFeedToken(ctx context.Context, sel ast.SelectionSet, v *app.NewFeedToken) graphql.Marshaler {
+func (ec *executionContext) marshalNNewFeedToken2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐNewFeedToken(ctx context.Context, sel ast.SelectionSet, v *monitor.NewFeedToken) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -14019,7 +14020,7 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 	return res
 }
 
-func (ec *executionContext) unmarshalNUpdateMonitorInput2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitorUpdate(ctx context.Context, v any) (app.MonitorUpdate, error) {
+func (ec *executionContext) unmarshalNUpdateMonitorInput2githubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐMonitorUpdate(ctx context.Context, v any) (monitor.MonitorUpdate, error) {
 	res, err := ec.unmarshalInputUpdateMonitorInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -14034,7 +14035,7 @@ func (ec *executionContext) marshalNUsageStats2ᚖgithubᚗcomᚋclausewatchᚋc
 	return ec._UsageStats(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNVersionDiff2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐVersionDiff(ctx context.Context, sel ast.SelectionSet, v *app.VersionDiff) graphql.Marshaler {
+func (ec *executionContext) marshalNVersionDiff2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐVersionDiff(ctx context.Context, sel ast.SelectionSet, v *monitor.VersionDiff) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -14273,7 +14274,7 @@ func (ec *executionContext) marshalOExtraction2ᚖgithubᚗcomᚋclausewatchᚋc
 	return ec._Extraction(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalOFeedToken2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐFeedToken(ctx context.Context, sel ast.SelectionSet, v *app.FeedToken) graphql.Marshaler {
+func (ec *executionContext) marshalOFeedToken2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐFeedToken(ctx context.Context, sel ast.SelectionSet, v *monitor.FeedToken) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
@@ -14337,7 +14338,7 @@ func (ec *executionContext) marshalOItemError2ᚖgithubᚗcomᚋclausewatchᚋcl
 	return ec._ItemError(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalOMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐMonitor(ctx context.Context, sel ast.SelectionSet, v *app.Monitor) graphql.Marshaler {
+func (ec *executionContext) marshalOMonitor2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐMonitor(ctx context.Context, sel ast.SelectionSet, v *monitor.Monitor) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}

@@ -35,7 +35,10 @@ func (s *Service) ReadDocument(ctx context.Context, req fetch.Request) (*Documen
 		return nil, err
 	}
 	if n, over := overTextLimit(d.Extracted.Text); over {
-		return nil, Errorf(CodeUnreadable, "the document's text is %s characters, over the limit of %s", thousands(n), maxTextCharsText)
+		// A fetch's failure like a page too large to fetch, so a monitor's
+		// check records it as too_large.
+		return nil, fetchError(&fetch.Error{Kind: fetch.KindTooLarge, Code: fetch.CodeTooLarge,
+			Msg: fmt.Sprintf("the document's text is %s characters, over the limit of %s", thousands(n), maxTextCharsText)})
 	}
 	return d, nil
 }

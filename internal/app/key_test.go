@@ -180,7 +180,7 @@ func TestChecksumFailureNeverReachesDatabase(t *testing.T) {
 }
 
 type countingStore struct {
-	app.Store
+	apptest.Store
 	lookups atomic.Int32
 }
 

@@ -23,7 +23,8 @@ func TestImportRule(t *testing.T) {
 		t.Fatalf("go list: %v", err)
 	}
 	forbidden := map[string][]string{
-		"internal/app":        {mod + "db", mod + "rest", mod + "graph", mod + "internal/middleware", "net/http", "database/sql", "database/sql/driver", "github.com/jmoiron/sqlx", "github.com/99designs/gqlgen"},
+		"internal/app":        {mod + "db", mod + "rest", mod + "graph", mod + "internal/middleware", mod + "internal/monitor", "net/http", "database/sql", "database/sql/driver", "github.com/jmoiron/sqlx", "github.com/99designs/gqlgen"},
+		"internal/monitor":    {mod + "db", mod + "rest", mod + "graph", mod + "mcp", mod + "web", mod + "internal/middleware", "net/http", "database/sql", "database/sql/driver", "github.com/jmoiron/sqlx", "github.com/99designs/gqlgen"},
 		"rest":                {mod + "db", mod + "graph", mod + "web", mod + "mcp"},
 		"graph":               {mod + "db", mod + "rest", mod + "web", mod + "mcp"},
 		"mcp":                 {mod + "db", mod + "rest", mod + "graph", mod + "web"},
@@ -74,34 +75,45 @@ func TestServerCarriesNoTraining(t *testing.T) {
 	}
 }
 
-// README's sentence on app's imports: the pure engines, the standard library
-// and three named libraries, nothing else.
+// The import rule of app and of monitor, the room built on it: the pure
+// engines, the standard library and named libraries, and for monitor app
+// itself, nothing else.
 func TestAppImportsWhatREADMESays(t *testing.T) {
 	const mod = "github.com/clausewatch/clausewatch/"
-	allowed := []string{
+	engines := []string{
 		mod + "internal/extract", mod + "internal/fetch", mod + "internal/analyze", mod + "internal/change", mod + "internal/llm", mod + "internal/excerpt",
-		"github.com/go-playground/validator/v10", "github.com/google/uuid",
-		"github.com/stripe/stripe-go/v76", "github.com/stripe/stripe-go/v76/webhook",
+		"github.com/google/uuid",
 	}
-	out, err := exec.Command("go", "list", "-f", `{{join .Imports " "}}`, mod+"internal/app").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
+	allowed := map[string][]string{
+		"internal/app":     append(slices.Clone(engines), "github.com/go-playground/validator/v10", "github.com/stripe/stripe-go/v76", "github.com/stripe/stripe-go/v76/webhook"),
+		"internal/monitor": append(slices.Clone(engines), mod+"internal/app"),
 	}
-	for _, imp := range strings.Fields(string(out)) {
-		first, _, _ := strings.Cut(imp, "/")
-		if strings.Contains(first, ".") && !slices.Contains(allowed, imp) {
-			t.Errorf("app imports %s: keep it out, or name it in README's import rule and here", imp)
+	for pkg, allowed := range allowed {
+		out, err := exec.Command("go", "list", "-f", `{{join .Imports " "}}`, mod+pkg).Output()
+		if err != nil {
+			t.Fatalf("go list: %v", err)
+		}
+		for _, imp := range strings.Fields(string(out)) {
+			first, _, _ := strings.Cut(imp, "/")
+			if strings.Contains(first, ".") && !slices.Contains(allowed, imp) {
+				t.Errorf("%s imports %s: keep it out, or name it in the import rule (docs/architecture.md) and here", pkg, imp)
+			}
 		}
 	}
 }
 
 // Stored shapes belong to db: its row types carry the column names, so no
-// type of the service layer (tests aside) has a db tag.
+// type of the service layer or of monitoring (tests aside) has a db tag.
 func TestAppTypesCarryNoStorageTags(t *testing.T) {
-	files, err := filepath.Glob("*.go")
+	app, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
+	monitor, err := filepath.Glob("../monitor/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := append(app, monitor...)
 	fset := token.NewFileSet()
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
@@ -118,7 +130,7 @@ func TestAppTypesCarryNoStorageTags(t *testing.T) {
 			}
 			tag := reflect.StructTag(strings.Trim(field.Tag.Value, "`"))
 			if _, ok := tag.Lookup("db"); ok {
-				t.Errorf("%s: a db tag in app; the row type in db owns the column", fset.Position(field.Pos()))
+				t.Errorf("%s: a db tag in the service layer; the row type in db owns the column", fset.Position(field.Pos()))
 			}
 			return true
 		})

@@ -8,6 +8,7 @@ import (
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 // Every plan-limit refusal states the limit, what is used, when it comes
@@ -16,7 +17,7 @@ import (
 func TestLimitErrorsSayWhatToDo(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := apptest.New(t, dbtest.Open(t, d), apptest.WithLLM(apptest.FakeLLM(t, `{"summary":"ok","quotes":[]}`)),
-			apptest.Configure(func(o *app.Options) { o.Monitor.HostInterval = -1 }))
+			apptest.Monitoring(func(o *monitor.Options) { o.HostInterval = -1 }))
 		e.Clock.Set(time.Date(2026, 11, 22, 21, 30, 0, 0, time.UTC))
 		midnight := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC).UnixMilli()
 		hint := func(what string, err error, parts ...string) {
@@ -60,11 +61,11 @@ func TestLimitErrorsSayWhatToDo(t *testing.T) {
 		e.SetTier(acct.ID, app.TierFree)
 		for i := range 3 {
 			e.Clock.Set(time.Date(2026, 11, 24+i, 12, 0, 0, 0, time.UTC))
-			if _, err := e.Svc.CreateMonitor(e.Ctx(mk.RawKey), app.MonitorCreate{URL: e.Docs.URL("/terms")}); err != nil {
+			if _, err := e.Mon.CreateMonitor(e.Ctx(mk.RawKey), monitor.MonitorCreate{URL: e.Docs.URL("/terms")}); err != nil {
 				t.Fatal(err)
 			}
 		}
-		_, err = e.Svc.CreateMonitor(e.Ctx(mk.RawKey), app.MonitorCreate{URL: e.Docs.URL("/terms")})
+		_, err = e.Mon.CreateMonitor(e.Ctx(mk.RawKey), monitor.MonitorCreate{URL: e.Docs.URL("/terms")})
 		wantData(t, "a fourth monitor", err, map[string]any{"limit": 3, "used": 3, "monitorLimit": 3})
 		hint("a fourth monitor", err, "3 of 3 active monitors", "Delete a monitor")
 

@@ -9,6 +9,7 @@ import (
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 // Every scoped operation, the scope interface.md 5.3 gives it, and a call
@@ -17,57 +18,57 @@ import (
 var scopedCalls = []struct {
 	op    app.Operation
 	scope string
-	call  func(*app.Service, context.Context) error
+	call  func(*apptest.Env, context.Context) error
 }{
-	{app.OpExtract, "extract", func(s *app.Service, ctx context.Context) error {
-		_, err := s.Extract(ctx, app.ExtractInput{URL: "http://127.0.0.1:1/terms"})
+	{app.OpExtract, "extract", func(e *apptest.Env, ctx context.Context) error {
+		_, err := e.Svc.Extract(ctx, app.ExtractInput{URL: "http://127.0.0.1:1/terms"})
 		return err
 	}},
-	{app.OpAnalyze, "analyze", func(s *app.Service, ctx context.Context) error {
-		_, err := s.Analyze(ctx, app.AnalyzeInput{URL: "http://127.0.0.1:1/terms"})
+	{app.OpAnalyze, "analyze", func(e *apptest.Env, ctx context.Context) error {
+		_, err := e.Svc.Analyze(ctx, app.AnalyzeInput{URL: "http://127.0.0.1:1/terms"})
 		return err
 	}},
-	{app.OpAnalyzeBatch, "analyze", func(s *app.Service, ctx context.Context) error {
-		_, err := s.AnalyzeBatch(ctx, app.BatchInput{})
+	{app.OpAnalyzeBatch, "analyze", func(e *apptest.Env, ctx context.Context) error {
+		_, err := e.Svc.AnalyzeBatch(ctx, app.BatchInput{})
 		return err
 	}},
-	{app.OpAnalyses, "analyze", func(s *app.Service, ctx context.Context) error {
-		_, err := s.FindAnalyses(ctx, app.AnalysisFilter{})
+	{app.OpAnalyses, "analyze", func(e *apptest.Env, ctx context.Context) error {
+		_, err := e.Svc.FindAnalyses(ctx, app.AnalysisFilter{})
 		return err
 	}},
-	{app.OpAnalyses, "analyze", func(s *app.Service, ctx context.Context) error {
-		_, err := s.FindAnalysis(ctx, "nope")
+	{app.OpAnalyses, "analyze", func(e *apptest.Env, ctx context.Context) error {
+		_, err := e.Svc.FindAnalysis(ctx, "nope")
 		return err
 	}},
-	{app.OpMonitor, "monitor", func(s *app.Service, ctx context.Context) error {
-		_, err := s.CreateMonitor(ctx, app.MonitorCreate{URL: "http://127.0.0.1:1/terms"})
+	{app.OpMonitor, "monitor", func(e *apptest.Env, ctx context.Context) error {
+		_, err := e.Mon.CreateMonitor(ctx, monitor.MonitorCreate{URL: "http://127.0.0.1:1/terms"})
 		return err
 	}},
-	{app.OpMonitor, "monitor", func(s *app.Service, ctx context.Context) error { _, err := s.FindMonitors(ctx); return err }},
-	{app.OpMonitor, "monitor", func(s *app.Service, ctx context.Context) error { _, err := s.FindMonitor(ctx, "nope"); return err }},
-	{app.OpMonitor, "monitor", func(s *app.Service, ctx context.Context) error { _, err := s.CheckMonitor(ctx, "nope"); return err }},
-	{app.OpMonitor, "monitor", func(s *app.Service, ctx context.Context) error { return s.DeleteMonitor(ctx, "nope") }},
-	{app.OpMonitor, "monitor", func(s *app.Service, ctx context.Context) error {
-		_, err := s.FindMonitorVersions(ctx, "nope", nil, "")
+	{app.OpMonitor, "monitor", func(e *apptest.Env, ctx context.Context) error { _, err := e.Mon.FindMonitors(ctx); return err }},
+	{app.OpMonitor, "monitor", func(e *apptest.Env, ctx context.Context) error { _, err := e.Mon.FindMonitor(ctx, "nope"); return err }},
+	{app.OpMonitor, "monitor", func(e *apptest.Env, ctx context.Context) error { _, err := e.Mon.CheckMonitor(ctx, "nope"); return err }},
+	{app.OpMonitor, "monitor", func(e *apptest.Env, ctx context.Context) error { return e.Mon.DeleteMonitor(ctx, "nope") }},
+	{app.OpMonitor, "monitor", func(e *apptest.Env, ctx context.Context) error {
+		_, err := e.Mon.FindMonitorVersions(ctx, "nope", nil, "")
 		return err
 	}},
-	{app.OpMonitor, "monitor", func(s *app.Service, ctx context.Context) error {
-		_, err := s.FindAlerts(ctx, app.AlertFilter{})
+	{app.OpMonitor, "monitor", func(e *apptest.Env, ctx context.Context) error {
+		_, err := e.Mon.FindAlerts(ctx, monitor.AlertFilter{})
 		return err
 	}},
-	{app.OpMonitor, "monitor", func(s *app.Service, ctx context.Context) error {
-		_, err := s.UpdateAlerts(ctx, app.AlertUpdate{})
+	{app.OpMonitor, "monitor", func(e *apptest.Env, ctx context.Context) error {
+		_, err := e.Mon.UpdateAlerts(ctx, monitor.AlertUpdate{})
 		return err
 	}},
 }
 
 // Operations any credential of the account may use.
-var accountCalls = map[string]func(*app.Service, context.Context) error{
-	"viewer":    func(s *app.Service, ctx context.Context) error { _, err := s.Viewer(ctx); return err },
-	"keys":      func(s *app.Service, ctx context.Context) error { _, err := s.FindKeys(ctx, true); return err },
-	"usage":     func(s *app.Service, ctx context.Context) error { _, err := s.Usage(ctx, nil); return err },
-	"keyLimits": func(s *app.Service, ctx context.Context) error { _, err := s.KeyLimits(ctx); return err },
-	"revoke":    func(s *app.Service, ctx context.Context) error { _, err := s.RevokeKey(ctx, "nope"); return err },
+var accountCalls = map[string]func(*apptest.Env, context.Context) error{
+	"viewer":    func(e *apptest.Env, ctx context.Context) error { _, err := e.Svc.Viewer(ctx); return err },
+	"keys":      func(e *apptest.Env, ctx context.Context) error { _, err := e.Svc.FindKeys(ctx, true); return err },
+	"usage":     func(e *apptest.Env, ctx context.Context) error { _, err := e.Svc.Usage(ctx, nil); return err },
+	"keyLimits": func(e *apptest.Env, ctx context.Context) error { _, err := e.Svc.KeyLimits(ctx); return err },
+	"revoke":    func(e *apptest.Env, ctx context.Context) error { _, err := e.Svc.RevokeKey(ctx, "nope"); return err },
 }
 
 // Each operation against each scope set: a key lacking the operation's scope
@@ -89,7 +90,7 @@ func TestScopes(t *testing.T) {
 				t.Errorf("the table gives %s scope %q, the contract %q", op, got, scope)
 			}
 			for i, set := range scopeSets {
-				err := call(e.Svc, e.Ctx(keys[i]))
+				err := call(e, e.Ctx(keys[i]))
 				name := string(op) + " with " + strings.Join(set, "+")
 				if !slices.Contains(set, scope) {
 					wantCode(t, name, err, app.CodeForbidden)
@@ -101,18 +102,18 @@ func TestScopes(t *testing.T) {
 					t.Errorf("%s: %v, want the scope to admit it", name, err)
 				}
 			}
-			if c := codeOf(call(e.Svc, e.Ctx(tok))); c == app.CodeForbidden || c == app.CodeInternal {
+			if c := codeOf(call(e, e.Ctx(tok))); c == app.CodeForbidden || c == app.CodeInternal {
 				t.Errorf("%s with a session: %s, want no scope limit", op, c)
 			}
-			wantCode(t, string(op)+" without a caller", call(e.Svc, context.Background()), app.CodeUnauthenticated)
+			wantCode(t, string(op)+" without a caller", call(e, context.Background()), app.CodeUnauthenticated)
 		}
 		for name, call := range accountCalls {
 			for i, set := range scopeSets {
-				if c := codeOf(call(e.Svc, e.Ctx(keys[i]))); c == app.CodeForbidden || c == app.CodeInternal {
+				if c := codeOf(call(e, e.Ctx(keys[i]))); c == app.CodeForbidden || c == app.CodeInternal {
 					t.Errorf("%s with %v: %s, want any key of the account admitted", name, set, c)
 				}
 			}
-			wantCode(t, name+" without a caller", call(e.Svc, context.Background()), app.CodeUnauthenticated)
+			wantCode(t, name+" without a caller", call(e, context.Background()), app.CodeUnauthenticated)
 		}
 	})
 }

@@ -1,7 +1,7 @@
 // Package app is clausewatch's service layer: accounts, sessions, keys,
-// budgets, usage, billing, extraction, analysis and monitoring as operations
-// both transports and the portal call. It knows nothing of HTTP, GraphQL or
-// SQL.
+// budgets, usage, billing, extraction and analysis as operations the
+// transports and the portal call. It knows nothing of HTTP, GraphQL or SQL,
+// and nothing of monitoring (internal/monitor builds on it).
 package app
 
 import (
@@ -45,8 +45,6 @@ type Options struct {
 	Prices map[string]string
 	// UsageRetention is how long Run keeps raw usage-log rows; 0: 90 days.
 	UsageRetention time.Duration
-	// Monitor configures monitoring and its scheduler (RunMonitors).
-	Monitor MonitorOptions
 	// AnalysisConcurrency bounds the analyses running at once, and with it
 	// the memory they hold; 0: 2 × GOMAXPROCS. AnalysisWait is how long one
 	// more waits for a place before it is refused as busy; 0: 2s.
@@ -76,15 +74,6 @@ type Service struct {
 
 	analysisPlaces chan struct{} // a place per analysis running
 	analysisWait   time.Duration
-
-	mon  MonitorOptions
-	gate *politeness
-	wake chan struct{} // a monitor was created: the scheduler looks again
-	// pageReader is a check's read of its page (readPage; a benchmark of
-	// dispatch alone replaces it).
-	pageReader func(context.Context, fetch.Request) (*Document, error)
-
-	grades *gradeCache // grades of monitor versions (version.go)
 }
 
 // New builds a Service. It starts nothing: a server calls Run for the
@@ -93,8 +82,7 @@ func New(o Options) *Service {
 	s := &Service{store: o.Store, sessions: o.Sessions, log: o.Logger, clock: o.Now,
 		webhookSecret: o.WebhookSecret, prices: o.Prices, fetcher: o.Fetcher, llm: o.LLM,
 		analyzer: o.Analyzer, extractor: o.Extractor,
-		retention: o.UsageRetention, usage: &recorder{store: o.Store},
-		mon: o.Monitor, wake: make(chan struct{}, 1), grades: &gradeCache{m: map[string]string{}}}
+		retention: o.UsageRetention, usage: &recorder{store: o.Store}}
 	n := o.AnalysisConcurrency
 	if n <= 0 {
 		n = 2 * runtime.GOMAXPROCS(0)
@@ -106,9 +94,6 @@ func New(o Options) *Service {
 	if s.retention <= 0 {
 		s.retention = 90 * 24 * time.Hour
 	}
-	s.mon.setDefaults()
-	s.gate = newPoliteness(s, s.mon.HostInterval)
-	s.pageReader = s.readPage
 	if s.fetcher == nil {
 		s.fetcher = fetch.New(fetch.Options{})
 	}
@@ -130,17 +115,13 @@ func New(o Options) *Service {
 	return s
 }
 
-// Run does the service's background work until ctx ends: every loop below
-// runs until then. When they have stopped it writes the usage still
-// pending, so a server cancels ctx only after its last request is done and
-// loses nothing.
-func (s *Service) Run(ctx context.Context) error {
+// Run does the service's background work until ctx ends: its own loops
+// and more (a server passes the monitor scheduler's), each restarted after
+// a panic. When they have stopped it writes the usage still pending, so a
+// server cancels ctx only after its last request is done and loses nothing.
+func (s *Service) Run(ctx context.Context, more ...func(context.Context) error) error {
 	// Every background loop is started here, and only here.
-	loops := []func(context.Context) error{
-		s.flushLoop,
-		s.pruneLoop,
-		s.RunMonitors,
-	}
+	loops := append([]func(context.Context) error{s.flushLoop, s.pruneLoop}, more...)
 	errs := make([]error, len(loops)+1)
 	var wg sync.WaitGroup
 	for i, loop := range loops {

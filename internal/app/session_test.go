@@ -18,7 +18,7 @@ func TestSignOutRevokesTheSessionOnEveryReplica(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		ctx := context.Background()
 		store := dbtest.Open(t, d)
-		other := app.Store(store)
+		other := apptest.Store(store)
 		if d == dbtest.Postgres {
 			other = dbtest.Open(t, d) // a pool of its own, as another process has
 		}

@@ -48,9 +48,6 @@ type Store interface {
 	PruneRequests(ctx context.Context, before time.Time) (int64, error)
 
 	budgetStore
-	monitorStore
-	hostStore
-	feedStore
 	billingStore
 	sessionStore
 

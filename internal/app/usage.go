@@ -263,8 +263,7 @@ func (s *Service) PruneUsage(ctx context.Context, retention time.Duration) (int6
 // pruneEvery is how often Run drops what is past its retention.
 const pruneEvery = time.Hour
 
-// pruneLoop prunes the usage log, the revoked sessions and the monitor
-// history at start and every pruneEvery until ctx ends. Several replicas
+// pruneLoop prunes the usage log and the revoked sessions at start and every pruneEvery until ctx ends. Several replicas
 // may all do it: the DELETEs are idempotent.
 func (s *Service) pruneLoop(ctx context.Context) error {
 	prunes := []struct {
@@ -273,8 +272,6 @@ func (s *Service) pruneLoop(ctx context.Context) error {
 	}{
 		{"usage log", func(ctx context.Context) (int64, error) { return s.PruneUsage(ctx, s.retention) }},
 		{"revoked sessions", s.PruneSessions},
-		{"monitor history", s.PruneMonitorHistory},
-		{"host schedule", s.pruneHosts},
 	}
 	t := time.NewTicker(pruneEvery)
 	defer t.Stop()

@@ -20,6 +20,7 @@ import (
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
 	"github.com/clausewatch/clausewatch/internal/middleware"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 	"github.com/clausewatch/clausewatch/mcp"
 	"github.com/clausewatch/clausewatch/rest"
 )
@@ -237,7 +238,7 @@ func watched(changed bool) func(*apptest.Env, *caller) {
 		c.page = "/watched/" + c.bearer[len(c.bearer)-12:]
 		e.Docs.Set(c.page, apptest.Page{ContentType: "text/html", Body: strings.Replace(apptest.TermsPage, "<p>Any dispute", "<p>No dispute", 1)})
 		ctx := e.Ctx(c.bearer)
-		m, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: e.Docs.URL(c.page)})
+		m, err := e.Mon.CreateMonitor(ctx, monitor.MonitorCreate{URL: e.Docs.URL(c.page)})
 		if err != nil {
 			e.T.Fatal(err)
 		}
@@ -246,10 +247,10 @@ func watched(changed bool) func(*apptest.Env, *caller) {
 			return
 		}
 		e.Docs.Set(c.page, apptest.Page{ContentType: "text/html", Body: apptest.TermsPage})
-		if _, err := e.Svc.CheckMonitor(ctx, m.ID); err != nil {
+		if _, err := e.Mon.CheckMonitor(ctx, m.ID); err != nil {
 			e.T.Fatal(err)
 		}
-		page, err := e.Svc.FindAlerts(ctx, app.AlertFilter{})
+		page, err := e.Mon.FindAlerts(ctx, monitor.AlertFilter{})
 		if err != nil || len(page.Alerts) != 1 {
 			e.T.Fatalf("alerts after a change: %+v %v", page, err)
 		}
@@ -330,12 +331,12 @@ type env struct {
 
 func newEnv(t *testing.T, d dbtest.Dialect) *env {
 	// Every case's page is on one host: no spacing between their checks.
-	e := &env{Env: apptest.New(t, dbtest.Open(t, d), apptest.Configure(func(o *app.Options) { o.Monitor.HostInterval = -1 }))}
+	e := &env{Env: apptest.New(t, dbtest.Open(t, d), apptest.Monitoring(func(o *monitor.Options) { o.HostInterval = -1 }))}
 	log := slog.New(slog.DiscardHandler)
 	mux := http.NewServeMux()
-	rest.Register(mux, rest.Options{Service: e.Svc, Logger: log, Ready: func(context.Context) error { return nil }})
-	mux.Handle("/graphql", graph.NewHandler(graph.Options{Service: e.Svc, Logger: log}))
-	mux.Handle("/mcp", mcp.NewHandler(mcp.Options{Service: e.Svc, Logger: log}))
+	rest.Register(mux, rest.Options{Service: e.Svc, Monitors: e.Mon, Logger: log, Ready: func(context.Context) error { return nil }})
+	mux.Handle("/graphql", graph.NewHandler(graph.Options{Service: e.Svc, Monitors: e.Mon, Logger: log}))
+	mux.Handle("/mcp", mcp.NewHandler(mcp.Options{Service: e.Svc, Monitors: e.Mon, Logger: log}))
 	e.srv = httptest.NewServer(middleware.Observe(log, middleware.NewMetrics(prometheus.NewRegistry()), mux))
 	t.Cleanup(e.srv.Close)
 	return e

@@ -16,6 +16,7 @@ import (
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 	"github.com/clausewatch/clausewatch/internal/replica"
 )
 
@@ -395,7 +396,7 @@ func TestAttacks(t *testing.T) {
 		keys, acct := a.freeKeys(t, "diffs@proof.example", 1, "monitor")
 		id := a.monitor(t, keys[0], a.site.URL+"/diffs")
 		alerts := func() int {
-			as, err := a.store.FindAlerts(ctx, app.AlertQuery{AccountID: acct.ID, MonitorID: id, Limit: 100})
+			as, err := a.store.FindAlerts(ctx, monitor.AlertQuery{AccountID: acct.ID, MonitorID: id, Limit: 100})
 			if err != nil {
 				t.Error(err)
 			}

@@ -1,5 +1,5 @@
 // Package apptest is the one test harness of the service layer: a Service
-// over a real database of db/dbtest, a settable clock, a loopback document
+// and its monitoring over a real database of db/dbtest, a settable clock, a loopback document
 // server with settable pages, a fake AI provider, and account, key and budget
 // helpers. app's own tests use it directly; rest's and graph's tests put
 // their HTTP front on it. It imports neither transport (both import it).
@@ -22,6 +22,7 @@ import (
 	"github.com/clausewatch/clausewatch/internal/extract"
 	"github.com/clausewatch/clausewatch/internal/fetch"
 	"github.com/clausewatch/clausewatch/internal/llm"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 	"github.com/clausewatch/clausewatch/internal/session"
 )
 
@@ -31,11 +32,19 @@ var SessionSecret = []byte("apptest-session-secret-0123456789abcdef")
 // WebhookSecret is the payment provider's signing secret the service trusts.
 const WebhookSecret = "whsec_test_secret"
 
+// Store is what the service and its monitoring keep their data in: a
+// db.Store, or a test's wrapper of one.
+type Store interface {
+	app.Store
+	monitor.Store
+}
+
 // Env is one running service (one "server process") over a real store.
 type Env struct {
 	T     testing.TB
-	Store app.Store
+	Store Store
 	Svc   *app.Service
+	Mon   *monitor.Service // monitoring, on Svc and the same clock
 	Clock *Clock
 	Docs  *Docs
 	// Stop ends the service's Run, as serve does after the last request, and
@@ -45,6 +54,7 @@ type Env struct {
 
 type config struct {
 	opts         app.Options
+	monitor      monitor.Options
 	fetchTimeout time.Duration
 }
 
@@ -60,11 +70,14 @@ func FetchTimeout(d time.Duration) Option { return func(c *config) { c.fetchTime
 // Configure changes any other option (no webhook secret, a clock of the test's own, ...).
 func Configure(f func(*app.Options)) Option { return func(c *config) { f(&c.opts) } }
 
+// Monitoring changes monitoring's options (workers, intervals, lease).
+func Monitoring(f func(*monitor.Options)) Option { return func(c *config) { f(&c.monitor) } }
+
 // New starts a service on store (dbtest.Open, possibly wrapped) with its
 // background work running, as serve starts it. Two Envs on one PostgreSQL
 // store behave as two server processes. Run stops, and pending usage is
 // flushed, at the test's end.
-func New(t testing.TB, store app.Store, opts ...Option) *Env {
+func New(t testing.TB, store Store, opts ...Option) *Env {
 	t.Helper()
 	e := &Env{T: t, Store: store, Clock: &Clock{}, Docs: newDocs(t)}
 	analyzer, extractor := Engines(t)
@@ -80,9 +93,11 @@ func New(t testing.TB, store app.Store, opts ...Option) *Env {
 		c.opts.Fetcher = fetch.New(fetch.Options{AllowHosts: []string{e.Docs.Addr()}, Timeout: c.fetchTimeout})
 	}
 	e.Svc = app.New(c.opts)
+	c.monitor.App, c.monitor.Store, c.monitor.Now = e.Svc, store, c.opts.Now
+	e.Mon = monitor.New(c.monitor)
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := make(chan error, 1)
-	go func() { ran <- e.Svc.Run(ctx) }()
+	go func() { ran <- e.Svc.Run(ctx, e.Mon.Run) }()
 	e.Stop = sync.OnceValue(func() error {
 		cancel()
 		return <-ran

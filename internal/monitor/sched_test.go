@@ -1,4 +1,4 @@
-package app_test
+package monitor_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 // A server that answers 304 to every conditional GET hides a change only
@@ -36,7 +37,7 @@ func TestWholeFetchDaily(t *testing.T) {
 		if got := e.mustCheck(t, ctx, m.ID); got.LastChangedAt == nil {
 			t.Errorf("the whole fetch a day on missed the change: %+v", got)
 		}
-		if a := e.alerts(t, ctx, app.AlertFilter{}); len(a) != 1 {
+		if a := e.alerts(t, ctx, monitor.AlertFilter{}); len(a) != 1 {
 			t.Errorf("%d alerts, want 1", len(a))
 		}
 		e.Clock.Advance(time.Hour)
@@ -71,7 +72,7 @@ func TestSchedulerFairBetweenAccounts(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		const workers, fastClaims = 2, 4
 		claims := &claimLog{Store: dbtest.Open(t, d)}
-		e := newMonitorEnv(t, claims, func(o *app.Options) { o.Monitor.Workers = workers })
+		e := newMonitorEnv(t, claims, apptest.Monitoring(func(o *monitor.Options) { o.Workers = workers }))
 		const slowCheck = 1500 * time.Millisecond
 		var slow atomic.Bool
 		static := html(terms("n1", "3 May 2026", "a=1", false), "")
@@ -87,7 +88,7 @@ func TestSchedulerFairBetweenAccounts(t *testing.T) {
 		for i := range 8 {
 			path := "/slow/" + string(rune('a'+i))
 			e.Docs.Handle(path, slowPage)
-			m, err := e.Svc.CreateMonitor(busy, app.MonitorCreate{URL: e.Docs.URL(path), IntervalSeconds: ptr(1)})
+			m, err := e.Mon.CreateMonitor(busy, monitor.MonitorCreate{URL: e.Docs.URL(path), IntervalSeconds: ptr(1)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,14 +96,14 @@ func TestSchedulerFairBetweenAccounts(t *testing.T) {
 			// Deleted at the end, so under -count the next run's claim
 			// window (the 32 earliest due, README) is not filled with
 			// this run's monitors, which the shared PostgreSQL keeps.
-			t.Cleanup(func() { _ = e.Svc.DeleteMonitor(busy, m.ID) })
+			t.Cleanup(func() { _ = e.Mon.DeleteMonitor(busy, m.ID) })
 		}
 		slow.Store(true)
-		fast, err := e.Svc.CreateMonitor(idle, app.MonitorCreate{URL: e.Docs.URL("/fast"), IntervalSeconds: ptr(1)})
+		fast, err := e.Mon.CreateMonitor(idle, monitor.MonitorCreate{URL: e.Docs.URL("/fast"), IntervalSeconds: ptr(1)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { _ = e.Svc.DeleteMonitor(idle, fast.ID) })
+		t.Cleanup(func() { _ = e.Mon.DeleteMonitor(idle, fast.ID) })
 		claims.watch(fast, busyAccount)
 		// A deadline for a machine stalled outright, not a bound: each
 		// period lasts about 2.5s.
@@ -128,7 +129,7 @@ func TestSchedulerFairBetweenAccounts(t *testing.T) {
 // runs from when the watched check was recorded (or it was created) and the
 // claim's clock had passed its next check, to its own next claim.
 type claimLog struct {
-	app.Store
+	apptest.Store
 	mu     sync.Mutex
 	id     string
 	busy   string     // the account whose claims are counted
@@ -144,13 +145,13 @@ type claimLog struct {
 	finishes int
 }
 
-func (l *claimLog) watch(m *app.Monitor, busyAccount string) {
+func (l *claimLog) watch(m *monitor.Monitor, busyAccount string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.id, l.busy, l.due, l.inFlight = m.ID, busyAccount, &m.NextCheckAt, map[string]bool{}
 }
 
-func (l *claimLog) ClaimDueMonitor(ctx context.Context, now, until time.Time, owner string) (*app.Monitor, error) {
+func (l *claimLog) ClaimDueMonitor(ctx context.Context, now, until time.Time, owner string) (*monitor.Monitor, error) {
 	l.mu.Lock()
 	due := l.due // what the statement can see: it starts after this
 	held, finishes := len(l.inFlight), l.finishes
@@ -187,7 +188,7 @@ func (l *claimLog) recording(id string) {
 	}
 }
 
-func (l *claimLog) FinishCheck(ctx context.Context, c *app.CheckRecord) (bool, error) {
+func (l *claimLog) FinishCheck(ctx context.Context, c *monitor.CheckRecord) (bool, error) {
 	l.recording(c.MonitorID)
 	ok, err := l.Store.FinishCheck(ctx, c)
 	l.mu.Lock()

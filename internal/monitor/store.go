@@ -1,9 +1,20 @@
-package app
+package monitor
 
 import (
 	"context"
 	"time"
+
+	"github.com/clausewatch/clausewatch/internal/app"
 )
+
+// Store is the persistence monitoring needs; db.Store implements it for
+// PostgreSQL and SQLite, with the conventions of app.Store (a missing row is
+// CodeNotFound, a unique violation CodeConflict; none returns nil, nil).
+type Store interface {
+	monitorStore
+	hostStore
+	feedStore
+}
 
 // Monitor and alert persistence. The scheduler's claim is a lease: a
 // monitor claimed by one process (LeaseOwner) is not claimed again until its
@@ -47,14 +58,14 @@ type monitorStore interface {
 	// claimed again, or the monitor deleted).
 	FinishCheck(ctx context.Context, c *CheckRecord) (ok bool, err error)
 	// FindVersions pages through a monitor's versions (no texts), newest first.
-	FindVersions(ctx context.Context, monitorID string, after *PageCursor, limit int) ([]MonitorVersion, error)
+	FindVersions(ctx context.Context, monitorID string, after *app.PageCursor, limit int) ([]MonitorVersion, error)
 
 	// PruneMonitorHistory applies a plan's retention to the monitors of the
 	// accounts on tier: of each monitor's versions it keeps the current one
 	// and the newest keepVersions-1 others last seen from versionsBefore on
 	// (none of a deleted monitor), and it keeps the alerts detected from
 	// alertsBefore on. It returns how many rows it deleted.
-	PruneMonitorHistory(ctx context.Context, tier Tier, keepVersions int, versionsBefore, alertsBefore time.Time) (int64, error)
+	PruneMonitorHistory(ctx context.Context, tier app.Tier, keepVersions int, versionsBefore, alertsBefore time.Time) (int64, error)
 
 	FindAlerts(ctx context.Context, f AlertQuery) ([]Alert, error)
 	// UpdateAlerts sets read on those of ids the account owns; it returns
@@ -88,11 +99,8 @@ type CheckRecord struct {
 	Raw                *RawPage
 	Alert              *Alert
 	// Changes is the monitor's count of successful checks in a row that
-	// saw the text change, after this one. Deferred marks a change seen too
-	// soon after the last alert: the current version and when it was last
-	// seen stay as they are.
-	Changes  int
-	Deferred bool
+	// saw the text change, after this one.
+	Changes int
 	// Whole says the page was fetched whole (not answered 304): the
 	// monitor's WholeFetchAt becomes CheckedAt.
 	Whole bool
@@ -103,6 +111,6 @@ type AlertQuery struct {
 	AccountID  string
 	UnreadOnly bool
 	MonitorID  string // "": every monitor
-	After      *PageCursor
+	After      *app.PageCursor
 	Limit      int
 }

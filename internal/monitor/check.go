@@ -1,4 +1,4 @@
-package app
+package monitor
 
 import (
 	"context"
@@ -11,59 +11,22 @@ import (
 	"time"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
+	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/change"
 	"github.com/clausewatch/clausewatch/internal/extract"
 	"github.com/clausewatch/clausewatch/internal/fetch"
 )
 
-// MonitorOptions configure monitoring. The zero value is usable: no
-// scheduler workers, 1h minimum interval, 1s between requests to one host.
-type MonitorOptions struct {
-	// Workers is how many checks RunMonitors runs at once; 0 runs none.
-	Workers int
-	// MinInterval is the shortest interval a monitor may have (default 1h).
-	MinInterval time.Duration
-	// HostInterval is the least time between two requests to one host
-	// from all processes on the database together (default 1s; negative:
-	// no limit). A host's schedule grows past it (host.go).
-	HostInterval time.Duration
-	// Lease is how long a claimed check may take before another process may
-	// claim the monitor again (default 35s). It must exceed the fetch
-	// timeout: a check gives up well before its lease ends.
-	Lease time.Duration
-}
-
-func (o *MonitorOptions) setDefaults() {
-	if o.MinInterval <= 0 {
-		o.MinInterval = time.Hour
-	}
-	if o.HostInterval == 0 {
-		o.HostInterval = time.Second
-	}
-	if o.Lease <= 0 {
-		o.Lease = 35 * time.Second
-	}
-}
-
 // leaseMargin is the time a check keeps, at the end of its lease, to record
 // what it saw.
 const leaseMargin = 2 * time.Second
-
-// monitorNow is the service's clock at the precision both databases keep.
-func (s *Service) monitorNow() time.Time { return s.now().Truncate(time.Millisecond) }
-
-// readPage reads a URL (conditionally, given validators) by the service's
-// one document path.
-func (s *Service) readPage(ctx context.Context, req fetch.Request) (*Document, error) {
-	return s.ReadDocument(ctx, req)
-}
 
 // fetchMonitored is a check's one request to the monitored page: the
 // politeness wait, then the read. Everything a check asks of the page's
 // host goes through here (and pageReader, which tests may replace), so
 // politeness can wrap it. A *retryError means the page was not asked at
 // all and the check is to be made again later, counting no failure.
-func (s *Service) fetchMonitored(ctx context.Context, m *Monitor, req fetch.Request) (*Document, error) {
+func (s *Service) fetchMonitored(ctx context.Context, m *Monitor, req fetch.Request) (*app.Document, error) {
 	if at, err := s.gate.wait(ctx, m.URL); err != nil {
 		// A manual check refused here must not bring the next scheduled
 		// (free) check forward; a claimed monitor is already due, so the
@@ -71,14 +34,14 @@ func (s *Service) fetchMonitored(ctx context.Context, m *Monitor, req fetch.Requ
 		if m.NextCheckAt.After(at) {
 			at = m.NextCheckAt
 		}
-		return nil, &retryError{At: at, Err: Errorf(CodeConflict, "the monitor's site was asked too often just now; try again in a few seconds")}
+		return nil, &retryError{At: at, Err: app.Errorf(app.CodeConflict, "the monitor's site was asked too often just now; try again in a few seconds")}
 	}
 	return s.checkPage(ctx, req)
 }
 
 // extractStored extracts a stored raw page with the service's rules.
 func (s *Service) extractStored(r *RawPage) (*extract.Document, error) {
-	d, err := s.ExtractDocument(fetch.Response{Body: r.Body, ContentType: r.ContentType, FinalURL: r.URL})
+	d, err := s.app.ExtractDocument(fetch.Response{Body: r.Body, ContentType: r.ContentType, FinalURL: r.URL})
 	if err != nil {
 		return nil, err
 	}
@@ -86,12 +49,12 @@ func (s *Service) extractStored(r *RawPage) (*extract.Document, error) {
 }
 
 // rawPage is what is kept of a document for re-extraction.
-func rawPage(d *Document) *RawPage {
+func rawPage(d *app.Document) *RawPage {
 	return &RawPage{Body: d.Body, ContentType: d.ContentType, URL: d.FinalURL}
 }
 
 func (s *Service) newVersion(monitorID string, doc *extract.Document, at time.Time) *MonitorVersion {
-	return &MonitorVersion{MonitorID: monitorID, ContentHash: doc.ContentHash, ExtractorVersion: s.extractor.Version(),
+	return &MonitorVersion{MonitorID: monitorID, ContentHash: doc.ContentHash, ExtractorVersion: s.app.ExtractorVersion(),
 		Text: doc.Text, WordCount: doc.WordCount, FirstSeenAt: at, LastSeenAt: at}
 }
 
@@ -161,8 +124,8 @@ func asRetry(err error, now time.Time) *retryError {
 	if errors.As(err, &re) {
 		return re
 	}
-	switch ErrorCode(err) {
-	case CodeBusy, CodeUnavailable:
+	switch app.ErrorCode(err) {
+	case app.CodeBusy, app.CodeUnavailable:
 		return &retryError{At: now.Add(retryDelay), Err: err}
 	}
 	return nil
@@ -176,17 +139,18 @@ func asRetry(err error, now time.Time) *retryError {
 // record) a lost check; neither check-now nor a scheduler worker ends the
 // process.
 func (s *Service) runCheck(ctx context.Context, m *Monitor, owner string) (out Outcome) {
-	var panicked error
-	defer func() {
-		if panicked != nil {
-			out = Outcome{Result: CheckLost, Err: panicked}
-		}
-	}()
-	defer recoverInto(&panicked) // runs first: recover works only in a deferred call itself
-	cctx, cancel := context.WithTimeout(ctx, s.mon.Lease-leaseMargin)
+	if panicked := app.Catch(func() error { out = s.check(ctx, m, owner); return nil }); panicked != nil {
+		return Outcome{Result: CheckLost, Err: panicked}
+	}
+	return out
+}
+
+// check is runCheck without its guard against a panic past the check.
+func (s *Service) check(ctx context.Context, m *Monitor, owner string) Outcome {
+	cctx, cancel := context.WithTimeout(ctx, s.opts.Lease-leaseMargin)
 	defer cancel()
 	var rec *CheckRecord
-	checkErr := catch(func() (err error) {
+	checkErr := app.Catch(func() (err error) {
 		rec, err = s.observe(cctx, m)
 		return err
 	})
@@ -205,10 +169,10 @@ func (s *Service) runCheck(ctx context.Context, m *Monitor, owner string) (out O
 		s.release(m, owner, at)
 		return Outcome{Result: CheckRetry, Err: re.Err, RetryAt: at}
 	}
-	out = Outcome{Result: CheckUnchanged}
+	out := Outcome{Result: CheckUnchanged}
 	if checkErr != nil {
-		e := AsError(checkErr)
-		if e.Code == CodeInternal {
+		e := app.AsError(checkErr)
+		if e.Code == app.CodeInternal {
 			s.log.Error("monitor check failed", "monitor", m.ID, "err", checkErr)
 		}
 		out = Outcome{Result: CheckFailed, Err: e}
@@ -280,7 +244,7 @@ func (s *Service) observe(ctx context.Context, m *Monitor) (*CheckRecord, error)
 		return nil, err
 	}
 	old := base.Text
-	if base.ExtractorVersion != s.extractor.Version() {
+	if base.ExtractorVersion != s.app.ExtractorVersion() {
 		// A technical upgrade: compare against what the new extractor makes
 		// of the stored page, so new rules alone never raise an alert.
 		raw, err := s.store.FindRawPage(ctx, m.ID)
@@ -294,14 +258,11 @@ func (s *Service) observe(ctx context.Context, m *Monitor) (*CheckRecord, error)
 			old = doc.Text
 		}
 	}
+	// Every change is recorded and, as alertOn says, reported at once, even
+	// one soon after the last: a check someone asked for answers what it
+	// found, and scheduled checks come once an interval anyway. A page that
+	// changes all the time is told apart by the summary's note below.
 	changes := m.ConsecutiveChanges + 1
-	if m.LastChangedAt != nil && now.Sub(*m.LastChangedAt) < m.Interval() {
-		// At most one alert an interval: the change waits, unrecorded, for
-		// the first check an interval after the last alert, which compares
-		// with the version that alert left. Without validators that check
-		// fetches the page whole, so a 304 cannot hide the change.
-		return &CheckRecord{Changes: changes, Deferred: true, Whole: true}, nil
-	}
 	rec.Alert, err = s.alertFor(ctx, m, old, pg.Extracted, now)
 	if err != nil {
 		return nil, err
@@ -336,15 +297,15 @@ func (s *Service) alertFor(ctx context.Context, m *Monitor, old string, doc *ext
 	d, err := change.CompareContext(ctx, old, doc.Text)
 	if err != nil {
 		// The lease's time ran out, not the page's fault or a bug.
-		return nil, &Error{Code: CodeUnavailable, Message: "the check ran out of time; it will be retried", Err: err}
+		return nil, &app.Error{Code: app.CodeUnavailable, Message: "the check ran out of time; it will be retried", Err: err}
 	}
 	if d.Added+d.Removed == 0 {
 		return nil, nil
 	}
 	opts := analyze.Options{DocumentType: doc.DocumentType}
 	var before, after analyze.Result
-	if err := s.inAnalysisPlace(ctx, func() {
-		before, after = s.analyzer.Analyze(old, opts), s.analyzer.Analyze(doc.Text, opts)
+	if err := s.app.InAnalysisPlace(ctx, func() {
+		before, after = s.app.Analyzer().Analyze(old, opts), s.app.Analyzer().Analyze(doc.Text, opts)
 	}); err != nil {
 		return nil, err
 	}
@@ -353,7 +314,7 @@ func (s *Service) alertFor(ctx context.Context, m *Monitor, old string, doc *ext
 		Summary: change.Summary(d, added, removed), Diff: capDiff(d.Unified), Added: d.Added, Removed: d.Removed,
 		FindingsAdded: alertFindings(added), FindingsRemoved: alertFindings(removed),
 		GradeBefore: before.Grade, GradeAfter: after.Grade,
-		CasesAdded: casesOf(casesMissing(after.Cases, before.Cases)), CasesRemoved: casesOf(casesMissing(before.Cases, after.Cases))}, nil
+		CasesAdded: app.CasesOf(casesMissing(after.Cases, before.Cases)), CasesRemoved: app.CasesOf(casesMissing(before.Cases, after.Cases))}, nil
 }
 
 // casesMissing returns the cases of a whose title b lacks.
@@ -418,7 +379,7 @@ const pollInterval = time.Second
 // (ClaimDueMonitor).
 func (s *Service) RunMonitors(ctx context.Context) error {
 	var wg sync.WaitGroup
-	for range s.mon.Workers {
+	for range s.opts.Workers {
 		wg.Go(func() { s.monitorWorker(ctx) })
 	}
 	wg.Wait()
@@ -438,9 +399,9 @@ func (s *Service) monitorWorker(ctx context.Context) {
 // none to claim.
 func (s *Service) checkNextDue(ctx context.Context) bool {
 	now, owner := s.monitorNow(), newID()
-	m, err := s.store.ClaimDueMonitor(ctx, now, now.Add(s.mon.Lease), owner)
+	m, err := s.store.ClaimDueMonitor(ctx, now, now.Add(s.opts.Lease), owner)
 	if err != nil {
-		if ErrorCode(err) != CodeNotFound && ctx.Err() == nil {
+		if app.ErrorCode(err) != app.CodeNotFound && ctx.Err() == nil {
 			s.log.Error("claim monitor", "err", err)
 		}
 		return false

@@ -1,4 +1,4 @@
-package app
+package monitor
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/fetch"
 )
 
@@ -97,7 +98,7 @@ type Alert struct {
 	// ToS;DR cases found in the new text and not the old, and the reverse.
 	// Grades are "" on alerts stored before alerts had them.
 	GradeBefore, GradeAfter  string
-	CasesAdded, CasesRemoved []Case
+	CasesAdded, CasesRemoved []app.Case
 }
 
 // AlertFinding is a finding as an alert reports it.
@@ -108,7 +109,7 @@ type AlertFinding struct {
 	Quote    string
 }
 
-// Interval bounds: the least is configured (MonitorOptions.MinInterval).
+// Interval bounds: the least is configured (Options.MinInterval).
 const (
 	defaultInterval = 86400 * time.Second
 	maxInterval     = 30 * 24 * time.Hour
@@ -127,12 +128,12 @@ type MonitorCreate struct {
 // fails, the answer is the fetch's error, the scan is given back and no
 // monitor exists. Over the plan's cap it is refused with nothing consumed.
 func (s *Service) CreateMonitor(ctx context.Context, in MonitorCreate) (*Monitor, error) {
-	if err := Require(ctx, ScopeOf(OpMonitor)); err != nil {
+	if err := app.Require(ctx, app.ScopeOf(app.OpMonitor)); err != nil {
 		return nil, err
 	}
-	p, _ := PrincipalFrom(ctx)
+	p, _ := app.PrincipalFrom(ctx)
 	in.URL, in.Name = strings.TrimSpace(in.URL), strings.TrimSpace(in.Name)
-	if err := s.validate(in); err != nil {
+	if err := s.app.Validate(in); err != nil {
 		return nil, err
 	}
 	interval, err := s.interval(in.IntervalSeconds)
@@ -143,23 +144,23 @@ func (s *Service) CreateMonitor(ctx context.Context, in MonitorCreate) (*Monitor
 	if err != nil {
 		return nil, err
 	}
-	if err := s.fetcher.Check(in.URL); err != nil {
-		return nil, fetchError(err)
+	if err := s.app.Fetcher().Check(in.URL); err != nil {
+		return nil, app.FetchError(err)
 	}
 	// A downgrade keeps the monitors running; only new ones are refused.
-	limit := limitsOf(p.Account.Tier).monitors
+	limit := app.MonitorLimit(p.Account.Tier)
 	if n, err := s.store.CountMonitors(ctx, p.Account.ID); err != nil {
 		return nil, err
 	} else if n >= limit {
-		return nil, monitorLimitError(p.Account.Tier, limit, n)
+		return nil, app.MonitorLimitError(p.Account.Tier, limit, n)
 	}
-	c, err := s.chargeScans(ctx, 1, 0)
+	refund, err := s.app.ChargeScan(ctx)
 	if err != nil {
 		return nil, err
 	}
-	pg, err := s.readPage(ctx, fetch.Request{URL: in.URL})
+	pg, err := s.app.ReadDocument(ctx, fetch.Request{URL: in.URL})
 	if err != nil {
-		c.refund(ctx)
+		refund(ctx)
 		return nil, err
 	}
 	now := s.monitorNow()
@@ -170,9 +171,9 @@ func (s *Service) CreateMonitor(ctx context.Context, in MonitorCreate) (*Monitor
 		ContentHash: pg.Extracted.ContentHash, ETag: pg.ETag, LastModified: pg.LastModified, WholeFetchAt: &now}
 	ok, err := s.store.CreateMonitor(ctx, m, s.newVersion(m.ID, pg.Extracted, now), rawPage(pg), limit)
 	if err != nil || !ok {
-		c.refund(ctx)
+		refund(ctx)
 		if err == nil {
-			err = monitorLimitError(p.Account.Tier, limit, limit) // a concurrent creation took the last place
+			err = app.MonitorLimitError(p.Account.Tier, limit, limit) // a concurrent creation took the last place
 		}
 		return nil, err
 	}
@@ -182,24 +183,24 @@ func (s *Service) CreateMonitor(ctx context.Context, in MonitorCreate) (*Monitor
 
 func (s *Service) interval(secs *int) (time.Duration, error) {
 	if secs == nil {
-		return max(defaultInterval, s.mon.MinInterval), nil
+		return max(defaultInterval, s.opts.MinInterval), nil
 	}
 	// Compared in seconds: a count of seconds past 9.2e9 wraps around once
 	// multiplied into nanoseconds (18446744079 s would become 5 s).
-	lo, hi := int64(s.mon.MinInterval/time.Second), int64(maxInterval/time.Second)
-	if n := int64(*secs); n < lo || n > hi || time.Duration(n)*time.Second < s.mon.MinInterval {
+	lo, hi := int64(s.opts.MinInterval/time.Second), int64(maxInterval/time.Second)
+	if n := int64(*secs); n < lo || n > hi || time.Duration(n)*time.Second < s.opts.MinInterval {
 		msg := fmt.Sprintf("must be from %d to %d", lo, hi)
-		return 0, &Error{Code: CodeInvalid, Message: "invalid request", Fields: []FieldError{{Field: "intervalSeconds", Message: msg}}}
+		return 0, &app.Error{Code: app.CodeInvalid, Message: "invalid request", Fields: []app.FieldError{{Field: "intervalSeconds", Message: msg}}}
 	}
 	return time.Duration(*secs) * time.Second, nil
 }
 
 // FindMonitors lists the caller's monitors, newest first.
 func (s *Service) FindMonitors(ctx context.Context) ([]Monitor, error) {
-	if err := Require(ctx, ScopeOf(OpMonitor)); err != nil {
+	if err := app.Require(ctx, app.ScopeOf(app.OpMonitor)); err != nil {
 		return nil, err
 	}
-	p, _ := PrincipalFrom(ctx)
+	p, _ := app.PrincipalFrom(ctx)
 	return s.store.FindMonitors(ctx, p.Account.ID)
 }
 
@@ -215,17 +216,17 @@ func (s *Service) FindMonitor(ctx context.Context, id string) (*Monitor, error) 
 // monitorCaller is the caller of an operation on the monitor id: it needs
 // the monitor scope and an id (a missing one is invalid), and an id that is
 // no UUID names no monitor.
-func monitorCaller(ctx context.Context, id string) (*Principal, error) {
-	if err := Require(ctx, ScopeOf(OpMonitor)); err != nil {
+func monitorCaller(ctx context.Context, id string) (*app.Principal, error) {
+	if err := app.Require(ctx, app.ScopeOf(app.OpMonitor)); err != nil {
 		return nil, err
 	}
 	if id == "" {
-		return nil, &Error{Code: CodeInvalid, Message: "invalid request", Fields: []FieldError{{Field: "id", Message: "is required"}}}
+		return nil, &app.Error{Code: app.CodeInvalid, Message: "invalid request", Fields: []app.FieldError{{Field: "id", Message: "is required"}}}
 	}
-	if !validID(id) {
-		return nil, Errorf(CodeNotFound, "monitor not found")
+	if !app.ValidID(id) {
+		return nil, app.Errorf(app.CodeNotFound, "monitor not found")
 	}
-	p, _ := PrincipalFrom(ctx) // Require found one
+	p, _ := app.PrincipalFrom(ctx) // Require found one
 	return p, nil
 }
 
@@ -245,7 +246,7 @@ func (s *Service) UpdateMonitor(ctx context.Context, id string, in MonitorUpdate
 	if err != nil {
 		return nil, err
 	}
-	if err := s.validate(in); err != nil {
+	if err := s.app.Validate(in); err != nil {
 		return nil, err
 	}
 	on, err := alertOn(in.AlertOn)
@@ -278,18 +279,18 @@ func (s *Service) CheckMonitor(ctx context.Context, id string) (*Monitor, error)
 		return nil, err
 	}
 	owner, now := newID(), s.monitorNow()
-	m, err := s.store.ClaimMonitor(ctx, p.Account.ID, id, now, now.Add(s.mon.Lease), owner)
+	m, err := s.store.ClaimMonitor(ctx, p.Account.ID, id, now, now.Add(s.opts.Lease), owner)
 	if err != nil {
 		return nil, err
 	}
-	c, err := s.chargeScans(ctx, 1, 0)
+	refund, err := s.app.ChargeScan(ctx)
 	if err != nil {
 		s.release(m, owner, m.NextCheckAt)
 		return nil, err
 	}
 	o := s.runCheck(ctx, m, owner)
 	if o.Result != CheckUnchanged && o.Result != CheckChanged {
-		c.refund(ctx)
+		refund(ctx)
 	}
 	switch {
 	case o.Result == CheckRetry:
@@ -314,7 +315,7 @@ func (s *Service) FindMonitorVersions(ctx context.Context, monitorID string, lim
 	if err != nil {
 		return nil, err
 	}
-	n, after, err := pageArgs(limit, cursor, isContentHash)
+	n, after, err := app.PageArgs(limit, cursor, isContentHash)
 	if err != nil {
 		return nil, err
 	}
@@ -323,7 +324,7 @@ func (s *Service) FindMonitorVersions(ctx context.Context, monitorID string, lim
 		return nil, err
 	}
 	page := &VersionPage{}
-	page.Versions, page.NextCursor = trimPage(list, n, func(v MonitorVersion) (time.Time, string) { return v.FirstSeenAt, v.ContentHash })
+	page.Versions, page.NextCursor = app.TrimPage(list, n, func(v MonitorVersion) (time.Time, string) { return v.FirstSeenAt, v.ContentHash })
 	return page, nil
 }
 
@@ -349,14 +350,14 @@ type AlertPage struct {
 // FindAlerts pages through the caller's alerts, newest first. Alerts of
 // deleted monitors stay readable.
 func (s *Service) FindAlerts(ctx context.Context, f AlertFilter) (*AlertPage, error) {
-	if err := Require(ctx, ScopeOf(OpMonitor)); err != nil {
+	if err := app.Require(ctx, app.ScopeOf(app.OpMonitor)); err != nil {
 		return nil, err
 	}
-	p, _ := PrincipalFrom(ctx)
-	if f.MonitorID != "" && !validID(f.MonitorID) {
-		return nil, &Error{Code: CodeInvalid, Message: "invalid monitorId", Fields: []FieldError{{Field: "monitorId", Message: "must be a monitor's id (UUID)"}}}
+	p, _ := app.PrincipalFrom(ctx)
+	if f.MonitorID != "" && !app.ValidID(f.MonitorID) {
+		return nil, &app.Error{Code: app.CodeInvalid, Message: "invalid monitorId", Fields: []app.FieldError{{Field: "monitorId", Message: "must be a monitor's id (UUID)"}}}
 	}
-	n, after, err := pageArgs(f.Limit, f.Cursor, validID)
+	n, after, err := app.PageArgs(f.Limit, f.Cursor, app.ValidID)
 	if err != nil {
 		return nil, err
 	}
@@ -365,7 +366,7 @@ func (s *Service) FindAlerts(ctx context.Context, f AlertFilter) (*AlertPage, er
 		return nil, err
 	}
 	page := &AlertPage{}
-	page.Alerts, page.NextCursor = trimPage(list, n, func(a Alert) (time.Time, string) { return a.DetectedAt, a.ID })
+	page.Alerts, page.NextCursor = app.TrimPage(list, n, func(a Alert) (time.Time, string) { return a.DetectedAt, a.ID })
 	return page, nil
 }
 
@@ -381,19 +382,19 @@ const MaxAlertUpdate = 100
 // UpdateAlerts marks the caller's alerts read or unread and returns how many
 // changed; ids of other accounts' alerts change nothing and count 0.
 func (s *Service) UpdateAlerts(ctx context.Context, in AlertUpdate) (int, error) {
-	if err := Require(ctx, ScopeOf(OpMonitor)); err != nil {
+	if err := app.Require(ctx, app.ScopeOf(app.OpMonitor)); err != nil {
 		return 0, err
 	}
-	p, _ := PrincipalFrom(ctx)
-	if err := s.validate(in); err != nil {
+	p, _ := app.PrincipalFrom(ctx)
+	if err := s.app.Validate(in); err != nil {
 		return 0, err
 	}
 	if len(in.IDs) == 0 || len(in.IDs) > MaxAlertUpdate {
-		return 0, &Error{Code: CodeInvalid, Message: "invalid request", Fields: []FieldError{{Field: "ids", Message: "must have 1 to 100 items"}}}
+		return 0, &app.Error{Code: app.CodeInvalid, Message: "invalid request", Fields: []app.FieldError{{Field: "ids", Message: "must have 1 to 100 items"}}}
 	}
 	for i, id := range in.IDs {
-		if !validID(id) {
-			return 0, &Error{Code: CodeInvalid, Message: "invalid request", Fields: []FieldError{{Field: fmt.Sprintf("ids[%d]", i), Message: "must be an alert's id (UUID)"}}}
+		if !app.ValidID(id) {
+			return 0, &app.Error{Code: app.CodeInvalid, Message: "invalid request", Fields: []app.FieldError{{Field: fmt.Sprintf("ids[%d]", i), Message: "must be an alert's id (UUID)"}}}
 		}
 	}
 	return s.store.UpdateAlerts(ctx, p.Account.ID, in.IDs, *in.Read)

@@ -1,4 +1,4 @@
-package app_test
+package monitor_test
 
 import (
 	"context"
@@ -18,17 +18,18 @@ import (
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
 	extractor "github.com/clausewatch/clausewatch/internal/extract"
 	"github.com/clausewatch/clausewatch/internal/fetch"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 // timedStore adds up the time the scheduler spends in the store.
 type timedStore struct {
-	app.Store
+	apptest.Store
 	sql, claim, finished atomic.Int64
 }
 
 func (s *timedStore) since(t time.Time) { s.sql.Add(int64(time.Since(t))) }
 
-func (s *timedStore) ClaimDueMonitor(ctx context.Context, now, until time.Time, owner string) (*app.Monitor, error) {
+func (s *timedStore) ClaimDueMonitor(ctx context.Context, now, until time.Time, owner string) (*monitor.Monitor, error) {
 	defer s.since(time.Now())
 	defer func(t time.Time) { s.claim.Add(int64(time.Since(t))) }(time.Now())
 	return s.Store.ClaimDueMonitor(ctx, now, until, owner)
@@ -39,12 +40,12 @@ func (s *timedStore) NextCheckAt(ctx context.Context, now time.Time) (time.Time,
 	return s.Store.NextCheckAt(ctx, now)
 }
 
-func (s *timedStore) FindVersion(ctx context.Context, monitorID, hash string) (*app.MonitorVersion, error) {
+func (s *timedStore) FindVersion(ctx context.Context, monitorID, hash string) (*monitor.MonitorVersion, error) {
 	defer s.since(time.Now())
 	return s.Store.FindVersion(ctx, monitorID, hash)
 }
 
-func (s *timedStore) FinishCheck(ctx context.Context, c *app.CheckRecord) (bool, error) {
+func (s *timedStore) FinishCheck(ctx context.Context, c *monitor.CheckRecord) (bool, error) {
 	defer s.since(time.Now())
 	defer s.finished.Add(1)
 	return s.Store.FinishCheck(ctx, c)
@@ -78,11 +79,11 @@ func BenchmarkMonitorChecks(b *testing.B) {
 		b.Fatal(err)
 	}
 	for i := range 1000 {
-		m := &app.Monitor{ID: uuid.NewString(), AccountID: acct.ID, URL: fmt.Sprintf("%s/terms/%d", site.URL, i), IntervalSeconds: 1,
+		m := &monitor.Monitor{ID: uuid.NewString(), AccountID: acct.ID, URL: fmt.Sprintf("%s/terms/%d", site.URL, i), IntervalSeconds: 1,
 			CreatedAt: now, NextCheckAt: now, ContentHash: doc.ContentHash}
-		v := &app.MonitorVersion{MonitorID: m.ID, ContentHash: doc.ContentHash, ExtractorVersion: extractor.Version, Text: doc.Text,
+		v := &monitor.MonitorVersion{MonitorID: m.ID, ContentHash: doc.ContentHash, ExtractorVersion: extractor.Version, Text: doc.Text,
 			WordCount: doc.WordCount, FirstSeenAt: now, LastSeenAt: now}
-		if _, err := pg.CreateMonitor(ctx, m, v, &app.RawPage{Body: body, ContentType: "text/html", URL: m.URL}, 1_000_000); err != nil {
+		if _, err := pg.CreateMonitor(ctx, m, v, &monitor.RawPage{Body: body, ContentType: "text/html", URL: m.URL}, 1_000_000); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -90,7 +91,8 @@ func BenchmarkMonitorChecks(b *testing.B) {
 	// The service's Run starts the scheduler, as serve does.
 	e := apptest.New(b, store, apptest.Configure(func(o *app.Options) {
 		o.Fetcher = fetch.New(fetch.Options{AllowHosts: []string{site.Listener.Addr().String()}})
-		o.Monitor = app.MonitorOptions{Workers: workers, MinInterval: time.Second, HostInterval: -1}
+	}), apptest.Monitoring(func(o *monitor.Options) {
+		o.Workers, o.MinInterval, o.HostInterval = workers, time.Second, -1
 	}))
 
 	b.ResetTimer()
@@ -111,7 +113,7 @@ func BenchmarkMonitorChecks(b *testing.B) {
 	}
 }
 
-func mustList(b *testing.B, s *db.Store, accountID string) []app.Monitor {
+func mustList(b *testing.B, s *db.Store, accountID string) []monitor.Monitor {
 	ms, err := s.FindMonitors(context.Background(), accountID)
 	if err != nil {
 		b.Fatal(err)

@@ -1,10 +1,10 @@
-package app
+package monitor
 
 import (
 	"context"
-	"sync"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
+	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/change"
 )
 
@@ -30,11 +30,11 @@ type VersionDiff struct {
 // historyCaller checks an operation on the history of the caller's monitor
 // monitorID: a missing id is invalid, an unknown or foreign one not_found.
 func (s *Service) historyCaller(ctx context.Context, monitorID string) (*Monitor, error) {
-	if err := Require(ctx, ScopeOf(OpMonitor)); err != nil {
+	if err := app.Require(ctx, app.ScopeOf(app.OpMonitor)); err != nil {
 		return nil, err
 	}
 	if monitorID == "" {
-		return nil, &Error{Code: CodeInvalid, Message: "invalid request", Fields: []FieldError{{Field: "monitorId", Message: "is required"}}}
+		return nil, &app.Error{Code: app.CodeInvalid, Message: "invalid request", Fields: []app.FieldError{{Field: "monitorId", Message: "is required"}}}
 	}
 	return s.FindMonitor(ctx, monitorID)
 }
@@ -43,11 +43,11 @@ func (s *Service) historyCaller(ctx context.Context, monitorID string) (*Monitor
 // is invalid (field names it), an unknown one not_found.
 func (s *Service) version(ctx context.Context, m *Monitor, field, hash string) (*MonitorVersion, error) {
 	if !isContentHash(hash) {
-		return nil, &Error{Code: CodeInvalid, Message: "invalid request", Fields: []FieldError{{Field: field, Message: "must be a version's contentHash (64 hex characters)"}}}
+		return nil, &app.Error{Code: app.CodeInvalid, Message: "invalid request", Fields: []app.FieldError{{Field: field, Message: "must be a version's contentHash (64 hex characters)"}}}
 	}
 	v, err := s.store.FindVersion(ctx, m.ID, hash)
-	if ErrorCode(err) == CodeNotFound {
-		return nil, Errorf(CodeNotFound, "version not found")
+	if app.ErrorCode(err) == app.CodeNotFound {
+		return nil, app.Errorf(app.CodeNotFound, "version not found")
 	}
 	if err != nil {
 		return nil, err
@@ -78,7 +78,7 @@ func (s *Service) DiffMonitorVersions(ctx context.Context, monitorID, from, to s
 		return nil, err
 	}
 	var before, after analyze.Result
-	if err := s.inAnalysisPlace(ctx, func() {
+	if err := s.app.InAnalysisPlace(ctx, func() {
 		before, after = s.analyzeVersion(a), s.analyzeVersion(b)
 	}); err != nil {
 		return nil, err
@@ -95,7 +95,7 @@ func (s *Service) DiffMonitorVersions(ctx context.Context, monitorID, from, to s
 
 // analyzeVersion analyzes a version's text, remembering its grade.
 func (s *Service) analyzeVersion(v *MonitorVersion) analyze.Result {
-	r := s.analyzer.Analyze(v.Text, analyze.Options{})
+	r := s.app.Analyzer().Analyze(v.Text, analyze.Options{})
 	s.grades.put(gradeKey(v), r.Grade)
 	return r
 }
@@ -112,7 +112,7 @@ func (s *Service) VersionGrade(ctx context.Context, v *MonitorVersion) (string, 
 		return "", err
 	}
 	var g string
-	if err := s.inAnalysisPlace(ctx, func() { g = s.analyzeVersion(full).Grade }); err != nil {
+	if err := s.app.InAnalysisPlace(ctx, func() { g = s.analyzeVersion(full).Grade }); err != nil {
 		return "", err
 	}
 	return g, nil
@@ -131,32 +131,6 @@ func (s *Service) withGrades(ctx context.Context, vs []MonitorVersion) error {
 }
 
 func gradeKey(v *MonitorVersion) string { return v.ContentHash + "/" + v.ExtractorVersion }
-
-// gradeCacheSize bounds the service's memory of version grades: a text's
-// grade never changes while the analyzer does not, and a service runs one
-// analyzer. Past this many entries it starts over.
-const gradeCacheSize = 10000
-
-type gradeCache struct {
-	mu sync.Mutex
-	m  map[string]string
-}
-
-func (c *gradeCache) get(k string) (string, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	g, ok := c.m[k]
-	return g, ok
-}
-
-func (c *gradeCache) put(k, g string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.m) >= gradeCacheSize {
-		clear(c.m)
-	}
-	c.m[k] = g
-}
 
 // FindVersionHistory is FindMonitorVersions for the history view: the
 // monitor id is required (invalid when missing) and each version carries

@@ -1,4 +1,4 @@
-package app_test
+package monitor_test
 
 import (
 	"net/http"
@@ -12,6 +12,7 @@ import (
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
 	"github.com/clausewatch/clausewatch/internal/fetch"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 // requestLog records when each request reached the loopback site.
@@ -54,9 +55,9 @@ func (l *requestLog) minGap() time.Duration {
 	return gap
 }
 
-func politeEnv(t *testing.T, store app.Store, hostInterval time.Duration, opts ...func(*app.Options)) *monitorEnv {
+func politeEnv(t *testing.T, store apptest.Store, hostInterval time.Duration, opts ...apptest.Option) *monitorEnv {
 	t.Helper()
-	return newMonitorEnv(t, store, append([]func(*app.Options){func(o *app.Options) { o.Monitor.HostInterval = hostInterval }}, opts...)...)
+	return newMonitorEnv(t, store, append(opts, apptest.Monitoring(func(o *monitor.Options) { o.HostInterval = hostInterval }))...)
 }
 
 // Two services on one database (two replicas) checking pages of one host
@@ -73,20 +74,20 @@ func TestPolitenessSharedByReplicas(t *testing.T) {
 			for _, p := range append(slices.Clone(paths), "/robots.txt") {
 				a.Docs.Handle(p, log.wrap(html(terms("n", "1 May 2026", "x", false), "")))
 			}
-			b := politeEnv(t, store, interval, func(o *app.Options) {
+			b := politeEnv(t, store, interval, apptest.Configure(func(o *app.Options) {
 				o.Fetcher = fetch.New(fetch.Options{AllowHosts: []string{a.Docs.Addr()}, Timeout: 3 * time.Second})
-			})
+			}))
 			ctx := a.mustCaller(t, app.TierAdvanced)
-			var ms []*app.Monitor
+			var ms []*monitor.Monitor
 			for _, p := range paths {
 				ms = append(ms, a.mustCreate(t, ctx, a.Docs.URL(p)))
 			}
 			log.reset() // creation reads each page once, as a user's request
 			var wg sync.WaitGroup
 			for i, m := range ms {
-				svc := a.Svc
+				svc := a.Mon
 				if i%2 == 1 {
-					svc = b.Svc
+					svc = b.Mon
 				}
 				wg.Add(1)
 				go func() {
@@ -185,7 +186,7 @@ func TestRetryAfter(t *testing.T) {
 				t.Fatalf("code %q, want http_429", got.LastErrorCode)
 			}
 			_, before := log.snapshot()
-			if _, err := e.Svc.CheckMonitor(ctx, busy.ID); app.ErrorCode(err) != app.CodeConflict {
+			if _, err := e.Mon.CheckMonitor(ctx, busy.ID); app.ErrorCode(err) != app.CodeConflict {
 				t.Errorf("a check an hour early: %v, want conflict", err)
 			}
 			if _, after := log.snapshot(); len(after) != len(before) {
@@ -243,7 +244,7 @@ func TestCheckFailureCodes(t *testing.T) {
 					if got.LastErrorCode != tt.code || got.BlockedBy != tt.by || got.LastError == "" {
 						t.Errorf("code %q blockedBy %q (%s), want %q %q", got.LastErrorCode, got.BlockedBy, got.LastError, tt.code, tt.by)
 					}
-					if got.ContentHash != m.ContentHash || len(e.alerts(t, ctx, app.AlertFilter{MonitorID: m.ID})) != 0 {
+					if got.ContentHash != m.ContentHash || len(e.alerts(t, ctx, monitor.AlertFilter{MonitorID: m.ID})) != 0 {
 						t.Errorf("a failure changed the version or raised an alert")
 					}
 					e.Docs.Set(path, html(long, ""))

@@ -1,4 +1,4 @@
-package app_test
+package monitor_test
 
 import (
 	"context"
@@ -13,21 +13,23 @@ import (
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 // recordCounter counts the checks recorded.
 type recordCounter struct {
-	app.Store
+	apptest.Store
 	finished      atomic.Int64
 	claim, record atomic.Int64 // time spent in each, over every worker
 }
 
-func (s *recordCounter) ClaimDueMonitor(ctx context.Context, now, until time.Time, owner string) (*app.Monitor, error) {
+func (s *recordCounter) ClaimDueMonitor(ctx context.Context, now, until time.Time, owner string) (*monitor.Monitor, error) {
 	defer func(t time.Time) { s.claim.Add(int64(time.Since(t))) }(time.Now())
 	return s.Store.ClaimDueMonitor(ctx, now, until, owner)
 }
 
-func (s *recordCounter) FinishCheck(ctx context.Context, c *app.CheckRecord) (bool, error) {
+func (s *recordCounter) FinishCheck(ctx context.Context, c *monitor.CheckRecord) (bool, error) {
 	defer func(t time.Time) { s.record.Add(int64(time.Since(t))) }(time.Now())
 	ok, err := s.Store.FinishCheck(ctx, c)
 	if ok {
@@ -96,8 +98,8 @@ FROM generate_series(1, $2) i JOIN (SELECT id, row_number() OVER (ORDER BY id) -
 
 	b.Run("scheduler", func(b *testing.B) {
 		counted := &recordCounter{Store: store}
-		svc := app.New(app.Options{Store: counted, Logger: slog.New(slog.DiscardHandler),
-			Monitor: app.MonitorOptions{Workers: dispatchWorkers, MinInterval: time.Second, HostInterval: -1}})
+		svc := monitor.New(monitor.Options{App: app.New(app.Options{Store: counted, Logger: slog.New(slog.DiscardHandler)}),
+			Store: counted, Workers: dispatchWorkers, MinInterval: time.Second, HostInterval: -1})
 		svc.DispatchOnly()
 		var elapsed time.Duration
 		for range b.N {

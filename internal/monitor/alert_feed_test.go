@@ -1,4 +1,4 @@
-package app_test
+package monitor_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 const harmless = `<p>Our support team answers email on weekdays.</p>`
@@ -23,15 +24,15 @@ func TestAlertOnRisk(t *testing.T) {
 		for _, p := range []string{"/risk", "/any"} {
 			e.Docs.Set(p, html(terms("n1", "3 May 2026", "a=1", false), ""))
 		}
-		risk, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: e.Docs.URL("/risk"), IntervalSeconds: ptr(3600), AlertOn: ptr("risk")})
-		if err != nil || risk.AlertOn != app.AlertOnRisk {
+		risk, err := e.Mon.CreateMonitor(ctx, monitor.MonitorCreate{URL: e.Docs.URL("/risk"), IntervalSeconds: ptr(3600), AlertOn: ptr("risk")})
+		if err != nil || risk.AlertOn != monitor.AlertOnRisk {
 			t.Fatalf("create risk: %+v %v", risk, err)
 		}
 		anyM := e.mustCreate(t, ctx, e.Docs.URL("/any"))
-		if anyM.AlertOn != app.AlertOnAny {
+		if anyM.AlertOn != monitor.AlertOnAny {
 			t.Errorf("default alertOn %q", anyM.AlertOn)
 		}
-		if _, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: e.Docs.URL("/any"), AlertOn: ptr("sometimes")}); app.ErrorCode(err) != app.CodeInvalid {
+		if _, err := e.Mon.CreateMonitor(ctx, monitor.MonitorCreate{URL: e.Docs.URL("/any"), AlertOn: ptr("sometimes")}); app.ErrorCode(err) != app.CodeInvalid {
 			t.Errorf("alertOn sometimes: %v", err)
 		}
 
@@ -40,23 +41,23 @@ func TestAlertOnRisk(t *testing.T) {
 		}
 		got := e.mustCheck(t, ctx, risk.ID)
 		e.mustCheck(t, ctx, anyM.ID)
-		if a := e.alerts(t, ctx, app.AlertFilter{MonitorID: risk.ID}); len(a) != 0 {
+		if a := e.alerts(t, ctx, monitor.AlertFilter{MonitorID: risk.ID}); len(a) != 0 {
 			t.Fatalf("risk monitor alerted on a harmless change: %q", a[0].Summary)
 		}
-		if a := e.alerts(t, ctx, app.AlertFilter{MonitorID: anyM.ID}); len(a) != 1 {
+		if a := e.alerts(t, ctx, monitor.AlertFilter{MonitorID: anyM.ID}); len(a) != 1 {
 			t.Fatalf("any monitor: %d alerts, want 1", len(a))
 		}
-		if got.AlertOn != app.AlertOnRisk || got.LastChangedAt != nil {
+		if got.AlertOn != monitor.AlertOnRisk || got.LastChangedAt != nil {
 			t.Errorf("risk monitor after the harmless change: %+v", got)
 		}
-		vp, err := e.Svc.FindMonitorVersions(ctx, risk.ID, nil, "")
+		vp, err := e.Mon.FindMonitorVersions(ctx, risk.ID, nil, "")
 		if err != nil || len(vp.Versions) != 2 {
 			t.Fatalf("the harmless change is not the current version: %+v %v", vp, err)
 		}
 
 		e.Docs.Set("/risk", html(terms("n1", "3 May 2026", "a=1", false, harmless, arbitration), ""))
 		e.mustCheck(t, ctx, risk.ID)
-		a := e.alerts(t, ctx, app.AlertFilter{MonitorID: risk.ID})
+		a := e.alerts(t, ctx, monitor.AlertFilter{MonitorID: risk.ID})
 		if len(a) != 1 || a[0].Added != 1 || a[0].Removed != 0 || !strings.Contains(a[0].Summary, "arbitration") {
 			t.Fatalf("risk monitor after the arbitration clause: %+v", a)
 		}
@@ -73,16 +74,16 @@ func TestUpdateMonitorAlertOn(t *testing.T) {
 		e := newMonitorEnv(t, dbtest.Open(t, d))
 		ctx, other := e.mustCaller(t, app.TierAdvanced), e.mustCaller(t, app.TierAdvanced)
 		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false), ""))
-		m, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: e.Docs.URL("/terms"), IntervalSeconds: ptr(1), AlertOn: ptr("risk")})
+		m, err := e.Mon.CreateMonitor(ctx, monitor.MonitorCreate{URL: e.Docs.URL("/terms"), IntervalSeconds: ptr(1), AlertOn: ptr("risk")})
 		if err != nil {
 			t.Fatal(err)
 		}
 		used := scansUsed(t, e.Svc, ctx)
-		got, err := e.Svc.UpdateMonitor(ctx, m.ID, app.MonitorUpdate{AlertOn: ptr("any")})
-		if err != nil || got.AlertOn != app.AlertOnAny || got.ID != m.ID || got.URL != m.URL {
+		got, err := e.Mon.UpdateMonitor(ctx, m.ID, monitor.MonitorUpdate{AlertOn: ptr("any")})
+		if err != nil || got.AlertOn != monitor.AlertOnAny || got.ID != m.ID || got.URL != m.URL {
 			t.Fatalf("update to any: %+v %v", got, err)
 		}
-		if ms, _ := e.Svc.FindMonitors(ctx); len(ms) != 1 || ms[0].AlertOn != app.AlertOnAny {
+		if ms, _ := e.Mon.FindMonitors(ctx); len(ms) != 1 || ms[0].AlertOn != monitor.AlertOnAny {
 			t.Errorf("monitors read back %+v", ms)
 		}
 		if n := scansUsed(t, e.Svc, ctx); n != used {
@@ -90,22 +91,22 @@ func TestUpdateMonitorAlertOn(t *testing.T) {
 		}
 		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false, harmless), ""))
 		e.mustCheck(t, ctx, m.ID)
-		if a := e.alerts(t, ctx, app.AlertFilter{MonitorID: m.ID}); len(a) != 1 {
+		if a := e.alerts(t, ctx, monitor.AlertFilter{MonitorID: m.ID}); len(a) != 1 {
 			t.Fatalf("switched to any: %d alerts on a harmless change, want 1", len(a))
 		}
 
-		if _, err := e.Svc.UpdateMonitor(ctx, m.ID, app.MonitorUpdate{AlertOn: ptr("risk")}); err != nil {
+		if _, err := e.Mon.UpdateMonitor(ctx, m.ID, monitor.MonitorUpdate{AlertOn: ptr("risk")}); err != nil {
 			t.Fatal(err)
 		}
-		e.Clock.Advance(2 * time.Second) // past the one alert an interval
+		e.Clock.Advance(2 * time.Second) // a moment later
 		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false), ""))
 		e.mustCheck(t, ctx, m.ID)
-		if a := e.alerts(t, ctx, app.AlertFilter{MonitorID: m.ID}); len(a) != 1 {
+		if a := e.alerts(t, ctx, monitor.AlertFilter{MonitorID: m.ID}); len(a) != 1 {
 			t.Errorf("switched back to risk: %d alerts after a harmless change, want 1", len(a))
 		}
 
 		deleted := e.mustCreate(t, ctx, e.Docs.URL("/terms"))
-		if err := e.Svc.DeleteMonitor(ctx, deleted.ID); err != nil {
+		if err := e.Mon.DeleteMonitor(ctx, deleted.ID); err != nil {
 			t.Fatal(err)
 		}
 		tok, _ := e.MustAccount("scopeless@example.com")
@@ -114,20 +115,20 @@ func TestUpdateMonitorAlertOn(t *testing.T) {
 			name  string
 			ctx   context.Context
 			id    string
-			in    app.MonitorUpdate
+			in    monitor.MonitorUpdate
 			code  app.Code
 			field string
 		}{
-			{"no id", ctx, "", app.MonitorUpdate{AlertOn: ptr("any")}, app.CodeInvalid, "id"},
-			{"no alertOn", ctx, m.ID, app.MonitorUpdate{}, app.CodeInvalid, "alertOn"},
-			{"unknown alertOn", ctx, m.ID, app.MonitorUpdate{AlertOn: ptr("never")}, app.CodeInvalid, "alertOn"},
-			{"another account's", other, m.ID, app.MonitorUpdate{AlertOn: ptr("any")}, app.CodeNotFound, ""},
-			{"unknown", ctx, "00000000-0000-4000-8000-000000000000", app.MonitorUpdate{AlertOn: ptr("any")}, app.CodeNotFound, ""},
-			{"not a UUID", ctx, "x", app.MonitorUpdate{AlertOn: ptr("any")}, app.CodeNotFound, ""},
-			{"deleted", ctx, deleted.ID, app.MonitorUpdate{AlertOn: ptr("any")}, app.CodeNotFound, ""},
-			{"no monitor scope", noScope, m.ID, app.MonitorUpdate{AlertOn: ptr("any")}, app.CodeForbidden, ""},
+			{"no id", ctx, "", monitor.MonitorUpdate{AlertOn: ptr("any")}, app.CodeInvalid, "id"},
+			{"no alertOn", ctx, m.ID, monitor.MonitorUpdate{}, app.CodeInvalid, "alertOn"},
+			{"unknown alertOn", ctx, m.ID, monitor.MonitorUpdate{AlertOn: ptr("never")}, app.CodeInvalid, "alertOn"},
+			{"another account's", other, m.ID, monitor.MonitorUpdate{AlertOn: ptr("any")}, app.CodeNotFound, ""},
+			{"unknown", ctx, "00000000-0000-4000-8000-000000000000", monitor.MonitorUpdate{AlertOn: ptr("any")}, app.CodeNotFound, ""},
+			{"not a UUID", ctx, "x", monitor.MonitorUpdate{AlertOn: ptr("any")}, app.CodeNotFound, ""},
+			{"deleted", ctx, deleted.ID, monitor.MonitorUpdate{AlertOn: ptr("any")}, app.CodeNotFound, ""},
+			{"no monitor scope", noScope, m.ID, monitor.MonitorUpdate{AlertOn: ptr("any")}, app.CodeForbidden, ""},
 		} {
-			_, err := e.Svc.UpdateMonitor(c.ctx, c.id, c.in)
+			_, err := e.Mon.UpdateMonitor(c.ctx, c.id, c.in)
 			if app.ErrorCode(err) != c.code {
 				t.Errorf("%s: %v, want %s", c.name, err, c.code)
 				continue
@@ -138,7 +139,7 @@ func TestUpdateMonitorAlertOn(t *testing.T) {
 				}
 			}
 		}
-		if got, _ := e.Svc.FindMonitor(ctx, m.ID); got.AlertOn != app.AlertOnRisk {
+		if got, _ := e.Mon.FindMonitor(ctx, m.ID); got.AlertOn != monitor.AlertOnRisk {
 			t.Errorf("refused updates changed alertOn to %q", got.AlertOn)
 		}
 	})
@@ -159,41 +160,41 @@ func TestFeedTokenRotation(t *testing.T) {
 		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false, arbitration), ""))
 		e.mustCheck(t, keyCtx, m.ID)
 
-		if _, err := e.Svc.FindFeedToken(session); app.ErrorCode(err) != app.CodeNotFound {
+		if _, err := e.Mon.FindFeedToken(session); app.ErrorCode(err) != app.CodeNotFound {
 			t.Errorf("feed token before any: %v", err)
 		}
-		if _, err := e.Svc.RotateFeedToken(keyCtx); app.ErrorCode(err) != app.CodeForbidden {
+		if _, err := e.Mon.RotateFeedToken(keyCtx); app.ErrorCode(err) != app.CodeForbidden {
 			t.Errorf("rotate with an API key: %v", err)
 		}
-		first, err := e.Svc.RotateFeedToken(session)
-		if err != nil || !strings.HasPrefix(first.Token, app.FeedTokenPrefix) || first.Prefix != first.Token[:12] {
+		first, err := e.Mon.RotateFeedToken(session)
+		if err != nil || !strings.HasPrefix(first.Token, monitor.FeedTokenPrefix) || first.Prefix != first.Token[:12] {
 			t.Fatalf("rotate: %+v %v", first, err)
 		}
-		f, err := e.Svc.ReadFeed(t.Context(), first.Token, "")
+		f, err := e.Mon.ReadFeed(t.Context(), first.Token, "")
 		if err != nil || len(f.Alerts) != 1 || f.Monitor != nil {
 			t.Fatalf("account feed: %+v %v", f, err)
 		}
-		f, err = e.Svc.ReadFeed(t.Context(), first.Token, m.ID)
+		f, err = e.Mon.ReadFeed(t.Context(), first.Token, m.ID)
 		if err != nil || len(f.Alerts) != 1 || f.Monitor == nil || f.Monitor.ID != m.ID {
 			t.Fatalf("monitor feed: %+v %v", f, err)
 		}
-		second, err := e.Svc.RotateFeedToken(session)
+		second, err := e.Mon.RotateFeedToken(session)
 		if err != nil || second.Token == first.Token {
 			t.Fatalf("rotate again: %v", err)
 		}
 		for name, token := range map[string]string{"the old token": first.Token, "an API key": key.RawKey, "empty": "",
-			"malformed": app.FeedTokenPrefix + "x"} {
-			if _, err := e.Svc.ReadFeed(t.Context(), token, ""); app.ErrorCode(err) != app.CodeUnauthenticated {
+			"malformed": monitor.FeedTokenPrefix + "x"} {
+			if _, err := e.Mon.ReadFeed(t.Context(), token, ""); app.ErrorCode(err) != app.CodeUnauthenticated {
 				t.Errorf("%s: %v", name, err)
 			}
 		}
-		if _, err := e.Svc.ReadFeed(t.Context(), second.Token, ""); err != nil {
+		if _, err := e.Mon.ReadFeed(t.Context(), second.Token, ""); err != nil {
 			t.Errorf("the new token: %v", err)
 		}
-		if _, err := e.Svc.ReadFeed(t.Context(), second.Token, "00000000-0000-4000-8000-000000000000"); app.ErrorCode(err) != app.CodeNotFound {
+		if _, err := e.Mon.ReadFeed(t.Context(), second.Token, "00000000-0000-4000-8000-000000000000"); app.ErrorCode(err) != app.CodeNotFound {
 			t.Errorf("an unknown monitor: %v", err)
 		}
-		ft, err := e.Svc.FindFeedToken(keyCtx)
+		ft, err := e.Mon.FindFeedToken(keyCtx)
 		if err != nil || ft.Prefix != second.Prefix {
 			t.Errorf("feed token: %+v %v", ft, err)
 		}
@@ -212,7 +213,7 @@ func TestVersionHistoryDiff(t *testing.T) {
 		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false, harmless, arbitration), ""))
 		e.mustCheck(t, ctx, m.ID)
 
-		page, err := e.Svc.FindVersionHistory(ctx, m.ID, nil, "")
+		page, err := e.Mon.FindVersionHistory(ctx, m.ID, nil, "")
 		if err != nil || len(page.Versions) != 3 {
 			t.Fatalf("history: %+v %v", page, err)
 		}
@@ -220,7 +221,7 @@ func TestVersionHistoryDiff(t *testing.T) {
 		if v1.Grade == "" || v1.Grade != v2.Grade || v3.Grade <= v1.Grade {
 			t.Errorf("grades v1 %q v2 %q v3 %q", v1.Grade, v2.Grade, v3.Grade)
 		}
-		diff, err := e.Svc.DiffMonitorVersions(ctx, m.ID, v1.ContentHash, v3.ContentHash)
+		diff, err := e.Mon.DiffMonitorVersions(ctx, m.ID, v1.ContentHash, v3.ContentHash)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -232,7 +233,7 @@ func TestVersionHistoryDiff(t *testing.T) {
 		if len(diff.FindingsAdded) == 0 || diff.FindingsAdded[0].Category != "arbitration" || len(diff.FindingsRemoved) != 0 {
 			t.Errorf("findings added %+v removed %+v", diff.FindingsAdded, diff.FindingsRemoved)
 		}
-		back, err := e.Svc.DiffMonitorVersions(ctx, m.ID, v3.ContentHash, v1.ContentHash)
+		back, err := e.Mon.DiffMonitorVersions(ctx, m.ID, v3.ContentHash, v1.ContentHash)
 		if err != nil || back.Added != 0 || back.Removed != 2 || len(back.FindingsRemoved) == 0 {
 			t.Errorf("diff 3..1: %+v %v", back, err)
 		}
@@ -245,7 +246,7 @@ func TestVersionHistoryDiff(t *testing.T) {
 			"unknown version": {m.ID, v1.ContentHash, strings.Repeat("0", 64), app.CodeNotFound},
 			"unknown monitor": {"00000000-0000-4000-8000-000000000000", v1.ContentHash, v3.ContentHash, app.CodeNotFound},
 		} {
-			if _, err := e.Svc.DiffMonitorVersions(ctx, c.monitor, c.from, c.to); app.ErrorCode(err) != c.code {
+			if _, err := e.Mon.DiffMonitorVersions(ctx, c.monitor, c.from, c.to); app.ErrorCode(err) != c.code {
 				t.Errorf("%s: %v, want %s", name, err, c.code)
 			}
 		}

@@ -1,14 +1,15 @@
-package app
+package monitor
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/extract"
 	"github.com/clausewatch/clausewatch/internal/fetch"
 )
@@ -63,24 +64,22 @@ var errHostBusy = errors.New("host busy")
 
 // politeness is the service's per-host schedule and robots.txt cache.
 type politeness struct {
-	s *Service
+	store   hostStore
+	log     *slog.Logger
+	fetcher *fetch.Client
+	now     func() time.Time
 	// floor is the least time between two requests to one host, across
-	// every process (MonitorOptions.HostInterval); negative: no schedule.
+	// every process (Options.HostInterval); negative: no schedule.
 	floor time.Duration
 
-	mu     sync.Mutex
-	robots map[string]robotsEntry // by origin (scheme://host:port)
-	errors map[string]int         // by host: its failures in a row, as its last turn said
+	robots cache[string, robotsEntry] // by origin (scheme://host:port)
+	errors cache[string, int]         // by host: its failures in a row, as its last turn said
 }
 
 type robotsEntry struct {
 	rules fetch.Rules
 	err   error // the site could not be reached at all
 	until time.Time
-}
-
-func newPoliteness(s *Service, floor time.Duration) *politeness {
-	return &politeness{s: s, floor: floor, robots: map[string]robotsEntry{}, errors: map[string]int{}}
 }
 
 // hostKey is the schedule's name for rawURL's host: host:port as written,
@@ -116,25 +115,20 @@ func (p *politeness) turn(ctx context.Context, host string) (time.Time, error) {
 		return time.Time{}, nil
 	}
 	for {
-		now := time.Now()
-		t, ok, err := p.s.store.TakeHostTurn(ctx, host, now.UnixMilli(), p.floor.Milliseconds())
+		now := p.now()
+		t, ok, err := p.store.TakeHostTurn(ctx, host, now.UnixMilli(), p.floor.Milliseconds())
 		if err != nil {
 			return now, err
 		}
 		if ok {
-			p.mu.Lock()
-			if len(p.errors) > 10000 {
-				clear(p.errors)
-			}
-			p.errors[host] = t.Errors
-			p.mu.Unlock()
+			p.errors.put(host, t.Errors)
 			return now, nil
 		}
 		at := time.UnixMilli(t.NextMs)
 		if dl, ok := ctx.Deadline(); ok && at.After(dl) {
 			return at, errHostBusy
 		}
-		timer := time.NewTimer(time.Until(at))
+		timer := time.NewTimer(at.Sub(now))
 		select {
 		case <-ctx.Done():
 			timer.Stop()
@@ -169,25 +163,21 @@ func (p *politeness) record(ctx context.Context, rawURL string, elapsed time.Dur
 	errs, retryAfter := 0, time.Duration(0)
 	if errors.As(err, &fe) {
 		if hostFailure(fe.Code) {
-			p.mu.Lock()
-			errs = p.errors[host] + 1
-			p.mu.Unlock()
+			n, _ := p.errors.get(host)
+			errs = n + 1
 		}
 		retryAfter = min(fe.RetryAfter, maxRetryAfter)
 	}
 	delay = min(max(delay<<min(errs, errorDoublings), delay), max(maxHostDelay, delay))
-	now := time.Now()
-	notBefore := now.Add(max(delay, retryAfter))
-	if err := p.s.store.RecordHostFetch(context.WithoutCancel(ctx), host, delay.Milliseconds(), errs, notBefore.UnixMilli()); err != nil {
-		p.s.log.Warn("record host fetch", "host", host, "err", err)
+	notBefore := p.now().Add(max(delay, retryAfter))
+	if err := p.store.RecordHostFetch(context.WithoutCancel(ctx), host, delay.Milliseconds(), errs, notBefore.UnixMilli()); err != nil {
+		p.log.Warn("record host fetch", "host", host, "err", err)
 	}
 }
 
 func (p *politeness) cachedRobots(rawURL string) (robotsEntry, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	e, ok := p.robots[originOf(rawURL)]
-	if !ok || time.Now().After(e.until) {
+	e, ok := p.robots.get(originOf(rawURL))
+	if !ok || p.now().After(e.until) {
 		return robotsEntry{}, false
 	}
 	return e, true
@@ -196,14 +186,14 @@ func (p *politeness) cachedRobots(rawURL string) (robotsEntry, bool) {
 // fetchRobots reads rawURL's robots.txt into the cache; its request is
 // spaced like any other.
 func (p *politeness) fetchRobots(ctx context.Context, rawURL string) robotsEntry {
-	start := time.Now()
-	r, err := p.s.fetcher.Robots(ctx, rawURL)
-	elapsed := time.Since(start)
-	e := robotsEntry{err: err, until: time.Now().Add(robotsRetryTTL)}
+	start := p.now()
+	r, err := p.fetcher.Robots(ctx, rawURL)
+	elapsed := p.now().Sub(start)
+	e := robotsEntry{err: err, until: p.now().Add(robotsRetryTTL)}
 	if err == nil {
 		e.rules = r.For(fetch.RobotsToken)
 		if r.Status != 429 && r.Status < 500 {
-			e.until = time.Now().Add(robotsTTL)
+			e.until = p.now().Add(robotsTTL)
 		} else {
 			e.err = &fetch.Error{Kind: fetch.KindUpstream, Code: fetch.CodeRobots,
 				Msg: fmt.Sprintf("the site's robots.txt answered %d, which RFC 9309 reads as disallowing every page for now; the check will be retried", r.Status)}
@@ -213,17 +203,7 @@ func (p *politeness) fetchRobots(ctx context.Context, rawURL string) robotsEntry
 		p.record(ctx, rawURL, elapsed, err)
 		return e // cut short: not kept
 	}
-	p.mu.Lock()
-	if len(p.robots) > 10000 {
-		now := time.Now()
-		for k, v := range p.robots {
-			if now.After(v.until) {
-				delete(p.robots, k)
-			}
-		}
-	}
-	p.robots[originOf(rawURL)] = e
-	p.mu.Unlock()
+	p.robots.put(originOf(rawURL), e)
 	p.record(ctx, rawURL, elapsed, err) // after the cache: its Crawl-delay counts
 	return e
 }
@@ -252,13 +232,13 @@ func (p *politeness) allowed(ctx context.Context, rawURL string) error {
 // checkPage is a monitor check's read of its page: allowed by robots.txt,
 // and spaced in the host's schedule by what it saw. The caller has taken
 // the host's turn (politeness.wait, in fetchMonitored).
-func (s *Service) checkPage(ctx context.Context, req fetch.Request) (*Document, error) {
+func (s *Service) checkPage(ctx context.Context, req fetch.Request) (*app.Document, error) {
 	if err := s.gate.allowed(ctx, req.URL); err != nil {
-		return nil, fetchError(err)
+		return nil, app.FetchError(err)
 	}
-	start := time.Now()
+	start := s.now()
 	pg, err := s.pageReader(ctx, req)
-	s.gate.record(ctx, req.URL, time.Since(start), err)
+	s.gate.record(ctx, req.URL, s.now().Sub(start), err)
 	return pg, err
 }
 
@@ -284,7 +264,7 @@ func structureChanged(base *MonitorVersion, doc *extract.Document) error {
 	} else {
 		return nil
 	}
-	return fetchError(&fetch.Error{Kind: fetch.KindUnreadable, Code: fetch.CodeStructChanged,
+	return app.FetchError(&fetch.Error{Kind: fetch.KindUnreadable, Code: fetch.CodeStructChanged,
 		Msg: "the page still answers, but " + why + "; its layout probably changed or it now shows something else. No alert was raised and the last version is kept: check the page"})
 }
 
@@ -295,10 +275,10 @@ func failureOf(err error) (code, blockedBy string) {
 	if errors.As(err, &fe) {
 		return string(fe.Code), fe.BlockedBy
 	}
-	switch ErrorCode(err) {
-	case CodeTimeout, CodeUnavailable:
+	switch app.ErrorCode(err) {
+	case app.CodeTimeout, app.CodeUnavailable:
 		return string(fetch.CodeTimeout), ""
-	case CodeUnreadable:
+	case app.CodeUnreadable:
 		return string(fetch.CodeNotADocument), ""
 	}
 	return "internal", ""
@@ -306,5 +286,5 @@ func failureOf(err error) (code, blockedBy string) {
 
 // pruneHosts forgets the hosts no process has asked for a week.
 func (s *Service) pruneHosts(ctx context.Context) (int64, error) {
-	return s.store.PruneHosts(ctx, time.Now().Add(-hostForgetAfter).UnixMilli())
+	return s.store.PruneHosts(ctx, s.now().Add(-hostForgetAfter).UnixMilli())
 }

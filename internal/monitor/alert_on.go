@@ -1,6 +1,10 @@
-package app
+package monitor
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/clausewatch/clausewatch/internal/app"
+)
 
 // What a monitor alerts on (Monitor.AlertOn).
 const (
@@ -17,7 +21,7 @@ func alertOn(v *string) (string, error) {
 		return AlertOnAny, nil
 	}
 	if *v != AlertOnAny && *v != AlertOnRisk {
-		return "", &Error{Code: CodeInvalid, Message: "invalid request", Fields: []FieldError{{Field: "alertOn", Message: "must be any or risk"}}}
+		return "", &app.Error{Code: app.CodeInvalid, Message: "invalid request", Fields: []app.FieldError{{Field: "alertOn", Message: "must be any or risk"}}}
 	}
 	return *v, nil
 }

@@ -1,8 +1,10 @@
-package app
+package monitor
 
 import (
 	"context"
 	"time"
+
+	"github.com/clausewatch/clausewatch/internal/app"
 )
 
 // historyRetention is how much of its monitors' history a plan keeps.
@@ -12,10 +14,14 @@ type historyRetention struct {
 	alertAge   time.Duration // older alerts go
 }
 
-var retentions = map[Tier]historyRetention{
-	TierFree:     {versions: 10, versionAge: 90 * 24 * time.Hour, alertAge: 90 * 24 * time.Hour},
-	TierBase:     {versions: 50, versionAge: 365 * 24 * time.Hour, alertAge: 365 * 24 * time.Hour},
-	TierAdvanced: {versions: 200, versionAge: 730 * 24 * time.Hour, alertAge: 730 * 24 * time.Hour},
+// retentions is how much each plan keeps (a function: no table the
+// process could change).
+func retentions() map[app.Tier]historyRetention {
+	return map[app.Tier]historyRetention{
+		app.TierFree:     {versions: 10, versionAge: 90 * 24 * time.Hour, alertAge: 90 * 24 * time.Hour},
+		app.TierBase:     {versions: 50, versionAge: 365 * 24 * time.Hour, alertAge: 365 * 24 * time.Hour},
+		app.TierAdvanced: {versions: 200, versionAge: 730 * 24 * time.Hour, alertAge: 730 * 24 * time.Hour},
+	}
 }
 
 // PruneMonitorHistory deletes the versions and alerts past each plan's
@@ -24,7 +30,7 @@ var retentions = map[Tier]historyRetention{
 func (s *Service) PruneMonitorHistory(ctx context.Context) (int64, error) {
 	now := s.now()
 	var total int64
-	for tier, r := range retentions {
+	for tier, r := range retentions() {
 		n, err := s.store.PruneMonitorHistory(ctx, tier, r.versions, now.Add(-r.versionAge), now.Add(-r.alertAge))
 		total += n
 		if err != nil {

@@ -1,4 +1,4 @@
-package app_test
+package monitor_test
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
 	extractor "github.com/clausewatch/clausewatch/internal/extract"
 	"github.com/clausewatch/clausewatch/internal/fetch"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 // html serves body as a terms page; with etag, a conditional GET naming it
@@ -82,14 +83,12 @@ type monitorEnv struct{ *apptest.Env }
 // (opts may add workers). Fetches time out after 3s: reading a page to
 // the 10 MiB cap took over 1s under the race detector on a loaded machine,
 // and the one hanging page of these tests waits it out.
-func newMonitorEnv(t *testing.T, store app.Store, opts ...func(*app.Options)) *monitorEnv {
+func newMonitorEnv(t *testing.T, store apptest.Store, opts ...apptest.Option) *monitorEnv {
 	t.Helper()
-	return &monitorEnv{apptest.New(t, store, apptest.FetchTimeout(3*time.Second), apptest.Configure(func(o *app.Options) {
-		o.Monitor = app.MonitorOptions{MinInterval: time.Second, HostInterval: -1, Lease: 5 * time.Second}
-		for _, f := range opts {
-			f(o)
-		}
-	}))}
+	base := []apptest.Option{apptest.FetchTimeout(3 * time.Second), apptest.Monitoring(func(o *monitor.Options) {
+		o.MinInterval, o.HostInterval, o.Lease = time.Second, -1, 5*time.Second
+	})}
+	return &monitorEnv{apptest.New(t, store, append(base, opts...)...)}
 }
 
 // mustCaller makes an account of tier with a monitor key and returns a
@@ -101,9 +100,9 @@ func (e *monitorEnv) mustCaller(t *testing.T, tier app.Tier) context.Context {
 	return e.Ctx(e.MustKey(tok, "monitor").RawKey)
 }
 
-func (e *monitorEnv) mustCreate(t *testing.T, ctx context.Context, url string) *app.Monitor {
+func (e *monitorEnv) mustCreate(t *testing.T, ctx context.Context, url string) *monitor.Monitor {
 	t.Helper()
-	m, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: url, Name: "terms", IntervalSeconds: ptr(3600)})
+	m, err := e.Mon.CreateMonitor(ctx, monitor.MonitorCreate{URL: url, Name: "terms", IntervalSeconds: ptr(3600)})
 	if err != nil {
 		t.Fatalf("create monitor: %v", err)
 	}
@@ -112,7 +111,7 @@ func (e *monitorEnv) mustCreate(t *testing.T, ctx context.Context, url string) *
 
 // mustWatched starts a service on d with an advanced account watching
 // /terms, served as body (with etag, when given).
-func mustWatched(t *testing.T, d dbtest.Dialect, body, etag string) (*monitorEnv, context.Context, *app.Monitor) {
+func mustWatched(t *testing.T, d dbtest.Dialect, body, etag string) (*monitorEnv, context.Context, *monitor.Monitor) {
 	t.Helper()
 	e := newMonitorEnv(t, dbtest.Open(t, d))
 	ctx := e.mustCaller(t, app.TierAdvanced)
@@ -120,18 +119,18 @@ func mustWatched(t *testing.T, d dbtest.Dialect, body, etag string) (*monitorEnv
 	return e, ctx, e.mustCreate(t, ctx, e.Docs.URL("/terms"))
 }
 
-func (e *monitorEnv) mustCheck(t *testing.T, ctx context.Context, id string) *app.Monitor {
+func (e *monitorEnv) mustCheck(t *testing.T, ctx context.Context, id string) *monitor.Monitor {
 	t.Helper()
-	m, err := e.Svc.CheckMonitor(ctx, id)
+	m, err := e.Mon.CheckMonitor(ctx, id)
 	if err != nil {
 		t.Fatalf("check monitor: %v", err)
 	}
 	return m
 }
 
-func (e *monitorEnv) alerts(t *testing.T, ctx context.Context, f app.AlertFilter) []app.Alert {
+func (e *monitorEnv) alerts(t *testing.T, ctx context.Context, f monitor.AlertFilter) []monitor.Alert {
 	t.Helper()
-	page, err := e.Svc.FindAlerts(ctx, f)
+	page, err := e.Mon.FindAlerts(ctx, f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +152,7 @@ func scansUsed(t *testing.T, svc *app.Service, ctx context.Context) int {
 func TestMonitorDetectsRealChangesOnly(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e, ctx, m := mustWatched(t, d, terms("n1", "3 May 2026", "utm_source=a", false), "")
-		if m.Status() != app.MonitorActive || m.LastCheckedAt == nil || m.NextCheckAt.Before(m.CreatedAt.Add(time.Hour)) {
+		if m.Status() != monitor.MonitorActive || m.LastCheckedAt == nil || m.NextCheckAt.Before(m.CreatedAt.Add(time.Hour)) {
 			t.Errorf("new monitor %+v", m)
 		}
 		noise := map[string]string{
@@ -167,7 +166,7 @@ func TestMonitorDetectsRealChangesOnly(t *testing.T) {
 		for name, body := range noise {
 			e.Docs.Set("/terms", html(body, ""))
 			e.mustCheck(t, ctx, m.ID)
-			if got := e.alerts(t, ctx, app.AlertFilter{}); len(got) != 0 {
+			if got := e.alerts(t, ctx, monitor.AlertFilter{}); len(got) != 0 {
 				t.Fatalf("%s raised %d alerts: %s", name, len(got), got[0].Diff)
 			}
 		}
@@ -177,7 +176,7 @@ func TestMonitorDetectsRealChangesOnly(t *testing.T) {
 			t.Errorf("after change: %+v", got)
 		}
 		last := e.mustCheck(t, ctx, m.ID) // unchanged since: nothing more
-		alerts := e.alerts(t, ctx, app.AlertFilter{})
+		alerts := e.alerts(t, ctx, monitor.AlertFilter{})
 		if len(alerts) != 1 {
 			t.Fatalf("%d alerts, want 1", len(alerts))
 		}
@@ -198,11 +197,11 @@ func TestMonitorDetectsRealChangesOnly(t *testing.T) {
 		if !strings.HasPrefix(a.Summary, "1 paragraph changed; added: ") || !strings.Contains(a.Summary, "binding arbitration") || !strings.Contains(a.Summary, "(bad)") {
 			t.Errorf("summary %q", a.Summary)
 		}
-		vp, err := e.Svc.FindMonitorVersions(ctx, m.ID, ptr(1), "")
+		vp, err := e.Mon.FindMonitorVersions(ctx, m.ID, ptr(1), "")
 		if err != nil || len(vp.Versions) != 1 || vp.NextCursor == nil {
 			t.Fatalf("versions page 1: %+v %v", vp, err)
 		}
-		vp2, err := e.Svc.FindMonitorVersions(ctx, m.ID, ptr(1), *vp.NextCursor)
+		vp2, err := e.Mon.FindMonitorVersions(ctx, m.ID, ptr(1), *vp.NextCursor)
 		if err != nil || len(vp2.Versions) != 1 || vp2.NextCursor != nil || vp2.Versions[0].ContentHash == vp.Versions[0].ContentHash {
 			t.Fatalf("versions page 2: %+v %v", vp2, err)
 		}
@@ -213,10 +212,10 @@ func TestMonitorDetectsRealChangesOnly(t *testing.T) {
 			t.Errorf("seen: current %+v, first %+v, last check %v", cur, first, last.LastCheckedAt)
 		}
 		// PATCH marks it read; the unread filter then finds nothing.
-		if n, err := e.Svc.UpdateAlerts(ctx, app.AlertUpdate{IDs: []string{a.ID}, Read: new(true)}); n != 1 || err != nil {
+		if n, err := e.Mon.UpdateAlerts(ctx, monitor.AlertUpdate{IDs: []string{a.ID}, Read: new(true)}); n != 1 || err != nil {
 			t.Errorf("update: %d %v", n, err)
 		}
-		if got := e.alerts(t, ctx, app.AlertFilter{Unread: true}); len(got) != 0 {
+		if got := e.alerts(t, ctx, monitor.AlertFilter{Unread: true}); len(got) != 0 {
 			t.Errorf("unread after read: %d", len(got))
 		}
 	})
@@ -229,7 +228,7 @@ func TestMonitorConditionalGet(t *testing.T) {
 		if got := e.mustCheck(t, ctx, m.ID); got.LastError != "" || *got.LastCheckedAt == *m.LastCheckedAt {
 			t.Errorf("after 304: %+v", got)
 		}
-		if a := e.alerts(t, ctx, app.AlertFilter{}); len(a) != 0 {
+		if a := e.alerts(t, ctx, monitor.AlertFilter{}); len(a) != 0 {
 			t.Errorf("304 raised %d alerts", len(a))
 		}
 	})
@@ -255,25 +254,25 @@ func (x oldRules) Extract(raw []byte, ct, u string) (*extractor.Document, error)
 func TestMonitorExtractorUpgradeRaisesNothing(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		store := dbtest.Open(t, d)
-		old := newMonitorEnv(t, store, func(o *app.Options) {
+		old := newMonitorEnv(t, store, apptest.Configure(func(o *app.Options) {
 			_, current := apptest.Engines(t)
 			o.Extractor = oldRules{current}
-		})
+		}))
 		ctx := old.mustCaller(t, app.TierAdvanced)
 		old.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false), ""))
 		m := old.mustCreate(t, ctx, old.Docs.URL("/terms"))
 		// The upgraded process reads the same site.
-		upgraded := newMonitorEnv(t, store, func(o *app.Options) {
+		upgraded := newMonitorEnv(t, store, apptest.Configure(func(o *app.Options) {
 			o.Fetcher = fetch.New(fetch.Options{AllowHosts: []string{old.Docs.Addr()}, Timeout: time.Second})
-		})
+		}))
 		upgraded.mustCheck(t, ctx, m.ID)
-		if a := upgraded.alerts(t, ctx, app.AlertFilter{}); len(a) != 0 {
+		if a := upgraded.alerts(t, ctx, monitor.AlertFilter{}); len(a) != 0 {
 			t.Fatalf("extractor upgrade raised an alert: %s", a[0].Diff)
 		}
 		// A real change after the upgrade is compared with the new rules' text.
 		old.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false, arbitration), ""))
 		upgraded.mustCheck(t, ctx, m.ID)
-		a := upgraded.alerts(t, ctx, app.AlertFilter{})
+		a := upgraded.alerts(t, ctx, monitor.AlertFilter{})
 		if len(a) != 1 || a[0].Removed != 0 || strings.Contains(a[0].Diff, "cookies") {
 			t.Errorf("alerts after a real change: %+v", a)
 		}
@@ -289,7 +288,7 @@ func TestMonitorFailureBacksOff(t *testing.T) {
 		e.Docs.Set("/terms", broken)
 		for i, wantWait := range []time.Duration{30 * time.Second, time.Minute, 2 * time.Minute} {
 			got := e.mustCheck(t, ctx, m.ID)
-			if got.Status() != app.MonitorFailing || got.ConsecutiveFailures != i+1 || !strings.Contains(got.LastError, "500") ||
+			if got.Status() != monitor.MonitorFailing || got.ConsecutiveFailures != i+1 || !strings.Contains(got.LastError, "500") ||
 				got.NextCheckAt.Sub(*got.LastCheckedAt) != wantWait {
 				t.Errorf("failure %d: %+v", i+1, got)
 			}
@@ -298,10 +297,10 @@ func TestMonitorFailureBacksOff(t *testing.T) {
 			t.Errorf("failed checks took %d scans", used-before)
 		}
 		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false), ""))
-		if got := e.mustCheck(t, ctx, m.ID); got.Status() != app.MonitorActive || got.LastError != "" || got.ConsecutiveFailures != 0 {
+		if got := e.mustCheck(t, ctx, m.ID); got.Status() != monitor.MonitorActive || got.LastError != "" || got.ConsecutiveFailures != 0 {
 			t.Errorf("after recovery: %+v", got)
 		}
-		if a := e.alerts(t, ctx, app.AlertFilter{}); len(a) != 0 {
+		if a := e.alerts(t, ctx, monitor.AlertFilter{}); len(a) != 0 {
 			t.Errorf("failures raised %d alerts", len(a))
 		}
 	})
@@ -323,12 +322,12 @@ func TestMonitorHostilePages(t *testing.T) {
 		} {
 			e.Docs.Handle("/terms", c.page)
 			got := e.mustCheck(t, ctx, m.ID)
-			if got.Status() != app.MonitorFailing || got.ConsecutiveFailures != i+1 || !strings.Contains(got.LastError, c.reason) ||
+			if got.Status() != monitor.MonitorFailing || got.ConsecutiveFailures != i+1 || !strings.Contains(got.LastError, c.reason) ||
 				!got.NextCheckAt.After(*got.LastCheckedAt) {
 				t.Errorf("%s: %+v", c.name, got)
 			}
 		}
-		if a := e.alerts(t, ctx, app.AlertFilter{}); len(a) != 0 {
+		if a := e.alerts(t, ctx, monitor.AlertFilter{}); len(a) != 0 {
 			t.Errorf("hostile pages raised %d alerts", len(a))
 		}
 	})
@@ -349,43 +348,43 @@ func TestMonitorRules(t *testing.T) {
 			want app.Code
 		}{
 			{"not http", func() error {
-				_, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: "ftp://example.com/terms"})
+				_, err := e.Mon.CreateMonitor(ctx, monitor.MonitorCreate{URL: "ftp://example.com/terms"})
 				return err
 			}, app.CodeInvalid},
 			{"private address", func() error {
-				_, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: "http://10.0.0.1/terms"})
+				_, err := e.Mon.CreateMonitor(ctx, monitor.MonitorCreate{URL: "http://10.0.0.1/terms"})
 				return err
 			}, app.CodeInvalid},
-			{"no url", func() error { _, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{}); return err }, app.CodeInvalid},
+			{"no url", func() error { _, err := e.Mon.CreateMonitor(ctx, monitor.MonitorCreate{}); return err }, app.CodeInvalid},
 			{"interval below min", func() error {
-				_, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: url, IntervalSeconds: ptr(0)})
+				_, err := e.Mon.CreateMonitor(ctx, monitor.MonitorCreate{URL: url, IntervalSeconds: ptr(0)})
 				return err
 			}, app.CodeInvalid},
 			{"interval over 30 days", func() error {
-				_, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: url, IntervalSeconds: ptr(30*86400 + 1)})
+				_, err := e.Mon.CreateMonitor(ctx, monitor.MonitorCreate{URL: url, IntervalSeconds: ptr(30*86400 + 1)})
 				return err
 			}, app.CodeInvalid},
 			// Seconds that wrap to 5s (or below zero) once counted in nanoseconds.
 			{"interval wrapping to 5s", func() error {
-				_, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: url, IntervalSeconds: ptr(18_446_744_079)})
+				_, err := e.Mon.CreateMonitor(ctx, monitor.MonitorCreate{URL: url, IntervalSeconds: ptr(18_446_744_079)})
 				return err
 			}, app.CodeInvalid},
 			{"interval of the largest int", func() error {
-				_, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: url, IntervalSeconds: ptr(math.MaxInt)})
+				_, err := e.Mon.CreateMonitor(ctx, monitor.MonitorCreate{URL: url, IntervalSeconds: ptr(math.MaxInt)})
 				return err
 			}, app.CodeInvalid},
 			{"interval of the smallest int", func() error {
-				_, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: url, IntervalSeconds: ptr(math.MinInt)})
+				_, err := e.Mon.CreateMonitor(ctx, monitor.MonitorCreate{URL: url, IntervalSeconds: ptr(math.MinInt)})
 				return err
 			}, app.CodeInvalid},
 			{"upstream error", func() error {
-				_, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: e.Docs.URL("/broken")})
+				_, err := e.Mon.CreateMonitor(ctx, monitor.MonitorCreate{URL: e.Docs.URL("/broken")})
 				return err
 			}, app.CodeUpstream},
-			{"check id not a UUID", func() error { _, err := e.Svc.CheckMonitor(ctx, "42"); return err }, app.CodeNotFound},
-			{"delete unknown", func() error { return e.Svc.DeleteMonitor(ctx, "6f1c1f8e-0000-4000-8000-000000000000") }, app.CodeNotFound},
+			{"check id not a UUID", func() error { _, err := e.Mon.CheckMonitor(ctx, "42"); return err }, app.CodeNotFound},
+			{"delete unknown", func() error { return e.Mon.DeleteMonitor(ctx, "6f1c1f8e-0000-4000-8000-000000000000") }, app.CodeNotFound},
 			{"no ids", func() error {
-				_, err := e.Svc.UpdateAlerts(ctx, app.AlertUpdate{IDs: []string{}, Read: new(true)})
+				_, err := e.Mon.UpdateAlerts(ctx, monitor.AlertUpdate{IDs: []string{}, Read: new(true)})
 				return err
 			}, app.CodeInvalid},
 			{"101 ids", func() error {
@@ -393,24 +392,24 @@ func TestMonitorRules(t *testing.T) {
 				for i := range ids {
 					ids[i] = fmt.Sprintf("6f1c1f8e-0000-4000-8000-%012d", i)
 				}
-				_, err := e.Svc.UpdateAlerts(ctx, app.AlertUpdate{IDs: ids, Read: new(true)})
+				_, err := e.Mon.UpdateAlerts(ctx, monitor.AlertUpdate{IDs: ids, Read: new(true)})
 				return err
 			}, app.CodeInvalid},
 			{"id not a UUID", func() error {
-				_, err := e.Svc.UpdateAlerts(ctx, app.AlertUpdate{IDs: []string{"x"}, Read: new(true)})
+				_, err := e.Mon.UpdateAlerts(ctx, monitor.AlertUpdate{IDs: []string{"x"}, Read: new(true)})
 				return err
 			}, app.CodeInvalid},
 			{"no read", func() error {
-				_, err := e.Svc.UpdateAlerts(ctx, app.AlertUpdate{IDs: []string{"6f1c1f8e-0000-4000-8000-000000000000"}})
+				_, err := e.Mon.UpdateAlerts(ctx, monitor.AlertUpdate{IDs: []string{"6f1c1f8e-0000-4000-8000-000000000000"}})
 				return err
 			}, app.CodeInvalid},
-			{"limit 0", func() error { _, err := e.Svc.FindAlerts(ctx, app.AlertFilter{Limit: ptr(0)}); return err }, app.CodeInvalid},
-			{"limit 101", func() error { _, err := e.Svc.FindAlerts(ctx, app.AlertFilter{Limit: ptr(101)}); return err }, app.CodeInvalid},
+			{"limit 0", func() error { _, err := e.Mon.FindAlerts(ctx, monitor.AlertFilter{Limit: ptr(0)}); return err }, app.CodeInvalid},
+			{"limit 101", func() error { _, err := e.Mon.FindAlerts(ctx, monitor.AlertFilter{Limit: ptr(101)}); return err }, app.CodeInvalid},
 			{"tampered cursor", func() error {
-				_, err := e.Svc.FindAlerts(ctx, app.AlertFilter{Cursor: "MjAyNi0xMS0yNFQxMDowMDowMFp8bm90LWFuLWlk"})
+				_, err := e.Mon.FindAlerts(ctx, monitor.AlertFilter{Cursor: "MjAyNi0xMS0yNFQxMDowMDowMFp8bm90LWFuLWlk"})
 				return err
 			}, app.CodeInvalid},
-			{"bad monitorId", func() error { _, err := e.Svc.FindAlerts(ctx, app.AlertFilter{MonitorID: "x"}); return err }, app.CodeInvalid},
+			{"bad monitorId", func() error { _, err := e.Mon.FindAlerts(ctx, monitor.AlertFilter{MonitorID: "x"}); return err }, app.CodeInvalid},
 		}
 		for _, c := range bad {
 			if err := c.call(); app.ErrorCode(err) != c.want {
@@ -420,16 +419,16 @@ func TestMonitorRules(t *testing.T) {
 		if used := scansUsed(t, e.Svc, ctx); used != 0 {
 			t.Errorf("refused requests took %d scans", used)
 		}
-		if ms, _ := e.Svc.FindMonitors(ctx); len(ms) != 0 {
+		if ms, _ := e.Mon.FindMonitors(ctx); len(ms) != 0 {
 			t.Errorf("refused requests stored %d monitors", len(ms))
 		}
 
 		// Free: three active monitors; the fourth is refused and consumes nothing.
-		var mine []*app.Monitor
+		var mine []*monitor.Monitor
 		for range 3 {
 			mine = append(mine, e.mustCreate(t, ctx, url))
 		}
-		_, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: url})
+		_, err := e.Mon.CreateMonitor(ctx, monitor.MonitorCreate{URL: url})
 		if ae := app.AsError(err); ae.Code != app.CodeForbidden || ae.Message != "Active monitor limit reached for this plan" || ae.Data["monitorLimit"] != 3 {
 			t.Errorf("fourth monitor: %v", err)
 		}
@@ -438,26 +437,26 @@ func TestMonitorRules(t *testing.T) {
 		}
 
 		other := e.mustCaller(t, app.TierAdvanced)
-		if ms, _ := e.Svc.FindMonitors(other); len(ms) != 0 {
+		if ms, _ := e.Mon.FindMonitors(other); len(ms) != 0 {
 			t.Errorf("another account sees %d monitors", len(ms))
 		}
-		if _, err := e.Svc.CheckMonitor(other, mine[0].ID); app.ErrorCode(err) != app.CodeNotFound {
+		if _, err := e.Mon.CheckMonitor(other, mine[0].ID); app.ErrorCode(err) != app.CodeNotFound {
 			t.Errorf("another account checks: %v", err)
 		}
-		if _, err := e.Svc.FindMonitorVersions(other, mine[0].ID, nil, ""); app.ErrorCode(err) != app.CodeNotFound {
+		if _, err := e.Mon.FindMonitorVersions(other, mine[0].ID, nil, ""); app.ErrorCode(err) != app.CodeNotFound {
 			t.Errorf("another account reads versions: %v", err)
 		}
-		if err := e.Svc.DeleteMonitor(other, mine[0].ID); app.ErrorCode(err) != app.CodeNotFound {
+		if err := e.Mon.DeleteMonitor(other, mine[0].ID); app.ErrorCode(err) != app.CodeNotFound {
 			t.Errorf("another account deletes: %v", err)
 		}
 		// Delete frees a place; the deleted monitor is gone from lists and checks.
-		if err := e.Svc.DeleteMonitor(ctx, mine[0].ID); err != nil {
+		if err := e.Mon.DeleteMonitor(ctx, mine[0].ID); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.Svc.CheckMonitor(ctx, mine[0].ID); app.ErrorCode(err) != app.CodeNotFound {
+		if _, err := e.Mon.CheckMonitor(ctx, mine[0].ID); app.ErrorCode(err) != app.CodeNotFound {
 			t.Errorf("check of a deleted monitor: %v", err)
 		}
-		if ms, _ := e.Svc.FindMonitors(ctx); len(ms) != 2 {
+		if ms, _ := e.Mon.FindMonitors(ctx); len(ms) != 2 {
 			t.Errorf("%d monitors after delete, want 2", len(ms))
 		}
 		e.mustCreate(t, ctx, url)
@@ -468,27 +467,27 @@ func TestMonitorRules(t *testing.T) {
 // few seconds at a 1s interval; an alert's other account cannot update it.
 func TestSchedulerSeesChange(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
-		e := newMonitorEnv(t, dbtest.Open(t, d), func(o *app.Options) { o.Monitor.Workers = 4 })
+		e := newMonitorEnv(t, dbtest.Open(t, d), apptest.Monitoring(func(o *monitor.Options) { o.Workers = 4 }))
 		ctx := e.mustCaller(t, app.TierAdvanced)
 		e.Docs.Set("/s", html(terms("n1", "3 May 2026", "a=1", false), ""))
-		m, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: e.Docs.URL("/s"), IntervalSeconds: ptr(1)})
+		m, err := e.Mon.CreateMonitor(ctx, monitor.MonitorCreate{URL: e.Docs.URL("/s"), IntervalSeconds: ptr(1)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		e.Docs.Set("/s", html(terms("n1", "3 May 2026", "a=1", false, arbitration), ""))
-		var alerts []app.Alert
+		var alerts []monitor.Alert
 		for deadline := time.Now().Add(10 * time.Second); len(alerts) == 0 && time.Now().Before(deadline); {
 			time.Sleep(100 * time.Millisecond)
-			alerts = e.alerts(t, ctx, app.AlertFilter{MonitorID: m.ID})
+			alerts = e.alerts(t, ctx, monitor.AlertFilter{MonitorID: m.ID})
 		}
 		if len(alerts) != 1 || alerts[0].FindingsAdded[0].Category != "arbitration" {
 			t.Fatalf("scheduler alerts: %+v", alerts)
 		}
 		other := e.mustCaller(t, app.TierAdvanced)
-		if n, err := e.Svc.UpdateAlerts(other, app.AlertUpdate{IDs: []string{alerts[0].ID}, Read: new(true)}); n != 0 || err != nil {
+		if n, err := e.Mon.UpdateAlerts(other, monitor.AlertUpdate{IDs: []string{alerts[0].ID}, Read: new(true)}); n != 0 || err != nil {
 			t.Errorf("another account's update: %d %v", n, err)
 		}
-		if got := e.alerts(t, other, app.AlertFilter{}); len(got) != 0 {
+		if got := e.alerts(t, other, monitor.AlertFilter{}); len(got) != 0 {
 			t.Errorf("another account sees %d alerts", len(got))
 		}
 	})
@@ -501,7 +500,7 @@ func TestMonitorDowngrade(t *testing.T) {
 		e := newMonitorEnv(t, dbtest.Open(t, d))
 		ctx := e.mustCaller(t, app.TierBase)
 		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false), ""))
-		var ms []*app.Monitor
+		var ms []*monitor.Monitor
 		for range 4 {
 			ms = append(ms, e.mustCreate(t, ctx, e.Docs.URL("/terms")))
 		}
@@ -509,10 +508,10 @@ func TestMonitorDowngrade(t *testing.T) {
 		down := *p
 		down.Account.Tier = app.TierFree
 		ctx = app.WithPrincipal(context.Background(), &down)
-		if _, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: e.Docs.URL("/terms")}); app.AsError(err).Data["monitorLimit"] != 3 {
+		if _, err := e.Mon.CreateMonitor(ctx, monitor.MonitorCreate{URL: e.Docs.URL("/terms")}); app.AsError(err).Data["monitorLimit"] != 3 {
 			t.Errorf("fifth monitor after the downgrade: %v", err)
 		}
-		if list, err := e.Svc.FindMonitors(ctx); err != nil || len(list) != 4 {
+		if list, err := e.Mon.FindMonitors(ctx); err != nil || len(list) != 4 {
 			t.Errorf("%d monitors after the downgrade, want 4 (%v)", len(list), err)
 		}
 		e.mustCheck(t, ctx, ms[3].ID)

@@ -1,12 +1,15 @@
-package app
+package monitor
 
 import (
 	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/base64"
 	"strings"
 	"time"
+
+	"github.com/clausewatch/clausewatch/internal/app"
 )
 
 // Feeds: Atom feeds of an account's alerts and of one monitor's, read by
@@ -55,18 +58,18 @@ type feedStore interface {
 // session may rotate: an API key reads and writes through its scopes, and
 // a feed token reads feeds only.
 func (s *Service) RotateFeedToken(ctx context.Context) (*NewFeedToken, error) {
-	p, err := principalFrom(ctx)
+	p, err := caller(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if p.Key != nil {
-		return nil, Errorf(CodeForbidden, "API keys cannot rotate the feed token; sign in to the portal")
+		return nil, app.Errorf(app.CodeForbidden, "API keys cannot rotate the feed token; sign in to the portal")
 	}
 	var buf [32]byte
 	if _, err := rand.Read(buf[:]); err != nil {
 		panic("crypto/rand failed: " + err.Error())
 	}
-	raw := FeedTokenPrefix + b64.EncodeToString(buf[:])
+	raw := FeedTokenPrefix + base64.RawURLEncoding.EncodeToString(buf[:])
 	t := NewFeedToken{Token: raw, FeedToken: FeedToken{AccountID: p.Account.ID, Hash: hashFeedToken(raw),
 		Prefix: raw[:12], CreatedAt: s.now().Truncate(time.Millisecond)}}
 	if err := s.store.SaveFeedToken(ctx, &t.FeedToken); err != nil {
@@ -78,7 +81,7 @@ func (s *Service) RotateFeedToken(ctx context.Context) (*NewFeedToken, error) {
 // FindFeedToken is the caller's feed token (its prefix and creation time);
 // CodeNotFound until one was made. Any credential of the account may ask.
 func (s *Service) FindFeedToken(ctx context.Context) (*FeedToken, error) {
-	p, err := principalFrom(ctx)
+	p, err := caller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -110,19 +113,19 @@ type Feed struct {
 // not the account's, or deleted, is not_found.
 func (s *Service) ReadFeed(ctx context.Context, token, monitorID string) (*Feed, error) {
 	if len(token) != feedTokenLength || !strings.HasPrefix(token, FeedTokenPrefix) {
-		return nil, ErrUnauthenticated()
+		return nil, app.ErrUnauthenticated()
 	}
 	t, err := s.store.FindFeedTokenByHash(ctx, hashFeedToken(token))
-	if ErrorCode(err) == CodeNotFound {
-		return nil, ErrUnauthenticated()
+	if app.ErrorCode(err) == app.CodeNotFound {
+		return nil, app.ErrUnauthenticated()
 	}
 	if err != nil {
 		return nil, err
 	}
 	f := &Feed{AccountID: t.AccountID, Since: t.CreatedAt, Names: map[string]string{}}
 	if monitorID != "" {
-		if !validID(monitorID) {
-			return nil, Errorf(CodeNotFound, "monitor not found")
+		if !app.ValidID(monitorID) {
+			return nil, app.Errorf(app.CodeNotFound, "monitor not found")
 		}
 		if f.Monitor, err = s.store.FindMonitor(ctx, t.AccountID, monitorID); err != nil {
 			return nil, err

@@ -1,4 +1,4 @@
-package app_test
+package monitor_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 // overLimit is a plain-text page whose text is a little over
@@ -24,7 +25,8 @@ func overLimit() apptest.Page {
 // One text limit for every source: a fetched page over it cannot be
 // extracted, analyzed (alone or in a batch) or monitored (422, the scan
 // given back, nothing stored), a pasted text over it is invalid, and a
-// monitored page that grows over it fails its check without an alert.
+// monitored page that grows over it fails its check as too_large, without
+// an alert.
 func TestTextLimitEverySource(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newMonitorEnv(t, dbtest.Open(t, d))
@@ -56,7 +58,7 @@ func TestTextLimitEverySource(t *testing.T) {
 				_, err := e.Svc.Analyze(ctx, app.AnalyzeInput{Text: strings.Repeat("x", app.MaxTextChars+1)})
 				return err
 			}, app.CodeInvalid},
-			{"create monitor", func() error { _, err := e.Svc.CreateMonitor(ctx, app.MonitorCreate{URL: big}); return err }, app.CodeUnreadable},
+			{"create monitor", func() error { _, err := e.Mon.CreateMonitor(ctx, monitor.MonitorCreate{URL: big}); return err }, app.CodeUnreadable},
 		} {
 			if err := c.call(); err == nil || app.ErrorCode(err) != c.want {
 				t.Errorf("%s: %v, want %s", c.name, err, c.want)
@@ -64,16 +66,16 @@ func TestTextLimitEverySource(t *testing.T) {
 		}
 
 		got := e.mustCheck(t, ctx, m.ID)
-		if got.ConsecutiveFailures != 1 || !strings.Contains(got.LastError, "1,500,000") || got.LastChangedAt != nil {
+		if got.ConsecutiveFailures != 1 || !strings.Contains(got.LastError, "1,500,000") || got.LastErrorCode != "too_large" || got.LastChangedAt != nil {
 			t.Errorf("check of a page grown over the limit: %+v", got)
 		}
-		if a := e.alerts(t, ctx, app.AlertFilter{}); len(a) != 0 {
+		if a := e.alerts(t, ctx, monitor.AlertFilter{}); len(a) != 0 {
 			t.Errorf("%d alerts", len(a))
 		}
 		if n := scansUsed(t, e.Svc, ctx); n != used {
 			t.Errorf("%d scans kept, want every one given back", n-used)
 		}
-		if ms, err := e.Svc.FindMonitors(ctx); err != nil || len(ms) != 1 {
+		if ms, err := e.Mon.FindMonitors(ctx); err != nil || len(ms) != 1 {
 			t.Errorf("monitors %d (%v), want only the first", len(ms), err)
 		}
 		if page, err := e.Svc.FindAnalyses(ctx, app.AnalysisFilter{}); err != nil || len(page.Analyses) != 0 {
@@ -88,23 +90,25 @@ func TestTextLimitEverySource(t *testing.T) {
 // once one is free the same change raises its alert.
 func TestAlertAnalysesShareTheAnalysisBound(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
-		e := newMonitorEnv(t, dbtest.Open(t, d), func(o *app.Options) { o.AnalysisWait = 20 * time.Millisecond })
+		e := newMonitorEnv(t, dbtest.Open(t, d), apptest.Configure(func(o *app.Options) {
+			o.AnalysisConcurrency, o.AnalysisWait = 1, 20*time.Millisecond
+		}))
 		ctx := e.mustCaller(t, app.TierAdvanced)
 		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false), ""))
 		m := e.mustCreate(t, ctx, e.Docs.URL("/terms"))
 		used := scansUsed(t, e.Svc, ctx)
 		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false, arbitration), ""))
 
-		release := e.Svc.FillAnalyses()
-		_, err := e.Svc.CheckMonitor(ctx, m.ID)
+		release := fillAnalyses(t, e.Svc)
+		_, err := e.Mon.CheckMonitor(ctx, m.ID)
 		release()
 		if app.ErrorCode(err) != app.CodeBusy {
 			t.Errorf("check with every analysis place taken: %v, want busy", err)
 		}
-		if got, _ := e.Svc.FindMonitor(ctx, m.ID); got.ConsecutiveFailures != 0 || got.LastError != "" || got.LastChangedAt != nil {
+		if got, _ := e.Mon.FindMonitor(ctx, m.ID); got.ConsecutiveFailures != 0 || got.LastError != "" || got.LastChangedAt != nil {
 			t.Errorf("after the busy check: %+v", got)
 		}
-		if a := e.alerts(t, ctx, app.AlertFilter{}); len(a) != 0 {
+		if a := e.alerts(t, ctx, monitor.AlertFilter{}); len(a) != 0 {
 			t.Errorf("%d alerts while the analyses were full", len(a))
 		}
 		if n := scansUsed(t, e.Svc, ctx); n != used {
@@ -113,10 +117,24 @@ func TestAlertAnalysesShareTheAnalysisBound(t *testing.T) {
 		if got := e.mustCheck(t, ctx, m.ID); got.ConsecutiveFailures != 0 || got.LastChangedAt == nil {
 			t.Errorf("check with a place free: %+v", got)
 		}
-		if a := e.alerts(t, ctx, app.AlertFilter{}); len(a) != 1 {
+		if a := e.alerts(t, ctx, monitor.AlertFilter{}); len(a) != 1 {
 			t.Errorf("%d alerts, want 1", len(a))
 		}
 	})
+}
+
+// fillAnalyses takes svc's one analysis place until release is called, as
+// a long analysis would.
+func fillAnalyses(t *testing.T, svc *app.Service) (release func()) {
+	taken, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		if err := svc.InAnalysisPlace(context.Background(), func() { close(taken); <-done }); err != nil {
+			t.Error(err)
+			close(taken)
+		}
+	}()
+	<-taken
+	return func() { close(done) }
 }
 
 // changing serves a terms page whose text changes on every request.
@@ -127,40 +145,50 @@ func changing() http.Handler {
 	})
 }
 
-// A page that changes on every fetch raises at most one alert an interval:
-// changes seen sooner record nothing, and the first check an interval after
-// the last alert raises one covering them all, noting that the page changed
-// on each of its last checks.
-func TestConstantChangeAlertsOnceAnInterval(t *testing.T) {
+// A change found by a check someone asked for is recorded and reported at
+// once, however soon after the last: a clause added and taken out again
+// within the hour raises two alerts, and the page is at its first text again. A page that
+// changes on every check is reported each time, and from its third change
+// in a row the alert says it seems to change constantly.
+func TestCheckNowAlwaysRecordsAndReports(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newMonitorEnv(t, dbtest.Open(t, d))
 		e.Clock.Set(time.Now().Truncate(time.Second))
 		ctx := e.mustCaller(t, app.TierAdvanced)
-		e.Docs.Handle("/terms", changing())
-		m := e.mustCreate(t, ctx, e.Docs.URL("/terms")) // revision 1, interval 1h
+		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false), ""))
+		m := e.mustCreate(t, ctx, e.Docs.URL("/terms")) // interval 1h
 
-		for range 4 { // revisions 2 to 5
-			e.mustCheck(t, ctx, m.ID)
+		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false, arbitration), ""))
+		e.Clock.Advance(time.Minute)
+		e.mustCheck(t, ctx, m.ID)
+		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false), ""))
+		e.Clock.Advance(time.Minute)
+		got := e.mustCheck(t, ctx, m.ID)
+		alerts := e.alerts(t, ctx, monitor.AlertFilter{})
+		if len(alerts) != 2 || !strings.Contains(alerts[0].Diff, "-Any dispute") || !strings.Contains(alerts[1].Diff, "+Any dispute") {
+			t.Fatalf("a clause added then taken out, checked now each time: %+v", alerts)
+		}
+		if got.LastChangedAt == nil || !got.LastChangedAt.Equal(e.Clock.Now()) {
+			t.Errorf("lastChangedAt %v, want the second check's time %v", got.LastChangedAt, e.Clock.Now())
+		}
+		// Two distinct texts, the first seen again by the second check.
+		if vp, err := e.Mon.FindMonitorVersions(ctx, m.ID, ptr(100), ""); err != nil || len(vp.Versions) != 2 || vp.Versions[1].ContentHash != got.ContentHash {
+			t.Errorf("versions %+v (%v), want the clause's and the first seen again: none left unrecorded", vp, err)
+		}
+
+		e.Docs.Handle("/terms", changing())
+		for n := 3; n <= 5; n++ { // the changes in a row go on from the clause's two
 			e.Clock.Advance(time.Minute)
+			e.mustCheck(t, ctx, m.ID)
+			if a := e.alerts(t, ctx, monitor.AlertFilter{})[0]; !strings.Contains(a.Summary, fmt.Sprintf("changed on each of its last %d checks", n)) {
+				t.Errorf("change %d in a row: summary %q", n, a.Summary)
+			}
 		}
-		alerts := e.alerts(t, ctx, app.AlertFilter{})
-		if len(alerts) != 1 || strings.Contains(alerts[0].Summary, "constantly") {
-			t.Fatalf("4 changed checks within the hour: %+v", alerts)
+		if a := e.alerts(t, ctx, monitor.AlertFilter{Limit: ptr(100)}); strings.Contains(a[3].Summary, "constantly") {
+			t.Errorf("the second change in a row already says constantly: %q", a[3].Summary)
 		}
-		e.Clock.Advance(time.Hour)
-		e.mustCheck(t, ctx, m.ID) // revision 6
-		alerts = e.alerts(t, ctx, app.AlertFilter{})
-		if len(alerts) != 2 {
-			t.Fatalf("%d alerts, want 2", len(alerts))
-		}
-		a := alerts[0]
-		if a.Added != 1 || a.Removed != 1 || !strings.Contains(a.Diff, "-Revision 2 ") || !strings.Contains(a.Diff, "+Revision 6 ") ||
-			!strings.Contains(a.Summary, "changed on each of its last 5 checks") {
-			t.Errorf("the alert an hour later: %q\n%s", a.Summary, a.Diff)
-		}
-		vp, err := e.Svc.FindMonitorVersions(ctx, m.ID, ptr(100), "")
-		if err != nil || len(vp.Versions) != 3 {
-			t.Errorf("versions %+v (%v), want revisions 1, 2 and 6", vp, err)
+		if a := e.alerts(t, ctx, monitor.AlertFilter{Limit: ptr(100)}); len(a) != 5 {
+			t.Errorf("%d alerts, want 5: one a change", len(a))
 		}
 	})
 }
@@ -173,7 +201,7 @@ func TestMonitorHistoryRetention(t *testing.T) {
 		e := newMonitorEnv(t, dbtest.Open(t, d))
 		e.Clock.Set(time.Now().Add(1000 * time.Hour).Truncate(time.Second))
 		callers := map[app.Tier]context.Context{}
-		monitors := map[app.Tier]*app.Monitor{}
+		monitors := map[app.Tier]*monitor.Monitor{}
 		accounts := map[app.Tier]string{}
 		for _, tier := range []app.Tier{app.TierFree, app.TierAdvanced} {
 			tok, acct := e.MustAccount("")
@@ -191,15 +219,15 @@ func TestMonitorHistoryRetention(t *testing.T) {
 		e.SetTier(accounts[app.TierFree], app.TierFree)
 		count := func(tier app.Tier) (versions, alerts int) {
 			t.Helper()
-			vp, err := e.Svc.FindMonitorVersions(callers[tier], monitors[tier].ID, ptr(100), "")
+			vp, err := e.Mon.FindMonitorVersions(callers[tier], monitors[tier].ID, ptr(100), "")
 			if err != nil {
 				t.Fatal(err)
 			}
-			return len(vp.Versions), len(e.alerts(t, callers[tier], app.AlertFilter{Limit: ptr(100)}))
+			return len(vp.Versions), len(e.alerts(t, callers[tier], monitor.AlertFilter{Limit: ptr(100)}))
 		}
 		prune := func() {
 			t.Helper()
-			if _, err := e.Svc.PruneMonitorHistory(context.Background()); err != nil {
+			if _, err := e.Mon.PruneMonitorHistory(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -227,14 +255,14 @@ func TestMonitorHistoryRetention(t *testing.T) {
 		}
 
 		adv := monitors[app.TierAdvanced]
-		if err := e.Svc.DeleteMonitor(callers[app.TierAdvanced], adv.ID); err != nil {
+		if err := e.Mon.DeleteMonitor(callers[app.TierAdvanced], adv.ID); err != nil {
 			t.Fatal(err)
 		}
 		prune()
 		if vs, err := e.Store.FindVersions(context.Background(), adv.ID, nil, 100); err != nil || len(vs) != 0 {
 			t.Errorf("deleted monitor: %d versions (%v), want none", len(vs), err)
 		}
-		if a := e.alerts(t, callers[app.TierAdvanced], app.AlertFilter{Limit: ptr(100)}); len(a) != 12 {
+		if a := e.alerts(t, callers[app.TierAdvanced], monitor.AlertFilter{Limit: ptr(100)}); len(a) != 12 {
 			t.Errorf("deleted monitor: %d alerts, want its 12 still readable", len(a))
 		}
 	})
@@ -244,12 +272,12 @@ func TestMonitorHistoryRetention(t *testing.T) {
 // end and saying how much was left out; a shorter diff is kept whole.
 func TestAlertDiffCapped(t *testing.T) {
 	short := "--- previous\n+++ current\n@@ -1 +1 @@\n-a\n+b\n"
-	if got := app.CapDiff(short); got != short {
+	if got := monitor.CapDiff(short); got != short {
 		t.Errorf("short diff changed: %q", got)
 	}
 	long := "--- previous\n+++ current\n@@ -1,40000 +1,40000 @@\n" + strings.Repeat("-an old paragraph of the terms\n+a new paragraph\n", 20000)
-	got := app.CapDiff(long)
-	if len(got) > app.MaxAlertDiff+100 || !strings.HasPrefix(long, got[:strings.LastIndex(got, "...")]) ||
+	got := monitor.CapDiff(long)
+	if len(got) > monitor.MaxAlertDiff+100 || !strings.HasPrefix(long, got[:strings.LastIndex(got, "...")]) ||
 		!strings.HasSuffix(got, " more lines of the diff not shown\n") {
 		t.Errorf("capped diff: %d bytes, ends %q", len(got), got[max(len(got)-80, 0):])
 	}
