@@ -35,7 +35,9 @@ func (s *Service) ReadDocument(ctx context.Context, req fetch.Request) (*Documen
 		return nil, err
 	}
 	if n, over := overTextLimit(d.Extracted.Text); over {
-		return nil, Errorf(CodeUnreadable, "the document's text is %s characters, over the limit of %s", thousands(n), maxTextCharsText)
+		e := Errorf(CodeUnreadable, "the document's text is %s characters, over the limit of %s", thousands(n), maxTextCharsText)
+		e.Err = extract.ErrTooComplex // refused past a bound, the reading done: see workDone
+		return nil, e
 	}
 	return d, nil
 }
