@@ -85,6 +85,8 @@ func scansRemaining(t *testing.T, e *env, tok, keyID string) float64 {
 	return budgetRemaining(t, e, tok, keyID, "scans")
 }
 
+// Failures give their scan back, except a refusal past a bound of the
+// reading (here the text limit), which keeps it.
 func TestFailuresGiveTheScanBack(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d)
@@ -97,8 +99,6 @@ func TestFailuresGiveTheScanBack(t *testing.T) {
 			body any
 			want int
 		}{
-			{"/api/extract", map[string]string{"url": e.Docs.URL("/long")}, http.StatusUnprocessableEntity},
-			{"/api/analyze", map[string]string{"url": e.Docs.URL("/long")}, http.StatusUnprocessableEntity},
 			{"/api/extract", map[string]string{"url": e.Docs.URL("/broken")}, http.StatusBadGateway},
 			{"/api/extract", map[string]string{"url": e.Docs.URL("/image")}, http.StatusUnprocessableEntity},
 			{"/api/extract", map[string]string{"url": "http://127.0.0.2:9/x"}, http.StatusBadRequest},
@@ -126,6 +126,16 @@ func TestFailuresGiveTheScanBack(t *testing.T) {
 		res := e.do("POST", "/api/extract", k.RawKey, map[string]string{"url": e.Docs.URL("/broken")})
 		if res.status != http.StatusBadGateway || res.header.Get("RateLimit-Remaining") != "5" {
 			t.Errorf("refunded 502: %d RateLimit-Remaining %q, want 5", res.status, res.header.Get("RateLimit-Remaining"))
+		}
+		// A page read whole and refused past the text limit keeps its scan:
+		// the work was done (docs/api.md, costly documents).
+		for _, path := range []string{"/api/extract", "/api/analyze"} {
+			if res := e.do("POST", path, k.RawKey, map[string]string{"url": e.Docs.URL("/long")}); res.status != http.StatusUnprocessableEntity {
+				t.Errorf("%s of a text over the limit: %d %s, want 422", path, res.status, res.body)
+			}
+		}
+		if got := scansRemaining(t, e, tok, k.Key.ID); got != 3 {
+			t.Errorf("two refusals past the text limit: %v scans left, want 3", got)
 		}
 	})
 }

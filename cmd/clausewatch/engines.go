@@ -26,8 +26,8 @@ var loadAnalyzer = analyze.Load
 
 // newExtractor makes the extractor, its compiled PDF reader cached in
 // CLAUSEWATCH_PDF_CACHE_DIR, by default the user cache directory's
-// clausewatch/wazero (none where there is no user cache directory). The
-// caller closes it.
+// clausewatch/wazero (none where there is no user cache directory), reading
+// CLAUSEWATCH_HTML_CONCURRENCY HTML pages at once. The caller closes it.
 func newExtractor(cfg config.Config, preparing func() func()) (*extract.Extractor, error) {
 	dir := cfg.PDFCacheDir
 	if dir == "" {
@@ -35,7 +35,7 @@ func newExtractor(cfg config.Config, preparing func() func()) (*extract.Extracto
 			dir = filepath.Join(cache, "clausewatch", "wazero")
 		}
 	}
-	x, err := extract.New(extract.Options{CacheDir: dir, Preparing: preparing})
+	x, err := extract.New(extract.Options{CacheDir: dir, Preparing: preparing, HTMLWorkers: cfg.HTMLConcurrency})
 	if err != nil {
 		return nil, fmt.Errorf("CLAUSEWATCH_PDF_CACHE_DIR: %w", err)
 	}

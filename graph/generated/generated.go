@@ -2285,7 +2285,7 @@ extend type Mutation {
   updateMonitor(id: ID!, input: UpdateMonitorInput!): Monitor
   "Stops monitoring; the monitor's alerts stay readable. Scope monitor."
   deleteMonitor(id: ID!): DeleteMonitorResult
-  "Checks one monitor now and returns it. Scope monitor; one scan, given back if the check fails or records nothing."
+  "Checks one monitor now and returns it. Scope monitor; one scan, given back if the check fails or records nothing, kept when the page was read whole and refused past a bound (its text over the limit, its HTML past the node budget)."
   checkMonitor(id: ID!): Monitor
   "Marks 1 to 100 of the account's alerts read or unread; returns how many changed. Scope monitor."
   updateAlerts(ids: [ID!]!, read: Boolean!): UpdateAlertsResult

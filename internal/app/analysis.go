@@ -211,7 +211,8 @@ type BatchResult struct {
 }
 
 // Analyze analyzes a public URL or given text. It needs the analyze scope,
-// takes one scan, and one AI unit with AI set; both come back if it fails.
+// takes one scan, and one AI unit with AI set; both come back if it fails
+// (the scan not when the work was done: WorkDone).
 func (s *Service) Analyze(ctx context.Context, in AnalyzeInput) (*Analysis, error) {
 	if err := Require(ctx, ScopeOf(OpAnalyze)); err != nil {
 		return nil, err
@@ -360,7 +361,7 @@ func (s *Service) takeAnalysisPlace(ctx context.Context) error {
 }
 
 // analyzeOne produces and stores one analysis paid from c, giving back its
-// scan and AI unit if it fails. A failed AI summary leaves the analysis
+// AI unit if it fails, and its scan unless the work was done (WorkDone). A failed AI summary leaves the analysis
 // standing with AIError set, and gives back only the AI unit. A panic is an
 // internal error like any other (a batch item's goroutine would otherwise
 // end the process).
@@ -371,7 +372,11 @@ func (s *Service) analyzeOne(ctx context.Context, c *charge, in AnalyzeInput) (*
 		return err
 	})
 	if err != nil {
-		c.refundPart(ctx, 1, boolInt(in.AI))
+		scans := 1
+		if WorkDone(err) {
+			scans = 0
+		}
+		c.refundPart(ctx, scans, boolInt(in.AI))
 		return nil, err
 	}
 	if a.AIError != "" {

@@ -36,9 +36,11 @@ func (s *Service) ReadDocument(ctx context.Context, req fetch.Request) (*Documen
 	}
 	if n, over := overTextLimit(d.Extracted.Text); over {
 		// A fetch's failure like a page too large to fetch, so a monitor's
-		// check records it as too_large.
+		// check records it as too_large; refused past a bound with the
+		// reading done, so it keeps its scan (WorkDone).
 		return nil, fetchError(&fetch.Error{Kind: fetch.KindTooLarge, Code: fetch.CodeTooLarge,
-			Msg: fmt.Sprintf("the document's text is %s characters, over the limit of %s", thousands(n), maxTextCharsText)})
+			Msg: fmt.Sprintf("the document's text is %s characters, over the limit of %s", thousands(n), maxTextCharsText),
+			Err: extract.ErrTooComplex})
 	}
 	return d, nil
 }

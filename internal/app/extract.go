@@ -30,7 +30,7 @@ type Extraction struct {
 
 // Extract fetches a public URL and returns its readable text. It needs the
 // extract scope and consumes one scan, given back if the fetch or the
-// extraction fails.
+// extraction fails, unless the work was done (WorkDone).
 func (s *Service) Extract(ctx context.Context, in ExtractInput) (*Extraction, error) {
 	if err := Require(ctx, ScopeOf(OpExtract)); err != nil {
 		return nil, err
@@ -47,11 +47,21 @@ func (s *Service) Extract(ctx context.Context, in ExtractInput) (*Extraction, er
 	}
 	d, err := s.ReadDocument(ctx, fetch.Request{URL: in.URL})
 	if err != nil {
-		c.refund(ctx)
+		if !WorkDone(err) {
+			c.refund(ctx)
+		}
 		return nil, err
 	}
 	return d.Extraction(), nil
 }
+
+// WorkDone reports a refusal that came after the work it refuses was done:
+// a page fetched and read whole, then found past a bound of the work we
+// spend on one (its text over MaxTextChars, its HTML past the extractor's
+// size or node budget, a PDF past its bounds). Such a refusal keeps its
+// scan, wherever the scan was drawn, so asking again and again for a
+// costly refusal is not free; every other failure gives the scan back.
+func WorkDone(err error) bool { return errors.Is(err, extract.ErrTooComplex) }
 
 // Extraction is the document as POST /api/extract answers it.
 func (d *Document) Extraction() *Extraction {

@@ -46,6 +46,9 @@ type Config struct {
 	// AnalysisConcurrency is how many analyses one process runs at once
 	// (DefaultAnalysisConcurrency unless set); more wait a moment, then 503.
 	AnalysisConcurrency int
+	// HTMLConcurrency is how many HTML pages one process reads at once;
+	// more wait their turn. 0: the extractor's default (4).
+	HTMLConcurrency int
 
 	LLMBaseURL string
 	LLMAPIKey  string
@@ -184,6 +187,13 @@ func Load(getenv func(string) string) (Config, error) {
 			bad("CLAUSEWATCH_ANALYSIS_CONCURRENCY", "want 1 to 1024, got %q", v)
 		}
 		c.AnalysisConcurrency = n
+	}
+	if v := getenv("CLAUSEWATCH_HTML_CONCURRENCY"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 256 {
+			bad("CLAUSEWATCH_HTML_CONCURRENCY", "want 1 to 256, got %q", v)
+		}
+		c.HTMLConcurrency = n
 	}
 	c.UsageRetention = duration(getenv, "CLAUSEWATCH_USAGE_RETENTION", 90*24*time.Hour, bad)
 	c.PDFCacheDir = getenv("CLAUSEWATCH_PDF_CACHE_DIR")

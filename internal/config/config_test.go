@@ -52,6 +52,7 @@ func TestEveryBadValueIsNamed(t *testing.T) {
 		"CLAUSEWATCH_MONITOR_MIN_INTERVAL":  "-1s",
 		"CLAUSEWATCH_MONITOR_WORKERS":       "-1",
 		"CLAUSEWATCH_ANALYSIS_CONCURRENCY":  "0",
+		"CLAUSEWATCH_HTML_CONCURRENCY":      "257",
 		"CLAUSEWATCH_MONITOR_HOST_INTERVAL": "often",
 		"CLAUSEWATCH_LLM_BASE_URL":          "ftp://x",
 		"CLAUSEWATCH_LOG_LEVEL":             "loud",
@@ -89,6 +90,18 @@ func TestPostgresAndPrices(t *testing.T) {
 	}
 	if !c.Postgres() || c.Zero() || c.Introspection || c.StripePrices["price_a"] != "base" || c.StripePrices["price_b"] != "advanced" {
 		t.Errorf("%+v", c)
+	}
+}
+
+// HTML pages read at once: the extractor's default unless set.
+func TestHTMLConcurrency(t *testing.T) {
+	c, err := Load(env(nil))
+	if err != nil || c.HTMLConcurrency != 0 {
+		t.Errorf("by default: %d %v, want 0 (the extractor's default)", c.HTMLConcurrency, err)
+	}
+	c, err = Load(env(map[string]string{"CLAUSEWATCH_HTML_CONCURRENCY": "2"}))
+	if err != nil || c.HTMLConcurrency != 2 {
+		t.Errorf("set to 2: %d %v", c.HTMLConcurrency, err)
 	}
 }
 

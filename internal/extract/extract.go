@@ -80,13 +80,30 @@ type Options struct {
 	// made for the first PDF (seconds on a cold cache), and the function it
 	// returns once it is made, so a command line can say what it waits for.
 	Preparing func() (done func())
+	// HTMLWorkers is how many HTML pages are read at once (the others wait
+	// their turn); 0 means DefaultHTMLWorkers.
+	HTMLWorkers int
 }
 
+// DefaultHTMLWorkers bounds the HTML pages read at once. Within the node
+// budget the costliest page peaks near 65 MB of resident memory while it
+// is read (its bytes, their stripped copy, the tree, the text), so four at
+// once stay under 300 MB whatever is asked; reading is processor work, and
+// more at once than the processors would only add memory.
+const DefaultHTMLWorkers = 4
+
+// MaxHTMLBytes is the largest HTML page read, refused before parsing: the
+// fetcher's own limit, so a page read from a file or the store is bounded
+// as a fetched one is.
+const MaxHTMLBytes = 10 << 20
+
 // Extractor reads documents. It is safe for concurrent use: at most
-// pdfWorkers PDFs are read at once, the others wait their turn.
+// pdfWorkers PDFs and HTMLWorkers HTML pages are read at once, the others
+// wait their turn.
 type Extractor struct {
 	cache     wazero.CompilationCache // nil without a cache directory
 	preparing func() (done func())
+	html      chan struct{} // a place per HTML page being read
 
 	pdfOnce sync.Once
 	pdf     pdfium.Pool
@@ -96,7 +113,11 @@ type Extractor struct {
 // New prepares an Extractor; an unusable cache directory is an error now
 // rather than on the first PDF.
 func New(o Options) (*Extractor, error) {
-	x := &Extractor{preparing: o.Preparing}
+	n := o.HTMLWorkers
+	if n <= 0 {
+		n = DefaultHTMLWorkers
+	}
+	x := &Extractor{preparing: o.Preparing, html: make(chan struct{}, n)}
 	if o.CacheDir != "" {
 		cache, err := wazero.NewCompilationCacheWithDir(o.CacheDir)
 		if err != nil {
@@ -142,7 +163,10 @@ func (x *Extractor) Extract(raw []byte, contentType, pageURL string) (doc *Docum
 			return nil, err
 		}
 	case FormatHTML:
-		title, text, md, declaredLang = extractHTML(toUTF8(raw, contentType, true), pageURL)
+		title, text, md, declaredLang, err = x.extractHTML(raw, contentType, pageURL)
+		if err != nil {
+			return nil, err
+		}
 	case FormatText:
 		text = normalizePlain(string(toUTF8(raw, contentType, false)))
 		md = text
@@ -225,15 +249,32 @@ func mostlyText(b []byte) bool {
 	return bad*100 <= len(b)
 }
 
-func extractHTML(src []byte, pageURL string) (title, text, md, lang string) {
-	t := parseTree(stripRaw(src))
+// extractHTML reads an HTML page in one of the extractor's places, after
+// refusing one over MaxHTMLBytes.
+func (x *Extractor) extractHTML(raw []byte, contentType, pageURL string) (title, text, md, lang string, err error) {
+	if len(raw) > MaxHTMLBytes {
+		return "", "", "", "", fmt.Errorf("%w: the page is %.1f MiB of HTML, over the limit of %d MiB", ErrTooComplex, float64(len(raw))/(1<<20), MaxHTMLBytes>>20)
+	}
+	x.html <- struct{}{}
+	defer func() { <-x.html }()
+	return extractHTML(toUTF8(raw, contentType, true), pageURL)
+}
+
+func extractHTML(src []byte, pageURL string) (title, text, md, lang string, err error) {
+	t, err := parseTree(stripRaw(src))
+	if err != nil {
+		return "", "", "", "", err
+	}
 	sel := t.selectContent()
 	r := render(sel, pageURL)
 	text, md = joinBlocks(r.blocks)
 	if strings.TrimSpace(text) == "" && len(t.noscript) > 0 {
 		// A script-rendered page may carry its text for non-script readers.
 		// ("Please enable JavaScript" alone is not a document.)
-		nt := parseTree(stripRaw(t.noscript))
+		nt, err := parseTree(stripRaw(t.noscript))
+		if err != nil {
+			return "", "", "", "", err
+		}
 		nr := render(nt.selectContent(), pageURL)
 		if ntext, nmd := joinBlocks(nr.blocks); WordCount(ntext) >= 25 {
 			r, text, md = nr, ntext, nmd
@@ -250,7 +291,7 @@ func extractHTML(src []byte, pageURL string) (title, text, md, lang string) {
 	if len(lang) != 2 {
 		lang = ""
 	}
-	return title, text, md, lang
+	return title, text, md, lang, nil
 }
 
 // normalizePlain tidies plain text: LF line ends, trimmed lines, at most

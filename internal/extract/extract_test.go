@@ -11,6 +11,7 @@ import (
 	"hash/adler32"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -517,11 +518,11 @@ func TestHostileHTML(t *testing.T) {
 	}
 }
 
-// Hostile markup never panics.
+// Hostile markup within the node budget never panics and keeps its text.
 func TestHostileHTMLText(t *testing.T) {
-	deep := strings.Repeat("<div>", 100000) + "deep text" + strings.Repeat("</div>", 100000)
-	many := "<body><main>" + strings.Repeat("<p>para <b>x</b></p>", 100000) + "</main></body>"
-	unclosed := strings.Repeat("<li><b><i><a href=x>", 30000) + "end"
+	deep := strings.Repeat("<div>", 90000) + "deep text" + strings.Repeat("</div>", 90000)
+	many := "<body><main>" + strings.Repeat("<p>para <b>x</b></p>", 20000) + "</main></body>"
+	unclosed := strings.Repeat("<li><b><i><a href=x>", 20000) + "end"
 	stray := strings.Repeat("</div></p></li></table>", 50000) + "<p>after</p>"
 	inlineDeep := "<p>" + strings.Repeat("<b><i><a href=/x>", 30000) + "inline text"
 	for name, html := range map[string]string{"deep": deep, "many": many, "unclosed": unclosed, "stray": stray, "inlineDeep": inlineDeep} {
@@ -950,5 +951,87 @@ func TestProbesPickersAndHintsDropped(t *testing.T) {
 			wantContains(t, doc.Text, tt.keep...)
 			wantNotContains(t, doc.Text, tt.drop...)
 		})
+	}
+}
+
+// domBomb is size bytes of the smallest elements: two nodes (the element
+// and its text) for every nine bytes.
+func domBomb(size int) []byte {
+	return bytes.Repeat([]byte("<b>xy</b>"), size/len("<b>xy</b>"))
+}
+
+// An HTML page is refused with ErrTooComplex once its tree passes the node
+// budget, while it is parsed: ten megabytes of tiny elements (2.3 million
+// nodes, over a gigabyte when read whole) cost a few megabytes. The
+// allocation bound holds the memory, not just the answer.
+func TestNodeBudget(t *testing.T) {
+	x := testExtractor(t)
+	for name, page := range map[string][]byte{
+		"body":     domBomb(10 << 20),
+		"noscript": append(append([]byte("<html><body><noscript>"), domBomb(4<<20)...), "</noscript></body></html>"...),
+	} {
+		t.Run(name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := x.Extract(page, "text/html", "https://example.com/")
+			runtime.ReadMemStats(&after)
+			if !errors.Is(err, ErrTooComplex) {
+				t.Fatalf("err = %v, want ErrTooComplex", err)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 200<<20 {
+				t.Errorf("allocated %d MB reading a refused page, want under 200", alloc>>20)
+			}
+		})
+	}
+	// Just under the budget the page is read as any other.
+	doc, err := x.Extract(domBomb((maxNodes/2-100)*9), "text/html", "")
+	if err != nil || doc.WordCount == 0 {
+		t.Fatalf("a page within the budget: err %v, %+v", err, doc)
+	}
+}
+
+// An HTML page over MaxHTMLBytes is refused before it is parsed.
+func TestHTMLTooLarge(t *testing.T) {
+	page := append([]byte("<html><body><p>"), bytes.Repeat([]byte("word "), MaxHTMLBytes/5)...)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := testExtractor(t).Extract(page, "text/html", "")
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrTooComplex) {
+		t.Fatalf("err = %v, want ErrTooComplex", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<20 {
+		t.Errorf("allocated %d KB refusing it, want nothing parsed", alloc>>10)
+	}
+}
+
+// HTML pages wait for one of the extractor's places: with its one place
+// taken, a page is not read until the place is free.
+func TestHTMLWorkers(t *testing.T) {
+	x, err := New(Options{HTMLWorkers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	if cap(x.html) != 1 {
+		t.Fatalf("places = %d, want 1", cap(x.html))
+	}
+	x.html <- struct{}{} // the one place, taken
+	done := make(chan error)
+	go func() {
+		_, err := x.Extract([]byte("<p>Terms of Service</p>"), "text/html", "")
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("read without a place (err %v)", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	<-x.html
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := New(Options{}); cap(d.html) != DefaultHTMLWorkers {
+		t.Errorf("default places = %d, want %d", cap(d.html), DefaultHTMLWorkers)
 	}
 }

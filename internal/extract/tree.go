@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -17,6 +18,17 @@ import (
 // SVG, templates, ...) are skipped without building nodes.
 
 const maxDepth = 512 // deeper elements are flattened into their ancestor at this depth
+
+// maxNodes is the most elements and text runs one page may build: a node
+// is about 150 bytes, so the tree stays under 15 MB however the page is
+// made. Ten megabytes of "<b>xy</b>" would be 2.3 million nodes and over
+// a gigabyte with the strings and the rendering; the largest legal page of
+// the dev set builds 2,911.
+const maxNodes = 100_000
+
+// errTooManyNodes refuses a page whose tree would pass maxNodes; it is
+// found while parsing, before the nodes past the budget are made.
+var errTooManyNodes = fmt.Errorf("%w: the page has more than %d elements and runs of text", ErrTooComplex, maxNodes)
 
 const (
 	flHidden      uint16 = 1 << iota // hidden attribute, display:none, visibility:hidden, type=hidden
@@ -118,8 +130,9 @@ type builder struct {
 	seen    map[atom.Atom]bool // html and head elements already created
 }
 
-func parseTree(src []byte) *tree {
-	t := &tree{n: make([]node, 1, bytes.Count(src, []byte("</"))+16), body: -1}
+func parseTree(src []byte) (*tree, error) {
+	// Room for the nodes the end tags promise, within the budget.
+	t := &tree{n: make([]node, 1, min(bytes.Count(src, []byte("</")), maxNodes)+16), body: -1}
 	t.n[0] = node{parent: -1, first: -1, last: -1, next: -1}
 	b := &builder{t: t, stack: []int32{0}, open: map[atom.Atom]int32{}, openCus: map[string]int32{}, cusName: map[int32]string{}, seen: map[atom.Atom]bool{}}
 	z := html.NewTokenizer(bytes.NewReader(src))
@@ -129,12 +142,15 @@ func parseTree(src []byte) *tree {
 	var titleBuf strings.Builder
 	inTitle := false
 	for {
+		if len(t.n) > maxNodes { // a token adds at most one node
+			return nil, errTooManyNodes
+		}
 		tt := z.Next()
 		switch tt {
 		case html.ErrorToken:
 			t.title = strings.TrimSpace(collapseSpace(titleBuf.String()))
 			t.noscript = noscript.Bytes()
-			return t
+			return t, nil
 		case html.TextToken:
 			if skipDepth > 0 {
 				if inTitle && titleBuf.Len() < 2000 {

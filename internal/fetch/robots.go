@@ -3,6 +3,7 @@ package fetch
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
@@ -37,10 +38,15 @@ type robotsRule struct {
 type Rules struct {
 	rules       []robotsRule
 	disallowAll bool
-	// CrawlDelay is the Crawl-delay of the crawler's group (0: none). It
-	// is not part of RFC 9309; it is honoured as crawlers long have.
+	// CrawlDelay is the Crawl-delay of the crawler's group (0: none), at
+	// most MaxCrawlDelay. It is not part of RFC 9309; it is honoured as
+	// crawlers long have.
 	CrawlDelay time.Duration
 }
+
+// MaxCrawlDelay is the longest Crawl-delay honoured: a site asking for
+// more is asked as seldom as this allows, not ignored.
+const MaxCrawlDelay = 30 * time.Second
 
 // MaxRobotsBytes is how much of a robots.txt is parsed: RFC 9309 section
 // 2.5 asks for at least 500 KiB.
@@ -89,8 +95,10 @@ func ParseRobots(body []byte) *Robots {
 				continue
 			}
 			inRules = true
-			if secs, err := strconv.ParseFloat(value, 64); err == nil && secs > 0 && secs < 1e6 {
-				cur.crawlDelay = time.Duration(secs * float64(time.Second))
+			// Past the float range ParseFloat gives ±Inf with ErrRange,
+			// still a delay (an infinite one); NaN is none.
+			if secs, err := strconv.ParseFloat(value, 64); (err == nil || errors.Is(err, strconv.ErrRange)) && secs > 0 {
+				cur.crawlDelay = time.Duration(min(secs, MaxCrawlDelay.Seconds()) * float64(time.Second))
 			}
 		}
 	}
@@ -166,7 +174,10 @@ func (r Rules) Allowed(u *url.URL) bool {
 	path = normalisePath(path)
 	best, allowed := -1, true
 	for _, rule := range r.rules {
-		if len(rule.pattern) < best || !matchPattern(path, rule.pattern) {
+		if len(rule.pattern) < best {
+			continue
+		}
+		if ok, _ := matchPattern(path, rule.pattern); !ok {
 			continue
 		}
 		if len(rule.pattern) > best {
@@ -180,38 +191,46 @@ func (r Rules) Allowed(u *url.URL) bool {
 
 // matchPattern reports whether pattern matches path from its start: '*'
 // matches any run of characters, and a '$' ending the pattern matches the
-// end of the path (RFC 9309 section 2.2.3). It tracks every position the
-// pattern so far can end at, so its work is bounded by len(path) ×
-// len(pattern) whatever the pattern.
-func matchPattern(path, pattern string) bool {
+// end of the path (RFC 9309 section 2.2.3). The parts between the stars
+// are found in turn, each at its first place after the one before: the
+// first place leaves the most room for the parts after it, so if that
+// fails every later place fails too. Each search starts where the last one
+// ended and every part is read once, so steps, the bytes of path and
+// pattern looked at, is at most 2 × len(path) + len(pattern) (a part not
+// found ends the match) however the stars fall.
+func matchPattern(path, pattern string) (ok bool, steps int) {
 	anchored := strings.HasSuffix(pattern, "$")
 	if anchored {
 		pattern = pattern[:len(pattern)-1]
 	}
-	pos := []int{0}
-	next := make([]int, 0, len(path)+1)
-	for i := 0; i < len(pattern) && len(pos) > 0; i++ {
-		next = next[:0]
-		if pattern[i] == '*' {
-			for p := pos[0]; p <= len(path); p++ {
-				next = append(next, p)
-			}
-		} else {
-			for _, p := range pos {
-				if p < len(path) && path[p] == pattern[i] {
-					next = append(next, p+1)
-				}
-			}
+	first, rest, star := strings.Cut(pattern, "*")
+	steps = len(first)
+	if !strings.HasPrefix(path, first) {
+		return false, steps
+	}
+	if !star {
+		return !anchored || len(path) == len(first), steps
+	}
+	pos := len(first)
+	for {
+		trimmed := strings.TrimLeft(rest, "*") // a run of stars is one star
+		steps += len(rest) - len(trimmed)
+		var part string
+		part, rest, star = strings.Cut(trimmed, "*")
+		steps += len(part)
+		if !star && anchored { // the last part ends the path
+			return len(path)-pos >= len(part) && strings.HasSuffix(path, part), steps
 		}
-		pos, next = next, pos
+		i := strings.Index(path[pos:], part)
+		if i < 0 {
+			return false, steps + len(path) - pos
+		}
+		steps += i + len(part)
+		pos += i + len(part)
+		if !star {
+			return true, steps
+		}
 	}
-	if len(pos) == 0 {
-		return false
-	}
-	if !anchored {
-		return true
-	}
-	return pos[len(pos)-1] == len(path)
 }
 
 // normalisePath brings a pattern or a path to one form (RFC 9309 section

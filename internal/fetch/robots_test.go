@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 )
@@ -72,20 +73,61 @@ func TestRobotsCrawlDelay(t *testing.T) {
 	}
 }
 
-// A pattern of many stars costs len(path) × len(pattern) steps, never more.
-func TestRobotsPatternIsBounded(t *testing.T) {
-	pattern := "/" + string(make([]byte, 0))
-	for range 2000 {
-		pattern += "*a"
+// A Crawl-delay past MaxCrawlDelay, however large, is read as
+// MaxCrawlDelay: the site asking for the most patience gets the most.
+// What is not a positive number is no delay.
+func TestRobotsCrawlDelayCapped(t *testing.T) {
+	for value, want := range map[string]time.Duration{
+		"31": MaxCrawlDelay, "999999": MaxCrawlDelay, "1e6": MaxCrawlDelay, "1e300": MaxCrawlDelay,
+		"1e400": MaxCrawlDelay, "inf": MaxCrawlDelay, "30": 30 * time.Second,
+		"0": 0, "-5": 0, "NaN": 0, "-inf": 0, "soon": 0, "1e-400": 0,
+	} {
+		r := ParseRobots([]byte("User-agent: *\nCrawl-delay: " + value))
+		if got := r.For(RobotsToken).CrawlDelay; got != want {
+			t.Errorf("Crawl-delay: %s read as %v, want %v", value, got, want)
+		}
 	}
-	path := "/"
-	for range 4000 {
-		path += "a"
+}
+
+// Matching is linear: whatever the stars, a pattern looks at most at
+// 2 × len(path) + len(pattern) bytes. Each case would cost len(path) ×
+// len(pattern) steps (a billion here) to a matcher that tracks every
+// place a star can end.
+func TestRobotsPatternIsLinear(t *testing.T) {
+	path := "/" + strings.Repeat("a", 2000)
+	for name, c := range map[string]struct {
+		pattern, path string
+		want          bool
+	}{
+		"500 KiB of stars":           {"/" + strings.Repeat("*", 500<<10), path, true},
+		"500 KiB of stars, then $":   {"/" + strings.Repeat("*", 500<<10) + "b$", path, false},
+		"stars and letters":          {"/" + strings.Repeat("*a", 250<<10), path, false},
+		"stars and letters, matched": {"/" + strings.Repeat("*a", 1000), path, true},
+		"a long part, not found":     {"/*" + strings.Repeat("a", 1500) + "b", path, false},
+		"anchored, many parts":       {"/" + strings.Repeat("*a", 1000) + "*b$", path + "b", true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ok, steps := matchPattern(c.path, c.pattern)
+			if ok != c.want {
+				t.Errorf("matched %v, want %v", ok, c.want)
+			}
+			if bound := 2*len(c.path) + len(c.pattern); steps > bound {
+				t.Errorf("%d steps, over 2 × %d + %d", steps, len(c.path), len(c.pattern))
+			}
+		})
 	}
-	start := time.Now()
-	matchPattern(path+"b", pattern+"c$")
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("a pathological pattern took %v", d)
+}
+
+// The costliest check of the robots.txt a site may serve: one rule of
+// 500 KiB of stars against a 2,000-character path (about a second a check
+// when matching tracked every place a star could end).
+func BenchmarkRobotsStarRule(b *testing.B) {
+	rules := ParseRobots([]byte("User-agent: *\nDisallow: /" + strings.Repeat("*", MaxRobotsBytes-40) + "b\n")).For(RobotsToken)
+	u := &url.URL{Scheme: "https", Host: "example.com", Path: "/" + strings.Repeat("a", 2000)}
+	for b.Loop() {
+		if !rules.Allowed(u) {
+			b.Fatal("disallowed")
+		}
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -347,13 +346,6 @@ func (s *Service) release(m *Monitor, owner string, next time.Time) {
 	if err := s.store.ReleaseMonitor(context.Background(), m.ID, owner, next); err != nil {
 		s.log.Warn("release monitor", "monitor", m.ID, "err", err)
 	}
-}
-
-func hostOf(u string) string {
-	if p, err := url.Parse(u); err == nil {
-		return p.Host
-	}
-	return u
 }
 
 // wakeScheduler tells one sleeping scheduler worker of this process that a

@@ -17,3 +17,5 @@ func (s *Service) DispatchOnly() {
 		return &app.Document{Response: fetch.Response{NotModified: true}}, nil
 	}
 }
+
+var HostKey, OriginOf = hostKey, originOf

@@ -82,13 +82,18 @@ type robotsEntry struct {
 	until time.Time
 }
 
-// hostKey is the schedule's name for rawURL's host: host:port as written,
-// in lower case.
-func hostKey(rawURL string) string { return strings.ToLower(hostOf(rawURL)) }
+// hostKey is the schedule's name for rawURL's host (fetch.HostKey), so
+// "example.com.", "EXAMPLE.com" and "example.com:443" share one schedule.
+func hostKey(rawURL string) string {
+	if u, err := url.Parse(rawURL); err == nil {
+		return fetch.HostKey(u)
+	}
+	return strings.ToLower(rawURL)
+}
 
 func originOf(rawURL string) string {
 	if u, err := url.Parse(rawURL); err == nil {
-		return strings.ToLower(u.Scheme + "://" + u.Host)
+		return strings.ToLower(u.Scheme) + "://" + fetch.HostKey(u)
 	}
 	return rawURL
 }

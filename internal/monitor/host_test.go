@@ -256,3 +256,20 @@ func TestCheckFailureCodes(t *testing.T) {
 		})
 	}
 }
+
+// One host however its URL spells it: the politeness schedule and the
+// robots.txt cache are kept per host, so a respelling must not buy a
+// second turn or a second robots.txt.
+func TestHostSpellingsShareState(t *testing.T) {
+	for _, u := range []string{"https://Example.com./a", "https://example.com:443/b", "https://EXAMPLE.COM/c"} {
+		if got := monitor.HostKey(u); got != "example.com" {
+			t.Errorf("HostKey(%q) = %q, want example.com", u, got)
+		}
+		if got := monitor.OriginOf(u); got != "https://example.com" {
+			t.Errorf("OriginOf(%q) = %q, want https://example.com", u, got)
+		}
+	}
+	if a, b := monitor.HostKey("https://example.com:8443/"), monitor.HostKey("https://example.com/"); a == b {
+		t.Errorf("another port is another host: both %q", a)
+	}
+}

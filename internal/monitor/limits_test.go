@@ -23,10 +23,12 @@ func overLimit() apptest.Page {
 }
 
 // One text limit for every source: a fetched page over it cannot be
-// extracted, analyzed (alone or in a batch) or monitored (422, the scan
-// given back, nothing stored), a pasted text over it is invalid, and a
-// monitored page that grows over it fails its check as too_large, without
-// an alert.
+// extracted, analyzed (alone or in a batch) or monitored (422, nothing
+// stored), a pasted text over it is invalid, and a monitored page that
+// grows over it fails its check as too_large, without an alert. The page
+// was fetched and read whole before it was refused, so each of those
+// refusals keeps its scan (the check made now too): repeating it is not
+// free. A pasted text is refused before any work and keeps nothing.
 func TestTextLimitEverySource(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newMonitorEnv(t, dbtest.Open(t, d))
@@ -72,14 +74,42 @@ func TestTextLimitEverySource(t *testing.T) {
 		if a := e.alerts(t, ctx, monitor.AlertFilter{}); len(a) != 0 {
 			t.Errorf("%d alerts", len(a))
 		}
-		if n := scansUsed(t, e.Svc, ctx); n != used {
-			t.Errorf("%d scans kept, want every one given back", n-used)
+		if n := scansUsed(t, e.Svc, ctx); n != used+5 {
+			t.Errorf("%d scans kept, want 5 (extract, analyze, batch item, create, check)", n-used)
 		}
 		if ms, err := e.Mon.FindMonitors(ctx); err != nil || len(ms) != 1 {
 			t.Errorf("monitors %d (%v), want only the first", len(ms), err)
 		}
 		if page, err := e.Svc.FindAnalyses(ctx, app.AnalysisFilter{}); err != nil || len(page.Analyses) != 0 {
 			t.Errorf("analyses stored: %+v %v", page, err)
+		}
+	})
+}
+
+// An HTML page past the extractor's node budget is refused while it is
+// read (422) and keeps its scan like a text over the limit; a page that
+// fails for another reason (here, no text at all) gives it back.
+func TestNodeBudgetKeepsTheScan(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newMonitorEnv(t, dbtest.Open(t, d))
+		tok, _ := e.MustAccount("")
+		ctx := e.Ctx(e.MustKey(tok, "extract").RawKey)
+		e.Docs.Set("/bomb", apptest.Page{ContentType: "text/html", Body: strings.Repeat("<b>xy</b>", 200_000)})
+		e.Docs.Set("/empty", apptest.Page{ContentType: "text/html", Body: "<html><body><div></div></body></html>"})
+		used := scansUsed(t, e.Svc, ctx)
+		for _, c := range []struct {
+			path string
+			kept int
+		}{{"/bomb", 1}, {"/empty", 0}} {
+			_, err := e.Svc.Extract(ctx, app.ExtractInput{URL: e.Docs.URL(c.path)})
+			if app.ErrorCode(err) != app.CodeUnreadable {
+				t.Errorf("%s: %v, want unreadable", c.path, err)
+			}
+			n := scansUsed(t, e.Svc, ctx)
+			if n != used+c.kept {
+				t.Errorf("%s: %d scans kept, want %d", c.path, n-used, c.kept)
+			}
+			used = n
 		}
 	})
 }

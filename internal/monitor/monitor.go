@@ -125,8 +125,9 @@ type MonitorCreate struct {
 
 // CreateMonitor starts watching a public URL. It needs the monitor scope and
 // one scan, and fetches the document at once to set the baseline: when that
-// fails, the answer is the fetch's error, the scan is given back and no
-// monitor exists. Over the plan's cap it is refused with nothing consumed.
+// fails, the answer is the fetch's error, the scan is given back (unless
+// the work was done: WorkDone) and no monitor exists. Over the plan's cap
+// it is refused with nothing consumed.
 func (s *Service) CreateMonitor(ctx context.Context, in MonitorCreate) (*Monitor, error) {
 	if err := app.Require(ctx, app.ScopeOf(app.OpMonitor)); err != nil {
 		return nil, err
@@ -160,7 +161,9 @@ func (s *Service) CreateMonitor(ctx context.Context, in MonitorCreate) (*Monitor
 	}
 	pg, err := s.app.ReadDocument(ctx, fetch.Request{URL: in.URL})
 	if err != nil {
-		refund(ctx)
+		if !app.WorkDone(err) {
+			refund(ctx)
+		}
 		return nil, err
 	}
 	now := s.monitorNow()
@@ -268,8 +271,9 @@ func (s *Service) DeleteMonitor(ctx context.Context, id string) error {
 
 // CheckMonitor checks one of the caller's monitors now and returns it. It
 // takes one scan, given back when the check fails (the failure is then the
-// monitor's lastError) or records nothing (a panic past the check itself,
-// the monitor deleted meanwhile). A monitor being checked already is a
+// monitor's lastError) unless the work was done (WorkDone), or when it
+// records nothing (a panic past the check itself, the monitor deleted
+// meanwhile). A monitor being checked already is a
 // conflict; a check that cannot be made now for a reason not the page's
 // (the server busy with analyses, the site asked too often just now) is
 // that error, and records nothing.
@@ -289,7 +293,7 @@ func (s *Service) CheckMonitor(ctx context.Context, id string) (*Monitor, error)
 		return nil, err
 	}
 	o := s.runCheck(ctx, m, owner)
-	if o.Result != CheckUnchanged && o.Result != CheckChanged {
+	if o.Result != CheckUnchanged && o.Result != CheckChanged && !app.WorkDone(o.Err) {
 		refund(ctx)
 	}
 	switch {

@@ -47,13 +47,16 @@ type attackSite struct {
 
 func newAttackSite(t *testing.T) *attackSite {
 	s := &attackSite{fetches: map[string]int{}}
-	huge := hugePage()
+	huge, bomb := hugePage(), domBomb()
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		s.fetches[r.URL.Path]++
 		n := s.fetches[r.URL.Path]
 		s.mu.Unlock()
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if serveExtractAttacks(w, r, bomb) {
+			return
+		}
 		var b strings.Builder
 		b.WriteString("<html><head><title>Terms of Service</title></head><body><main><h1>Terms of Service</h1>\n")
 		switch r.URL.Path {
@@ -461,6 +464,9 @@ func TestAttacks(t *testing.T) {
 			a.survived(t)
 		})
 	}
+
+	t.Run("DOM bomb in a batch", func(t *testing.T) { domBombAttack(t, a) })
+	t.Run("robots.txt star rule", func(t *testing.T) { robotsAttack(t, a) })
 
 	// A cancellation followed by an update of the same second (or a
 	// retried older one) left the account paid. Now a deleted subscription
