@@ -152,6 +152,48 @@ func TestResponseTextLimit(t *testing.T) {
 	})
 }
 
+// A response past the text budget is one error, however many strings were
+// refused: each refusal adding an error would refill the response it
+// bounds (40 aliases of a page of quotes made 873,665 errors, 186 MB).
+func TestResponseTextLimitIsOneError(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite, options{})
+	tok, acct := e.MustAccount("")
+	a := mustBigAnalysis(t, e, acct.ID, 2000, 1000) // 4 MB of quotes and explanations
+	var q strings.Builder
+	q.WriteString("query($id: ID!) {")
+	for i := range 40 {
+		fmt.Fprintf(&q, " a%d: analysis(id: $id) { findings { quote explanation guidance } }", i)
+	}
+	r := e.do(t, tok, q.String()+" }", map[string]any{"id": a.ID})
+	if len(r.Errors) != 1 || r.code() != "RESPONSE_TOO_LARGE" || string(r.Data) != "null" || len(r.body) > 1000 {
+		t.Errorf("40 aliases of 4 MB of findings: %d errors, code %q, %d bytes, data %.100s; want one RESPONSE_TOO_LARGE and no data",
+			len(r.Errors), r.code(), len(r.body), r.Data)
+	}
+	// Within the budget the strings are all there.
+	var one struct{ A struct{ Findings []struct{ Quote string } } }
+	e.mustData(t, tok, `query($id: ID!) { a: analysis(id: $id) { findings { quote } } }`, map[string]any{"id": a.ID}, &one)
+	if len(one.A.Findings) != 2000 || len(one.A.Findings[1999].Quote) != 1000 {
+		t.Errorf("one alias: %d findings, want 2000 with their quotes", len(one.A.Findings))
+	}
+}
+
+// mustBigAnalysis stores an analysis of n findings, each quote and
+// explanation size bytes long.
+func mustBigAnalysis(t *testing.T, e *env, accountID string, n, size int) *app.Analysis {
+	t.Helper()
+	a := &app.Analysis{ID: "6f1c1f8e-0000-4000-8000-0000000b16a2", Grade: "C", Score: 40, Disclaimer: app.Disclaimer,
+		Source:    app.Source{Title: "Many", DocumentType: "terms", Language: "en"},
+		CreatedAt: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC), Text: "text"}
+	for range n {
+		a.Findings = append(a.Findings, app.Finding{Category: "x", Severity: "bad", Title: "t",
+			Quote: strings.Repeat("q", size), Explanation: strings.Repeat("e", size)})
+	}
+	if err := e.Store.CreateAnalysis(t.Context(), accountID, nil, a); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
 // Errors never echo a request's input beyond a short excerpt, whatever the
 // body holds; the usage log keeps at most a short line of each.
 func TestErrorsQuoteShort(t *testing.T) {

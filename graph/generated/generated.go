@@ -1875,8 +1875,8 @@ Limits, checked before anything runs (HTTP 422): at most 5,000 tokens, nesting 2
 operation 500 fields and 100 fragment spreads, and one alias or field name at most 10 times in
 a selection set, with fragments expanded (QUERY_LIMIT_EXCEEDED);
 complexity 200, each field 1 plus its children and a whole document text 40
-(COMPLEXITY_LIMIT_EXCEEDED). A response holds at most 16 MiB of strings: past it a field
-fails with RESPONSE_TOO_LARGE.
+(COMPLEXITY_LIMIT_EXCEEDED). A response holds at most 16 MiB of strings: past it the operation
+ends with one RESPONSE_TOO_LARGE error and no data.
 """
 schema {
   query: Query
