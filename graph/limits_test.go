@@ -170,7 +170,9 @@ func TestResponseTextLimitIsOneError(t *testing.T) {
 			len(r.Errors), r.code(), len(r.body), r.Data)
 	}
 	// Within the budget the strings are all there.
-	var one struct{ A struct{ Findings []struct{ Quote string } } }
+	var one struct {
+		A struct{ Findings []struct{ Quote string } }
+	}
 	e.mustData(t, tok, `query($id: ID!) { a: analysis(id: $id) { findings { quote } } }`, map[string]any{"id": a.ID}, &one)
 	if len(one.A.Findings) != 2000 || len(one.A.Findings[1999].Quote) != 1000 {
 		t.Errorf("one alias: %d findings, want 2000 with their quotes", len(one.A.Findings))
