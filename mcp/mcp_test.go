@@ -103,7 +103,7 @@ func TestToolsThroughTheSDKClient(t *testing.T) {
 			t.Errorf("analyze url: %v", a)
 		}
 		// The grade is explained in the command line's own sentence.
-		stored, err := e.Svc.FindAnalysis(e.Ctx(k.RawKey), a["id"].(string))
+		stored, err := e.Svc.FindAnalysis(e.Ctx(k.RawKey), a["id"].(string), app.AllParts)
 		if err != nil {
 			t.Fatal(err)
 		}

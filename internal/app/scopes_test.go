@@ -36,7 +36,7 @@ var scopedCalls = []struct {
 		return err
 	}},
 	{app.OpAnalyses, "analyze", func(s *app.Service, ctx context.Context) error {
-		_, err := s.FindAnalysis(ctx, "nope")
+		_, err := s.FindAnalysis(ctx, "nope", app.AllParts)
 		return err
 	}},
 	{app.OpMonitor, "monitor", func(s *app.Service, ctx context.Context) error {
