@@ -2405,7 +2405,7 @@ type VersionDiff {
 }
 
 extend type Query {
-  "The diff between two versions of one of the account's monitors, named by their contentHash (Monitor.versions). Scope monitor; no scan."
+  "The diff between two versions of one of the account's monitors, named by their contentHash (Monitor.versions). Scope monitor; one scan (it analyzes both versions), each alias its own, given back when the diff fails."
   monitorVersionDiff(monitorId: ID!, from: String!, to: String!): VersionDiff!
 }
 `, BuiltIn: false},
