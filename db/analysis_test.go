@@ -74,7 +74,7 @@ func TestStoredAnalysisBodyIsGolden(t *testing.T) {
 			if err := s.SetAnalysisBody(ctx, want.ID, golden); err != nil {
 				t.Fatal(err)
 			}
-			one, err := s.FindAnalysis(ctx, acct.ID, want.ID)
+			one, err := s.FindAnalysis(ctx, acct.ID, want.ID, app.AllParts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,12 +120,52 @@ func TestStoredAnalysisKeepsGradeBasis(t *testing.T) {
 				if err := s.CreateAnalysis(ctx, acct.ID, nil, want); err != nil {
 					t.Fatal(err)
 				}
-				got, err := s.FindAnalysis(ctx, acct.ID, want.ID)
+				got, err := s.FindAnalysis(ctx, acct.ID, want.ID, app.AllParts)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("FindAnalysis:\n got %+v\nwant %+v", got, want)
+				}
+			}
+		})
+	}
+}
+
+// FindAnalysis reads the parts asked for: id, grade and score always, the
+// body and the text only when asked.
+func TestFindAnalysisReadsThePartsAskedFor(t *testing.T) {
+	for _, d := range dbtest.Dialects {
+		t.Run(string(d), func(t *testing.T) {
+			s := dbtest.Open(t, d)
+			ctx := t.Context()
+			acct := &app.Account{ID: "6f1c1f8e-0000-4000-8000-0000000000ce", Subject: "parts|" + string(d), Tier: app.TierFree}
+			if err := s.CreateAccount(ctx, acct); err != nil {
+				t.Fatal(err)
+			}
+			whole := goldenAnalysis()
+			whole.ID, whole.Text = "6f1c1f8e-0000-4000-8000-00000000a004", "the analyzed text"
+			if err := s.CreateAnalysis(ctx, acct.ID, nil, whole); err != nil {
+				t.Fatal(err)
+			}
+			columns := &app.Analysis{ID: whole.ID, Grade: whole.Grade, Score: whole.Score}
+			body := *whole
+			body.Text = ""
+			for _, c := range []struct {
+				parts app.AnalysisParts
+				want  *app.Analysis
+			}{
+				{app.AnalysisParts{}, columns},
+				{app.AnalysisParts{Text: true}, &app.Analysis{ID: whole.ID, Grade: whole.Grade, Score: whole.Score, Text: whole.Text}},
+				{app.AnalysisParts{Body: true}, &body},
+				{app.AllParts, whole},
+			} {
+				got, err := s.FindAnalysis(ctx, acct.ID, whole.ID, c.parts)
+				if err != nil || !reflect.DeepEqual(got, c.want) {
+					t.Errorf("%+v: got %+v, %v\nwant %+v", c.parts, got, err, c.want)
+				}
+				if _, err := s.FindAnalysis(ctx, "6f1c1f8e-0000-4000-8000-0000000000cf", whole.ID, c.parts); app.ErrorCode(err) != app.CodeNotFound {
+					t.Errorf("%+v, another account: %v, want not_found", c.parts, err)
 				}
 			}
 		})

@@ -41,7 +41,7 @@ func (r *mutationResolver) AnalyzeBatch(ctx context.Context, items []*app.Analyz
 }
 
 func (r *queryResolver) Analysis(ctx context.Context, id string) (*app.Analysis, error) {
-	return r.Service.FindAnalysis(ctx, id)
+	return findAnalysis(ctx, r.Service, id)
 }
 
 func (r *queryResolver) Analyses(ctx context.Context, limit *int, cursor *string) (*app.AnalysisPage, error) {

@@ -69,6 +69,7 @@ func NewHandler(o Options) http.Handler {
 	srv.SetRecoverFunc(recoverPanic)
 	srv.AroundResponses(noteError)
 	srv.AroundOperations(withResponseBudget)
+	srv.AroundOperations(withLoaders(o.Service))
 	srv.AroundFields(limitResponse)
 
 	// Budgeted fields set the RateLimit-* headers REST sends, for the last

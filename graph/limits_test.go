@@ -2,11 +2,13 @@ package graph_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -150,6 +152,50 @@ func TestResponseTextLimit(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A response past the text budget is one error, however many strings were
+// refused: each refusal adding an error would refill the response it
+// bounds (40 aliases of a page of quotes made 873,665 errors, 186 MB).
+func TestResponseTextLimitIsOneError(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite, options{})
+	tok, acct := e.MustAccount("")
+	a := mustBigAnalysis(t, e, acct.ID, 2000, 1000) // 4 MB of quotes and explanations
+	var q strings.Builder
+	q.WriteString("query($id: ID!) {")
+	for i := range 40 {
+		fmt.Fprintf(&q, " a%d: analysis(id: $id) { findings { quote explanation guidance } }", i)
+	}
+	r := e.do(t, tok, q.String()+" }", map[string]any{"id": a.ID})
+	if len(r.Errors) != 1 || r.code() != "RESPONSE_TOO_LARGE" || string(r.Data) != "null" || len(r.body) > 1000 {
+		t.Errorf("40 aliases of 4 MB of findings: %d errors, code %q, %d bytes, data %.100s; want one RESPONSE_TOO_LARGE and no data",
+			len(r.Errors), r.code(), len(r.body), r.Data)
+	}
+	// Within the budget the strings are all there.
+	var one struct {
+		A struct{ Findings []struct{ Quote string } }
+	}
+	e.mustData(t, tok, `query($id: ID!) { a: analysis(id: $id) { findings { quote } } }`, map[string]any{"id": a.ID}, &one)
+	if len(one.A.Findings) != 2000 || len(one.A.Findings[1999].Quote) != 1000 {
+		t.Errorf("one alias: %d findings, want 2000 with their quotes", len(one.A.Findings))
+	}
+}
+
+// mustBigAnalysis stores an analysis of n findings, each quote and
+// explanation size bytes long.
+func mustBigAnalysis(t *testing.T, e *env, accountID string, n, size int) *app.Analysis {
+	t.Helper()
+	a := &app.Analysis{ID: "6f1c1f8e-0000-4000-8000-0000000b16a2", Grade: "C", Score: 40, Disclaimer: app.Disclaimer,
+		Source:    app.Source{Title: "Many", DocumentType: "terms", Language: "en"},
+		CreatedAt: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC), Text: "text"}
+	for range n {
+		a.Findings = append(a.Findings, app.Finding{Category: "x", Severity: "bad", Title: "t",
+			Quote: strings.Repeat("q", size), Explanation: strings.Repeat("e", size)})
+	}
+	if err := e.Store.CreateAnalysis(t.Context(), accountID, nil, a); err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
 
 // Errors never echo a request's input beyond a short excerpt, whatever the
@@ -304,4 +350,84 @@ func TestWrongTypeSaysWhatItMustBe(t *testing.T) {
 			t.Errorf("%s: %d %s, want 400 INVALID %q", body, rec.Code, rec.Body, want)
 		}
 	}
+}
+
+// analysisReads counts the store's reads of single analyses, and the parts
+// each asked for.
+type analysisReads struct {
+	apptest.Store
+	mu    sync.Mutex
+	parts []app.AnalysisParts
+}
+
+func (s *analysisReads) FindAnalysis(ctx context.Context, accountID, id string, parts app.AnalysisParts) (*app.Analysis, error) {
+	s.mu.Lock()
+	s.parts = append(s.parts, parts)
+	s.mu.Unlock()
+	return s.Store.FindAnalysis(ctx, accountID, id, parts)
+}
+
+func (s *analysisReads) take() []app.AnalysisParts {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.parts
+	s.parts = nil
+	return out
+}
+
+// Aliases of analysis(id) read the row once, and only the columns the
+// selection needs: 100 aliases of { grade } read one grade, not 100 copies
+// of the findings and the text.
+func TestAnalysisAliasesReadOnce(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		reads := &analysisReads{}
+		e := newEnv(t, d, options{wrap: func(s apptest.Store) apptest.Store { reads.Store = s; return reads }})
+		tok, acct := e.MustAccount("")
+		a := mustBigAnalysis(t, e, acct.ID, 200, 100)
+		vars := map[string]any{"id": a.ID}
+		aliases := func(n int, sel string) string {
+			var q strings.Builder
+			q.WriteString("query($id: ID!) {")
+			for i := range n {
+				fmt.Fprintf(&q, " a%d: analysis(id: $id) { %s }", i, sel)
+			}
+			return q.String() + " }"
+		}
+		var got map[string]struct{ Grade string }
+		e.mustData(t, tok, aliases(100, "grade"), vars, &got)
+		if len(got) != 100 || got["a99"].Grade != "C" {
+			t.Errorf("100 aliases of grade: %v", got)
+		}
+		if r := reads.take(); len(r) != 1 || r[0] != (app.AnalysisParts{}) {
+			t.Errorf("100 aliases of grade: reads %v, want one of the columns only", r)
+		}
+		for _, c := range []struct {
+			sel  string
+			want app.AnalysisParts
+		}{
+			{"id score", app.AnalysisParts{}},
+			{"findings { quote }", app.AnalysisParts{Body: true}},
+			{"source { title } text", app.AllParts},
+			{"text", app.AnalysisParts{Text: true}},
+		} {
+			e.mustData(t, tok, aliases(3, c.sel), vars, &map[string]any{})
+			if r := reads.take(); len(r) != 1 || r[0] != c.want {
+				t.Errorf("3 aliases of %s: reads %v, want one of %+v", c.sel, r, c.want)
+			}
+		}
+		// Aliases asking for more than the first read again, with both.
+		var mixed struct{ A, B struct{ Grade, Text string } }
+		e.mustData(t, tok, `query($id: ID!) { a: analysis(id: $id) { grade } b: analysis(id: $id) { grade text } }`, vars, &mixed)
+		if mixed.A.Grade != "C" || mixed.B.Text != "text" {
+			t.Errorf("mixed aliases: %+v", mixed)
+		}
+		if r := reads.take(); len(r) > 2 {
+			t.Errorf("mixed aliases: reads %v, want at most two", r)
+		}
+		// Another id, or none, is not found, once per alias's error.
+		r := e.do(t, tok, aliases(2, "grade"), map[string]any{"id": "6f1c1f8e-0000-4000-8000-00000000ffff"})
+		if r.code() != "NOT_FOUND" || len(reads.take()) != 1 {
+			t.Errorf("an unknown id: %s", r.body)
+		}
+	})
 }

@@ -3,6 +3,7 @@ package graph_test
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -158,4 +159,55 @@ func TestMonitorOperations(t *testing.T) {
 			t.Errorf("after delete: %+v %+v", del, list)
 		}
 	})
+}
+
+// A version diff analyzes two whole documents, so it draws a scan, and
+// aliases cannot multiply it for free: each alias is charged, and past the
+// key's daily scans the rest are refused. A diff that fails (an unknown
+// version) draws nothing.
+func TestVersionDiffsDrawScans(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite, options{})
+	e.Docs.Set("/terms", apptest.Page{ContentType: "text/html", Body: strings.Replace(monitorPage, "%s", "", 1)})
+	tok, _ := e.MustAccount("")
+	k := e.MustKey(tok, app.ScopeMonitor)
+	var created struct{ CreateMonitor struct{ ID string } }
+	e.mustData(t, k.RawKey, `mutation($url: String!) { createMonitor(input: {url: $url}) { id } }`, map[string]any{"url": e.Docs.URL("/terms")}, &created)
+	e.Docs.Set("/terms", apptest.Page{ContentType: "text/html", Body: strings.Replace(monitorPage, "%s", "<p>Any dispute shall be resolved by binding arbitration.</p>", 1)})
+	if _, err := e.Mon.CheckMonitor(e.Ctx(k.RawKey), created.CreateMonitor.ID); err != nil {
+		t.Fatal(err)
+	}
+	page, err := e.Mon.FindMonitorVersions(e.Ctx(k.RawKey), created.CreateMonitor.ID, nil, "")
+	if err != nil || len(page.Versions) != 2 {
+		t.Fatalf("versions: %v %v", page, err)
+	}
+	used := e.ScansUsed(k.Key.ID) // the monitor's first check and the second
+	vars := map[string]any{"id": created.CreateMonitor.ID, "from": page.Versions[1].ContentHash, "to": page.Versions[0].ContentHash}
+	diff := func(n int) string {
+		var q strings.Builder
+		q.WriteString("query($id: ID!, $from: String!, $to: String!) {")
+		for i := range n {
+			q.WriteString(" d" + strconv.Itoa(i) + ": monitorVersionDiff(monitorId: $id, from: $from, to: $to) { gradeAfter }")
+		}
+		return q.String() + " }"
+	}
+	r := e.do(t, k.RawKey, diff(1), vars)
+	if r.code() != "" || e.ScansUsed(k.Key.ID) != used+1 {
+		t.Fatalf("one diff: %s, %d scans used, want %d", r.body, e.ScansUsed(k.Key.ID), used+1)
+	}
+	unknown := map[string]any{"id": vars["id"], "from": strings.Repeat("0", 64), "to": vars["to"]}
+	if r := e.do(t, k.RawKey, diff(1), unknown); r.code() != "NOT_FOUND" || e.ScansUsed(k.Key.ID) != used+1 {
+		t.Errorf("an unknown version: %s, %d scans used, want %d", r.body, e.ScansUsed(k.Key.ID), used+1)
+	}
+	// The free plan's 5 scans a day: what is left is answered, the rest refused.
+	left := 5 - used - 1
+	r = e.do(t, k.RawKey, diff(left+3), vars)
+	refused := 0
+	for _, err := range r.Errors {
+		if err.Extensions["code"] == "RATE_LIMITED" {
+			refused++
+		}
+	}
+	if refused != 3 || len(r.Errors) != 3 || e.ScansUsed(k.Key.ID) != 5 {
+		t.Errorf("%d aliases: %d refused of %d errors, %d scans used; want 3 refused and 5 used", left+3, refused, len(r.Errors), e.ScansUsed(k.Key.ID))
+	}
 }

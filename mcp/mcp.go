@@ -6,8 +6,11 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"time"
@@ -41,7 +44,67 @@ func NewHandler(o Options) http.Handler {
 	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.ServeHTTP(w, middleware.RateLimitHeaders(w, r))
 	})
-	return middleware.Authenticate(o.Service, fail, inner)
+	return middleware.Authenticate(o.Service, fail, limitBatches(inner))
+}
+
+// MaxBatch is the most calls one JSON-RPC batch may hold. Each call is
+// answered in the one response, so a batch of any length (40,000 tools/list
+// in a 4 MiB body answered 136 MB) would be work and memory bought with
+// one request. Every tool call in a batch draws its own budget in app.
+const MaxBatch = 10
+
+// maxBody is the SDK's own bound on a request body, read here first.
+const maxBody = 4 << 20
+
+// limitBatches refuses a JSON-RPC batch of more than MaxBatch calls with a
+// JSON-RPC error, before the SDK decodes any of it.
+func limitBatches(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+		if err != nil {
+			rpcError(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body exceeds %d bytes or could not be read", maxBody))
+			return
+		}
+		if batchLen(body) > MaxBatch {
+			rpcError(w, r, http.StatusBadRequest, fmt.Sprintf("a JSON-RPC batch holds at most %d calls", MaxBatch))
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(w, r)
+	})
+}
+
+// batchLen counts the calls of a JSON-RPC batch, up to MaxBatch+1: 0 for a
+// body that is not an array, which the SDK reads (or refuses) itself.
+func batchLen(body []byte) int {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return 0
+	}
+	n := 0
+	for ; n <= MaxBatch && dec.More(); n++ {
+		var call json.RawMessage
+		if dec.Decode(&call) != nil {
+			break
+		}
+	}
+	return n
+}
+
+// rpcError answers a request refused before the SDK with a JSON-RPC error
+// (Invalid Request, no id: it answers no one call), noted for the usage log.
+func rpcError(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	middleware.SetError(r.Context(), msg)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"jsonrpc": "2.0", "id": nil,
+		"error": map[string]any{"code": -32600, "message": msg},
+	})
 }
 
 func newServer(o Options, req context.Context) *sdk.Server {
@@ -134,11 +197,11 @@ func add[In any](s *sdk.Server, name, desc string, call func(context.Context, In
 		defer stop()
 		out, err := call(cctx, in)
 		if err != nil {
-			return errorResult(err), nil, nil
+			return errorResult(req, err), nil, nil
 		}
 		b, err := json.Marshal(out)
 		if err != nil {
-			return errorResult(err), nil, nil
+			return errorResult(req, app.Internal(err)), nil, nil
 		}
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil, nil
 	})
@@ -159,8 +222,13 @@ func errorBody(err error) map[string]any {
 	return body
 }
 
-func errorResult(err error) *sdk.CallToolResult {
+// errorResult is a refused tool call's result. The HTTP exchange still
+// answers 200 (the refusal is the call's, inside the JSON-RPC response), so
+// the refusal is noted for the usage log here: a refused call counts as an
+// error in the key's usage like a refused REST request.
+func errorResult(req context.Context, err error) *sdk.CallToolResult {
 	body := errorBody(err)
+	middleware.SetError(req, body["error"].(string))
 	b, _ := json.Marshal(body)
 	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}
 }

@@ -3,6 +3,8 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -11,10 +13,12 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/middleware"
 	"github.com/clausewatch/clausewatch/internal/monitor"
 	"github.com/clausewatch/clausewatch/mcp"
 )
@@ -38,7 +42,9 @@ func (b *bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 func newServer(t *testing.T, e *apptest.Env) string {
-	srv := httptest.NewServer(mcp.NewHandler(mcp.Options{Service: e.Svc, Monitors: e.Mon, Logger: slog.New(slog.DiscardHandler)}))
+	// As in the server: Observe carries the per-request info the usage log reads.
+	h := mcp.NewHandler(mcp.Options{Service: e.Svc, Monitors: e.Mon, Logger: slog.New(slog.DiscardHandler)})
+	srv := httptest.NewServer(middleware.Observe(slog.New(slog.DiscardHandler), middleware.NewMetrics(prometheus.NewRegistry()), h))
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
@@ -104,7 +110,7 @@ func TestToolsThroughTheSDKClient(t *testing.T) {
 			t.Errorf("analyze url: %v", a)
 		}
 		// The grade is explained in the command line's own sentence.
-		stored, err := e.Svc.FindAnalysis(e.Ctx(k.RawKey), a["id"].(string))
+		stored, err := e.Svc.FindAnalysis(e.Ctx(k.RawKey), a["id"].(string), app.AllParts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,5 +209,87 @@ func TestNoKeyIs401(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusUnauthorized || res.Header.Get("WWW-Authenticate") == "" {
 		t.Errorf("no key: %d %v", res.StatusCode, res.Header)
+	}
+}
+
+// post sends one raw JSON-RPC body with key and returns the status and body.
+func post(t *testing.T, url, key, body string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
+}
+
+func batchOf(n int, call string) string {
+	calls := make([]string, n)
+	for i := range calls {
+		calls[i] = fmt.Sprintf(call, i+1)
+	}
+	return "[" + strings.Join(calls, ",") + "]"
+}
+
+// A JSON-RPC batch holds at most 10 calls: a longer one is one
+// JSON-RPC error, answered before any call runs; within the bound, each tool
+// call draws its own scan.
+func TestBatchesAreBounded(t *testing.T) {
+	e := apptest.New(t, dbtest.Open(t, dbtest.SQLite))
+	url := newServer(t, e)
+	tok, _ := e.MustAccount("")
+	k := e.MustKey(tok, "analyze")
+	list := `{"jsonrpc":"2.0","id":%d,"method":"tools/list"}`
+	for _, n := range []int{mcp.MaxBatch + 1, 40000} {
+		status, body := post(t, url, k.RawKey, batchOf(n, list))
+		var got struct {
+			ID    any
+			Error struct {
+				Code    int
+				Message string
+			}
+		}
+		if status != http.StatusBadRequest || json.Unmarshal([]byte(body), &got) != nil || got.Error.Code != -32600 ||
+			!strings.Contains(got.Error.Message, "at most 10 calls") || len(body) > 200 {
+			t.Errorf("a batch of %d: %d %.300s, want 400 and one JSON-RPC error", n, status, body)
+		}
+	}
+	status, body := post(t, url, k.RawKey, batchOf(mcp.MaxBatch, list))
+	var answers []struct{ ID int }
+	if status != http.StatusOK || json.Unmarshal([]byte(body), &answers) != nil || len(answers) != mcp.MaxBatch {
+		t.Errorf("a batch of %d: %d %.300s, want %d answers", mcp.MaxBatch, status, body, mcp.MaxBatch)
+	}
+	analyze := `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"analyze","arguments":{"text":"We may change these terms."}}}`
+	if status, body := post(t, url, k.RawKey, batchOf(3, analyze)); status != http.StatusOK || strings.Count(body, `"isError":true`) != 0 {
+		t.Errorf("a batch of 3 analyses: %d %.300s", status, body)
+	}
+	if got := e.ScansUsed(k.Key.ID); got != 3 {
+		t.Errorf("%d scans used by a batch of 3 analyses, want 3", got)
+	}
+}
+
+// A refused tool call is an error in the account's usage, as a refused
+// REST request is, though the HTTP exchange carrying it answered 200.
+func TestRefusedCallsCountAsErrors(t *testing.T) {
+	e := apptest.New(t, dbtest.Open(t, dbtest.SQLite))
+	url := newServer(t, e)
+	tok, _ := e.MustAccount("")
+	k := e.MustKey(tok, "analyze")
+	s, _ := connect(t, url, k.RawKey)
+	if _, isErr := call(t, s, "extract", map[string]any{"url": e.Docs.URL("/terms")}); !isErr {
+		t.Fatal("extract without the scope succeeded")
+	}
+	e.Flush()
+	st, err := e.Svc.Usage(e.Ctx(tok), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.ErrorCount < 1 || len(st.RecentErrors) < 1 || !strings.Contains(st.RecentErrors[0].Error, "scope") {
+		t.Errorf("usage after a refused call: %d errors, recent %+v; want the refusal", st.ErrorCount, st.RecentErrors)
 	}
 }

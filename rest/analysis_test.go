@@ -56,7 +56,7 @@ func TestAnalyzeQuotesHighlightExactly(t *testing.T) {
 			}
 		}
 		// Stored per account: the same id reads back.
-		got, err := e.Svc.FindAnalysis(app.WithPrincipal(t.Context(), &app.Principal{Account: *acct}), a.ID)
+		got, err := e.Svc.FindAnalysis(app.WithPrincipal(t.Context(), &app.Principal{Account: *acct}), a.ID, app.AllParts)
 		if err != nil || got.ID != a.ID {
 			t.Errorf("stored analysis: %v %v", got, err)
 		}

@@ -393,6 +393,17 @@ func goldenCases(t *testing.T, d dbtest.Dialect) []goldenCase {
 		{"GET /api/monitor/versions/diff", 404, "", func() response {
 			return e.do("GET", "/api/monitor/versions/diff?monitorId="+monitorID+"&from="+strings.Repeat("0", 64)+"&to="+versions[0], monKey, nil)
 		}},
+		{"GET /api/monitor/versions/diff", 429, "", func() response {
+			var page struct {
+				Versions []struct{ ContentHash string }
+			}
+			_ = json.Unmarshal(e.do("GET", "/api/monitor/versions?monitorId="+spentMonitor, spent, nil).body, &page)
+			if len(page.Versions) == 0 {
+				t.Fatal("the spent key's monitor has no version")
+			}
+			v := page.Versions[0].ContentHash
+			return e.do("GET", "/api/monitor/versions/diff?monitorId="+spentMonitor+"&from="+v+"&to="+v, spent, nil)
+		}},
 
 		{"DELETE /api/monitor", 200, "", func() response { return e.do("DELETE", monitorPath("/api/monitor"), monKey, nil) }},
 		{"DELETE /api/monitor", 400, "", func() response { return e.do("DELETE", "/api/monitor", monKey, nil) }},

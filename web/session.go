@@ -3,6 +3,8 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"mime"
 	"net/http"
 	"strings"
@@ -86,7 +88,7 @@ func (s *server) signIn(w http.ResponseWriter, r *http.Request) {
 		Token         string `json:"token"`
 		SwitchAccount bool   `json:"switchAccount"`
 	}
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10)).Decode(&in); err != nil {
+	if err := decodeStrict(http.MaxBytesReader(w, r.Body, 64<<10), &in); err != nil {
 		writeError(w, http.StatusBadRequest, "the body is not {\"token\": \"...\"}")
 		return
 	}
@@ -121,6 +123,21 @@ func (s *server) signIn(w http.ResponseWriter, r *http.Request) {
 	c.Expires = p.Expires
 	http.SetCookie(w, c)
 	writeJSON(w, http.StatusOK, map[string]string{"email": p.Account.Email})
+}
+
+// decodeStrict decodes exactly one JSON value into v: a key v does not have,
+// or anything after the value but space, is an error, so a body means one
+// thing to every reader of it.
+func decodeStrict(r io.Reader, v any) error {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("more than one JSON value")
+	}
+	return nil
 }
 
 // session authenticates an account-session token; API keys are not one.

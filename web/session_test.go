@@ -1,7 +1,9 @@
 package web_test
 
 import (
+	"bytes"
 	"crypto/tls"
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -91,12 +93,50 @@ func TestSignOutRevokesTheSession(t *testing.T) {
 				if rec := srv.serve(signIn.build()); rec.Code != http.StatusUnauthorized || len(rec.Result().Cookies()) != 0 {
 					t.Errorf("%s: signing in again with the signed-out token: %d, want 401 and no cookie", name, rec.Code)
 				}
+				// Nor in any other spelling of the same signature: base64url's
+				// unused low bits of the last character, or padding.
+				for _, tok := range respellings(t, token) {
+					for what, r := range map[string]request{"as cookie": viewer(tok, ""), "as bearer": viewer("", tok)} {
+						if rec := srv.serve(r.build()); rec.Code != http.StatusUnauthorized || viewerEmail(t, rec) != "" {
+							t.Errorf("%s: signed-out token respelled %s %s: %d %s, want 401", name, tok[len(tok)-4:], what, rec.Code, rec.Body)
+						}
+					}
+					signIn := request{method: "POST", path: "/session", body: `{"token":"` + tok + `"}`}
+					if rec := srv.serve(signIn.build()); rec.Code != http.StatusUnauthorized || len(rec.Result().Cookies()) != 0 {
+						t.Errorf("%s: signing in with the signed-out token respelled %s: %d, want 401 and no cookie", name, tok[len(tok)-4:], rec.Code)
+					}
+				}
 				if rec := srv.serve(viewer(second, "").build()); viewerEmail(t, rec) != email {
 					t.Errorf("%s: the account's other session: %d %s, want it signed in", name, rec.Code, rec.Body)
 				}
 			}
 		})
 	}
+}
+
+// respellings are the other ways to write token's signature that a lenient
+// base64url decoder reads as the same bytes: each last character that
+// differs only in the bits past the signature's end, and the token padded.
+func respellings(t *testing.T, token string) []string {
+	t.Helper()
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	dot := strings.LastIndexByte(token, '.')
+	sig := token[dot+1:]
+	want, err := base64.RawURLEncoding.DecodeString(sig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, c := range alphabet {
+		spelled := sig[:len(sig)-1] + string(c)
+		if got, err := base64.RawURLEncoding.DecodeString(spelled); err == nil && bytes.Equal(got, want) && spelled != sig {
+			out = append(out, token[:dot+1]+spelled)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no respelling of %q", sig)
+	}
+	return append(out, token+"=", token+"==")
 }
 
 // The cookie is Secure whenever the browser is on https: this process
@@ -288,4 +328,31 @@ func TestSignInOverAnotherAccountNeedsConfirmation(t *testing.T) {
 			}
 		}
 	})
+}
+
+// The sign-in body is exactly {"token", "switchAccount"?}: a key it does not
+// know or anything after the object is refused with 400 and no
+// cookie, before the token is looked at.
+func TestSignInBodyIsStrict(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite)
+	_, token, _ := e.account(t, "jo")
+	for name, body := range map[string]string{
+		"unknown key":     `{"token":"` + token + `","admin":true}`,
+		"trailing value":  `{"token":"` + token + `"} {}`,
+		"trailing bytes":  `{"token":"` + token + `"}x`,
+		"not an object":   `["` + token + `"]`,
+		"token not text":  `{"token":1}`,
+		"empty":           ` `,
+		"cut short":       `{"token":"` + token,
+		"switch not bool": `{"token":"` + token + `","switchAccount":"yes"}`,
+	} {
+		rec := e.serve(request{method: "POST", path: "/session", body: body, origin: "http://example.com"}.build())
+		if rec.Code != http.StatusBadRequest || len(rec.Result().Cookies()) != 0 {
+			t.Errorf("%s: %d %s, cookies %v; want 400 and no cookie", name, rec.Code, rec.Body, rec.Result().Cookies())
+		}
+	}
+	rec := e.serve(request{method: "POST", path: "/session", body: `{"token":"` + token + `"}` + "\n", origin: "http://example.com"}.build())
+	if rec.Code != http.StatusOK {
+		t.Errorf("the body with a final newline: %d %s, want 200", rec.Code, rec.Body)
+	}
 }

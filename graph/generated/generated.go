@@ -1876,8 +1876,8 @@ Limits, checked before anything runs (HTTP 422): at most 5,000 tokens, nesting 2
 operation 500 fields and 100 fragment spreads, and one alias or field name at most 10 times in
 a selection set, with fragments expanded (QUERY_LIMIT_EXCEEDED);
 complexity 200, each field 1 plus its children and a whole document text 40
-(COMPLEXITY_LIMIT_EXCEEDED). A response holds at most 16 MiB of strings: past it a field
-fails with RESPONSE_TOO_LARGE.
+(COMPLEXITY_LIMIT_EXCEEDED). A response holds at most 16 MiB of strings: past it the operation
+ends with one RESPONSE_TOO_LARGE error and no data.
 """
 schema {
   query: Query
@@ -2406,7 +2406,7 @@ type VersionDiff {
 }
 
 extend type Query {
-  "The diff between two versions of one of the account's monitors, named by their contentHash (Monitor.versions). Scope monitor; no scan."
+  "The diff between two versions of one of the account's monitors, named by their contentHash (Monitor.versions). Scope monitor; one scan (it analyzes both versions), each alias its own, given back when the diff fails."
   monitorVersionDiff(monitorId: ID!, from: String!, to: String!): VersionDiff!
 }
 `, BuiltIn: false},

@@ -442,8 +442,26 @@ func aiError(err error) string {
 	}
 }
 
-// FindAnalysis returns one of the caller's stored analyses.
-func (s *Service) FindAnalysis(ctx context.Context, id string) (*Analysis, error) {
+// AnalysisParts says which parts of a stored analysis to read besides its
+// ID, Grade and Score: Body is everything else but the text (source,
+// findings, cases, AI summary, ...), Text the analyzed text. A stored
+// analysis may hold megabytes of both; a reader asking for its grade
+// should not pay for them.
+type AnalysisParts struct {
+	Body, Text bool
+}
+
+// AllParts reads a whole analysis.
+var AllParts = AnalysisParts{Body: true, Text: true}
+
+// Covers reports whether p reads everything q does.
+func (p AnalysisParts) Covers(q AnalysisParts) bool {
+	return (p.Body || !q.Body) && (p.Text || !q.Text)
+}
+
+// FindAnalysis returns the parts asked for of one of the caller's stored
+// analyses.
+func (s *Service) FindAnalysis(ctx context.Context, id string, parts AnalysisParts) (*Analysis, error) {
 	if err := Require(ctx, ScopeOf(OpAnalyses)); err != nil {
 		return nil, err
 	}
@@ -451,7 +469,7 @@ func (s *Service) FindAnalysis(ctx context.Context, id string) (*Analysis, error
 	if !validID(id) {
 		return nil, Errorf(CodeNotFound, "analysis not found")
 	}
-	return s.store.FindAnalysis(ctx, p.Account.ID, id)
+	return s.store.FindAnalysis(ctx, p.Account.ID, id, parts)
 }
 
 // AnalysisPage is one page of the caller's analyses, newest first.

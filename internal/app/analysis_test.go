@@ -78,13 +78,13 @@ func TestAnalysesArePagedPerAccount(t *testing.T) {
 		if page, err := e.Svc.FindAnalyses(ctx, app.AnalysisFilter{WithText: true}); err != nil || len(page.Analyses) != 5 || page.Analyses[0].Text != shortText.Text {
 			t.Errorf("page with texts: %v %+v", err, page)
 		}
-		if a, err := e.Svc.FindAnalysis(ctx, ids[0]); err != nil {
+		if a, err := e.Svc.FindAnalysis(ctx, ids[0], app.AllParts); err != nil {
 			t.Errorf("own analysis: %v", err)
 		} else if a.Text != shortText.Text {
 			t.Errorf("own analysis reads back text %q", a.Text)
 		}
 		otherCtx := app.WithPrincipal(context.Background(), &app.Principal{Account: app.Account{ID: "6f1c1f8e-0000-4000-8000-000000000000"}})
-		if _, err := e.Svc.FindAnalysis(otherCtx, ids[0]); app.ErrorCode(err) != app.CodeNotFound {
+		if _, err := e.Svc.FindAnalysis(otherCtx, ids[0], app.AllParts); app.ErrorCode(err) != app.CodeNotFound {
 			t.Errorf("another account's analysis: %v", err)
 		}
 	})

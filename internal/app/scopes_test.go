@@ -37,7 +37,7 @@ var scopedCalls = []struct {
 		return err
 	}},
 	{app.OpAnalyses, "analyze", func(e *apptest.Env, ctx context.Context) error {
-		_, err := e.Svc.FindAnalysis(ctx, "nope")
+		_, err := e.Svc.FindAnalysis(ctx, "nope", app.AllParts)
 		return err
 	}},
 	{app.OpMonitor, "monitor", func(e *apptest.Env, ctx context.Context) error {

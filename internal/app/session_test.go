@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"crypto/sha256"
 	"testing"
 	"time"
 
@@ -65,6 +66,23 @@ func TestSignOutRevokesTheSessionOnEveryReplica(t *testing.T) {
 		a.Clock.Set(time.Now().Add(2 * time.Hour))
 		if n, err := a.Svc.PruneSessions(ctx); err != nil || n < 1 {
 			t.Errorf("prune after expiry: %d, %v; want the revocation pruned", n, err)
+		}
+	})
+}
+
+// A sign-out recorded before sessions were keyed by their claims (the whole
+// token's hash) still ends the session.
+func TestSignOutRecordedByTheTokensHash(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		store := dbtest.Open(t, d)
+		a := apptest.New(t, store)
+		token, _ := a.MustAccount("")
+		h := sha256.Sum256([]byte(token))
+		if err := store.RevokeSession(t.Context(), h[:], time.Now().Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.Svc.Authenticate(t.Context(), token); app.ErrorCode(err) != app.CodeUnauthenticated {
+			t.Errorf("token revoked by its hash: %v, want unauthenticated", err)
 		}
 	})
 }

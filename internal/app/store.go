@@ -52,7 +52,9 @@ type Store interface {
 	sessionStore
 
 	CreateAnalysis(ctx context.Context, accountID string, keyID *string, a *Analysis) error
-	FindAnalysis(ctx context.Context, accountID, id string) (*Analysis, error)
+	// FindAnalysis reads the parts of one stored analysis asked for: its
+	// id, grade and score always.
+	FindAnalysis(ctx context.Context, accountID, id string, parts AnalysisParts) (*Analysis, error)
 	// FindAnalyses returns up to limit analyses after the cursor, newest
 	// first, with their Text only when withText is set (a page would
 	// otherwise read whole documents nobody asked for).

@@ -383,7 +383,7 @@ func TestKillMidLoad(t *testing.T) {
 		case o.status == 200:
 			answered[o.key]++
 			total++
-			if _, err := c.store.FindAnalysis(ctx, acct.ID, o.id); err != nil {
+			if _, err := c.store.FindAnalysis(ctx, acct.ID, o.id, app.AllParts); err != nil {
 				t.Errorf("analysis %s answered by replica %d: %v", o.id, o.replica, err)
 			}
 			if o.replica == 1 && o.finish.After(killedAt.Add(-2*time.Second)) {
@@ -564,7 +564,7 @@ func TestPostgresRestartMidLoad(t *testing.T) {
 	for _, o := range outs {
 		switch {
 		case o.status == 200:
-			if _, err := c.store.FindAnalysis(context.Background(), acct.ID, o.id); err != nil {
+			if _, err := c.store.FindAnalysis(context.Background(), acct.ID, o.id, app.AllParts); err != nil {
 				t.Errorf("analysis %s answered at %s: %v", o.id, o.finish.Format(time.StampMilli), err)
 			}
 			if o.finish.Before(down) {

@@ -41,8 +41,13 @@ func NewJWKS(ctx context.Context, jwksURL, issuer, audience string) (*Verifier, 
 	return &Verifier{keyfunc: kf.Keyfunc, parser: newParser([]string{"RS256", "ES256"}, issuer, audience)}, nil
 }
 
+// newParser reads only the canonical encoding (no padding, which the parser
+// refuses by default, and no set bits past a segment's end), so a token has
+// one spelling: revocation and anything else keyed on it cannot be undone by
+// writing the same signature another way.
 func newParser(methods []string, issuer, audience string) *jwt.Parser {
-	opts := []jwt.ParserOption{jwt.WithValidMethods(methods), jwt.WithExpirationRequired(), jwt.WithLeeway(30 * time.Second)}
+	opts := []jwt.ParserOption{jwt.WithValidMethods(methods), jwt.WithExpirationRequired(), jwt.WithLeeway(30 * time.Second),
+		jwt.WithStrictDecoding()}
 	if issuer != "" {
 		opts = append(opts, jwt.WithIssuer(issuer))
 	}

@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -35,6 +36,31 @@ func TestHS256(t *testing.T) {
 	for name, tok := range bad {
 		if _, err := v.Verify(context.Background(), tok); err == nil {
 			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+// A token has one spelling: the same signature with other bits past its end
+// in the last character, or padded, is refused.
+func TestOnlyTheCanonicalSpelling(t *testing.T) {
+	v := NewHS256(secret, "", "")
+	good, _ := MintHS256(secret, "user-1", "", "", "", time.Hour)
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	want, _ := base64.RawURLEncoding.DecodeString(good[strings.LastIndexByte(good, '.')+1:])
+	respelled := []string{good + "=", good + "=="}
+	for _, c := range alphabet {
+		tok := good[:len(good)-1] + string(c)
+		sig, err := base64.RawURLEncoding.DecodeString(tok[strings.LastIndexByte(tok, '.')+1:])
+		if tok != good && err == nil && string(sig) == string(want) {
+			respelled = append(respelled, tok)
+		}
+	}
+	if len(respelled) != 2+3 { // 32 bytes in 43 characters: the last carries 4 bits and 2 unused
+		t.Fatalf("%d respellings, want 5", len(respelled))
+	}
+	for _, tok := range respelled {
+		if _, err := v.Verify(context.Background(), tok); err == nil {
+			t.Errorf("respelled ...%s: accepted", tok[len(tok)-3:])
 		}
 	}
 }
