@@ -343,7 +343,7 @@ func (s *Service) alertFor(ctx context.Context, m *Monitor, old string, doc *ext
 	}
 	opts := analyze.Options{DocumentType: doc.DocumentType}
 	var before, after analyze.Result
-	if err := s.inAnalysisPlace(ctx, func() {
+	if err := s.inAnalysisPlace(ctx, len(old)+len(doc.Text), func() {
 		before, after = s.analyzer.Analyze(old, opts), s.analyzer.Analyze(doc.Text, opts)
 	}); err != nil {
 		return nil, err

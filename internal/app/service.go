@@ -47,12 +47,23 @@ type Options struct {
 	UsageRetention time.Duration
 	// Monitor configures monitoring and its scheduler (RunMonitors).
 	Monitor MonitorOptions
-	// AnalysisConcurrency bounds the analyses running at once, and with it
-	// the memory they hold; 0: 2 × GOMAXPROCS. AnalysisWait is how long one
-	// more waits for a place before it is refused as busy; 0: 2s.
+	// AnalysisConcurrency bounds the analyses running at once; 0: 2 ×
+	// GOMAXPROCS. AnalysisWait is how long one more waits for a place
+	// before it is refused as busy; 0: 2s.
 	AnalysisConcurrency int
 	AnalysisWait        time.Duration
+	// AnalysisTextBytes bounds the bytes of text in analysis at once, and
+	// with it their memory; 0: DefaultAnalysisTextBytes. AnalysisQueueWait
+	// is how long an analysis queues for them before it is refused as busy;
+	// 0: 2 minutes.
+	AnalysisTextBytes int
+	AnalysisQueueWait time.Duration
 }
+
+// DefaultAnalysisTextBytes is the text in analysis at once by default: two
+// of the longest texts accepted (MaxTextChars), with room for multi-byte
+// characters; shorter texts share it.
+const DefaultAnalysisTextBytes = 4 << 20
 
 // Service is the application. Its methods read the caller from ctx
 // (WithPrincipal) and return *Error values.
@@ -74,8 +85,7 @@ type Service struct {
 	webhookSecret string
 	prices        map[string]string
 
-	analysisPlaces chan struct{} // a place per analysis running
-	analysisWait   time.Duration
+	places *places // admits analyses by count and characters
 
 	mon  MonitorOptions
 	gate *politeness
@@ -95,14 +105,9 @@ func New(o Options) *Service {
 		analyzer: o.Analyzer, extractor: o.Extractor,
 		retention: o.UsageRetention, usage: &recorder{store: o.Store},
 		mon: o.Monitor, wake: make(chan struct{}, 1), grades: &gradeCache{m: map[string]string{}}}
-	n := o.AnalysisConcurrency
-	if n <= 0 {
-		n = 2 * runtime.GOMAXPROCS(0)
-	}
-	s.analysisPlaces, s.analysisWait = make(chan struct{}, n), o.AnalysisWait
-	if s.analysisWait <= 0 {
-		s.analysisWait = 2 * time.Second
-	}
+	s.places = newPlaces(positiveOr(o.AnalysisConcurrency, 2*runtime.GOMAXPROCS(0)),
+		positiveOr(o.AnalysisTextBytes, DefaultAnalysisTextBytes),
+		positiveOr(o.AnalysisWait, 2*time.Second), positiveOr(o.AnalysisQueueWait, 2*time.Minute))
 	if s.retention <= 0 {
 		s.retention = 90 * 24 * time.Hour
 	}
@@ -254,4 +259,12 @@ func fieldMessage(fe validator.FieldError) string {
 	default:
 		return "is invalid (" + fe.Tag() + ")"
 	}
+}
+
+// positiveOr is v, or def where v is not set.
+func positiveOr[T int | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
 }

@@ -78,7 +78,7 @@ func (s *Service) DiffMonitorVersions(ctx context.Context, monitorID, from, to s
 		return nil, err
 	}
 	var before, after analyze.Result
-	if err := s.inAnalysisPlace(ctx, func() {
+	if err := s.inAnalysisPlace(ctx, len(a.Text)+len(b.Text), func() {
 		before, after = s.analyzeVersion(a), s.analyzeVersion(b)
 	}); err != nil {
 		return nil, err
@@ -112,7 +112,7 @@ func (s *Service) VersionGrade(ctx context.Context, v *MonitorVersion) (string, 
 		return "", err
 	}
 	var g string
-	if err := s.inAnalysisPlace(ctx, func() { g = s.analyzeVersion(full).Grade }); err != nil {
+	if err := s.inAnalysisPlace(ctx, len(full.Text), func() { g = s.analyzeVersion(full).Grade }); err != nil {
 		return "", err
 	}
 	return g, nil
