@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -158,7 +159,8 @@ func memoryKeys(ctx context.Context, dbURL string, round int) ([]string, error) 
 	return keys, err
 }
 
-// metric reads one unlabelled sample from a Prometheus text page.
+// metric reads one unlabelled sample from a Prometheus text page, NaN
+// where the page has none.
 func metric(client *http.Client, url, name string) (float64, error) {
 	res, err := client.Get(url)
 	if err != nil {
@@ -174,7 +176,7 @@ func metric(client *http.Client, url, name string) (float64, error) {
 			return strconv.ParseFloat(strings.TrimSpace(v), 64)
 		}
 	}
-	return 0, fmt.Errorf("%s has no %s", url, name)
+	return math.NaN(), nil // a server from before the metric (a baseline tree)
 }
 
 // post sends one analysis and reads the whole answer, as a client would.
