@@ -55,15 +55,17 @@ type Options struct {
 	// AnalysisTextBytes bounds the bytes of text in analysis at once, and
 	// with it their memory; 0: DefaultAnalysisTextBytes. AnalysisQueueWait
 	// is how long an analysis queues for them before it is refused as busy;
-	// 0: 2 minutes.
+	// 0: 4 minutes, inside the server's 5-minute write timeout.
 	AnalysisTextBytes int
 	AnalysisQueueWait time.Duration
 }
 
-// DefaultAnalysisTextBytes is the text in analysis at once by default: two
+// DefaultAnalysisTextBytes is the text in analysis at once by default: four
 // of the longest texts accepted (MaxTextChars), with room for multi-byte
-// characters; shorter texts share it.
-const DefaultAnalysisTextBytes = 4 << 20
+// characters; shorter texts share it. Eight of the longest sent at once on
+// a loaded machine peak at about 160 MB with two running and 180 MB with
+// four (docs/benchmarks.md), so four keep the queue short under 300 MB.
+const DefaultAnalysisTextBytes = 6 << 20
 
 // Service is the application. Its methods read the caller from ctx
 // (WithPrincipal) and return *Error values.
@@ -107,7 +109,7 @@ func New(o Options) *Service {
 		mon: o.Monitor, wake: make(chan struct{}, 1), grades: &gradeCache{m: map[string]string{}}}
 	s.places = newPlaces(positiveOr(o.AnalysisConcurrency, 2*runtime.GOMAXPROCS(0)),
 		positiveOr(o.AnalysisTextBytes, DefaultAnalysisTextBytes),
-		positiveOr(o.AnalysisWait, 2*time.Second), positiveOr(o.AnalysisQueueWait, 2*time.Minute))
+		positiveOr(o.AnalysisWait, 2*time.Second), positiveOr(o.AnalysisQueueWait, 4*time.Minute))
 	if s.retention <= 0 {
 		s.retention = 90 * 24 * time.Hour
 	}
