@@ -63,8 +63,9 @@ type Options struct {
 // DefaultAnalysisTextBytes is the text in analysis at once by default: four
 // of the longest texts accepted (MaxTextChars), with room for multi-byte
 // characters; shorter texts share it. Eight of the longest sent at once on
-// a loaded machine peak at about 160 MB with two running and 180 MB with
-// four (docs/benchmarks.md), so four keep the queue short under 300 MB.
+// a loaded machine peaked at 160-163 MB with two running and 173-185 MB
+// with four, where two refused some after minutes in the queue
+// (docs/benchmarks.md): four keep the queue short and well under 300 MB.
 const DefaultAnalysisTextBytes = 6 << 20
 
 // Service is the application. Its methods read the caller from ctx
