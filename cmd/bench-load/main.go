@@ -25,6 +25,10 @@
 // (memory.go): eight concurrent 1.5-million-character analyses on a fresh
 // default server, three rounds, peak RSS and refusals
 // (make bench BENCHFLAGS=-memory).
+//
+// With -load, either runs while a CPU burner (this binary, -burn) keeps one
+// core busy, as a service meets other work on its machine
+// (make bench BENCHFLAGS=-load).
 package main
 
 import (
@@ -62,6 +66,9 @@ import (
 )
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == "-burn" {
+		burn()
+	}
 	if len(os.Args) == 4 && os.Args[1] == "-plain" {
 		servePlain(os.Args[2], os.Args[3])
 		return
@@ -80,6 +87,8 @@ type options struct {
 	root     string
 	memory   bool   // run the memory scenario (memory.go) instead of the table
 	corpus   string // shared/data/corpus's documents, for the memory scenario
+	store    string // the memory scenario's database: sqlite (as make run serves) or postgres
+	load     bool   // keep one core busy with a CPU burner while measuring
 }
 
 func run() error {
@@ -90,7 +99,9 @@ func run() error {
 	flag.IntVar(&o.keys, "keys", 100, "advanced-plan keys (100 scans a day each) per budgeted scenario")
 	flag.StringVar(&o.root, "root", ".", "the module's root, where ./cmd/clausewatch is built from")
 	flag.BoolVar(&o.memory, "memory", false, "instead of the table: eight concurrent 1.5M-character analyses, three rounds, peak RSS and refusals")
+	flag.StringVar(&o.store, "store", "sqlite", "the memory scenario's database: sqlite (the default `make run` serves) or postgres")
 	flag.StringVar(&o.corpus, "corpus", "../shared/data/corpus/documents.jsonl.gz", "the corpus the memory scenario's text is taken from")
+	flag.BoolVar(&o.load, "load", false, "measure while a CPU burner keeps one core busy (the same scenarios, loaded)")
 	flag.Parse()
 	ctx := context.Background()
 
@@ -102,6 +113,13 @@ func run() error {
 	bin, err := replica.Build(ctx, o.root, tmp)
 	if err != nil {
 		return err
+	}
+	if o.load {
+		stop, err := startBurner()
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	if o.memory {
 		return runMemory(ctx, o, bin, tmp)
@@ -214,7 +232,7 @@ func run() error {
 		return request{"POST", srv.URL + "/api/analyze", text, refusedKey}
 	}, http.StatusTooManyRequests, 0).against(floorB).also(pgbench).goal(">= 0.60"))
 
-	fmt.Printf("\n%d connections, %s a scenario, PostgreSQL, one `clausewatch serve` on loopback; %d cores, load %s\n\n", o.conns, o.duration, runtime.NumCPU(), loadAvg())
+	fmt.Printf("\n%d connections, %s a scenario, PostgreSQL, one `clausewatch serve` on loopback; %d cores, load %s%s\n\n", o.conns, o.duration, runtime.NumCPU(), loadAvg(), loadNote(o))
 	fmt.Println("| scenario | requests | req/s | p50 | p99 | peak RSS | baseline | ratio | goal | earlier baseline: ratio |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range rows {

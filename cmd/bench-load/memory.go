@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -33,6 +36,7 @@ type memoryRow struct {
 	ok, refused   int
 	others        []string // statuses other than 200 and 503
 	wall, slowest time.Duration
+	queueWait     float64 // seconds the analyses queued for the text budget, from /metrics
 }
 
 // runMemory is the memory scenario (-memory): each round starts a fresh
@@ -57,31 +61,23 @@ func runMemory(ctx context.Context, o options, bin, tmp string) error {
 		}
 		rows = append(rows, r)
 	}
-	fmt.Printf("\n%d concurrent POST /api/analyze of %d characters (%d-byte body), a fresh `clausewatch serve` on default settings and PostgreSQL each round; %d cores, load %s\n\n",
-		memoryAnalyses, memoryChars, len(body), runtime.NumCPU(), loadAvg())
-	fmt.Println("| round | peak RSS (VmHWM) | answered 200 | refused 503 | other | slowest | wall |")
-	fmt.Println("|---|---|---|---|---|---|---|")
+	fmt.Printf("\n%d concurrent POST /api/analyze of %d characters (%d-byte body), a fresh `clausewatch serve` on default settings and %s each round; %d cores, load %s%s\n\n",
+		memoryAnalyses, memoryChars, len(body), o.store, runtime.NumCPU(), loadAvg(), loadNote(o))
+	fmt.Println("| round | peak RSS (VmHWM) | answered 200 | refused 503 | other | slowest | wall | queued (all, s) |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for i, r := range rows {
-		fmt.Printf("| %d | %d MB | %d | %d | %v | %.1f s | %.1f s |\n", i+1, r.peakRSS>>20, r.ok, r.refused, r.others, r.slowest.Seconds(), r.wall.Seconds())
+		fmt.Printf("| %d | %d MB | %d | %d | %v | %.1f s | %.1f s | %.1f |\n", i+1, r.peakRSS>>20, r.ok, r.refused, r.others, r.slowest.Seconds(), r.wall.Seconds(), r.queueWait)
 	}
 	return nil
 }
 
 func memoryRound(ctx context.Context, o options, bin, tmp string, round int, body string) (memoryRow, error) {
-	dbURL, drop, err := freshDatabase(ctx, o.admin, fmt.Sprintf("cw_mem%d", round))
+	dbURL, drop, err := memoryDatabase(ctx, o, tmp, round)
 	if err != nil {
 		return memoryRow{}, err
 	}
 	defer drop()
-	store, err := db.Open(ctx, dbURL)
-	if err != nil {
-		return memoryRow{}, err
-	}
-	defer store.Close()
-	if err := store.Migrate(ctx); err != nil {
-		return memoryRow{}, err
-	}
-	keys, _, err := replica.Keys(ctx, store, fmt.Sprintf("memory-%d@bench.example", round), app.TierAdvanced, 1)
+	keys, err := memoryKeys(ctx, dbURL, round)
 	if err != nil {
 		return memoryRow{}, err
 	}
@@ -125,10 +121,62 @@ func memoryRound(ctx context.Context, o options, bin, tmp string, round int, bod
 	}
 	wg.Wait()
 	r.wall = time.Since(start)
+	if r.queueWait, err = metric(client, srv.URL+"/metrics", "clausewatch_analysis_queue_wait_seconds_total"); err != nil {
+		return memoryRow{}, err
+	}
 	if r.peakRSS, err = srv.PeakRSS(); err != nil {
 		return memoryRow{}, err
 	}
 	return r, nil
+}
+
+// memoryDatabase is a fresh database for one round: a SQLite file, as
+// `make run` serves by default (the analyses' texts are then written inside
+// the server's own process), or a PostgreSQL database (-store postgres).
+func memoryDatabase(ctx context.Context, o options, tmp string, round int) (string, func(), error) {
+	if o.store == "postgres" {
+		return freshDatabase(ctx, o.admin, fmt.Sprintf("cw_mem%d", round))
+	}
+	dir := filepath.Join(tmp, fmt.Sprintf("memory-%d", round))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", nil, err
+	}
+	return "sqlite:" + filepath.Join(dir, "clausewatch.db"), func() { _ = os.RemoveAll(dir) }, nil
+}
+
+// memoryKeys migrates the round's database and makes its key, closing the
+// store before the server opens the same database.
+func memoryKeys(ctx context.Context, dbURL string, round int) ([]string, error) {
+	store, err := db.Open(ctx, dbURL)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	if err := store.Migrate(ctx); err != nil {
+		return nil, err
+	}
+	keys, _, err := replica.Keys(ctx, store, fmt.Sprintf("memory-%d@bench.example", round), app.TierAdvanced, 1)
+	return keys, err
+}
+
+// metric reads one unlabelled sample from a Prometheus text page, NaN
+// where the page has none.
+func metric(client *http.Client, url, name string) (float64, error) {
+	res, err := client.Get(url)
+	if err != nil {
+		return 0, err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		return 0, err
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
+			return strconv.ParseFloat(strings.TrimSpace(v), 64)
+		}
+	}
+	return math.NaN(), nil // a server from before the metric (a baseline tree)
 }
 
 // post sends one analysis and reads the whole answer, as a client would.

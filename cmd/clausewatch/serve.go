@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -69,6 +70,12 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	log := newLogger(cfg, stderr)
+	if getenv("GOMEMLIMIT") == "" {
+		if limit := config.DefaultMemoryLimit(os.ReadFile); limit > 0 {
+			debug.SetMemoryLimit(limit)
+			log.Info("soft memory limit derived from the memory available (GOMEMLIMIT unset)", "MiB", limit>>20)
+		}
+	}
 	extractor, err := newExtractor(cfg, func() func() {
 		start := time.Now()
 		log.Info("preparing the PDF engine for the first PDF (the first time up to 20 s; then kept in CLAUSEWATCH_PDF_CACHE_DIR)")
@@ -94,6 +101,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	registerAnalysisQueue(reg, svc)
 	mux := http.NewServeMux()
 	rest.Register(mux, rest.Options{Service: svc, Monitors: mon, Logger: log, Ready: store.Ping, PublicURL: cfg.PublicURL})
 	portal := web.Options{Service: svc, Logger: log, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies}
@@ -193,7 +201,7 @@ func newService(cfg config.Config, store *db.Store, sessions app.SessionVerifier
 	return app.New(app.Options{Store: store, Sessions: sessions, Logger: log,
 		Fetcher: newFetcher(cfg), LLM: ai, Analyzer: analyzer, Extractor: extractor,
 		WebhookSecret: cfg.WebhookSecret, Prices: cfg.StripePrices, UsageRetention: cfg.UsageRetention,
-		AnalysisConcurrency: cfg.AnalysisConcurrency})
+		AnalysisConcurrency: cfg.AnalysisConcurrency, AnalysisTextBytes: cfg.AnalysisTextBytes})
 }
 
 // newMonitors builds monitoring on svc.
@@ -320,4 +328,19 @@ func dialectName(cfg config.Config) string {
 
 func newFetcher(cfg config.Config) *fetch.Client {
 	return fetch.New(fetch.Options{AllowHosts: cfg.FetchAllowHosts, Timeout: cfg.FetchTimeout})
+}
+
+// registerAnalysisQueue serves the analysis admission's queue at /metrics:
+// long texts wait there for their share of the text budget.
+func registerAnalysisQueue(reg prometheus.Registerer, svc *app.Service) {
+	reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "clausewatch_analysis_queued",
+			Help: "Analyses waiting for their share of the text budget (CLAUSEWATCH_ANALYSIS_TEXT_BYTES)."},
+			func() float64 { return float64(svc.AnalysisQueue().Queued) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "clausewatch_analysis_queue_wait_seconds_total",
+			Help: "Time analyses spent waiting for their share of the text budget."},
+			func() float64 { return svc.AnalysisQueue().Waited.Seconds() }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "clausewatch_analyses_admitted_total",
+			Help: "Analyses admitted to run."},
+			func() float64 { return float64(svc.AnalysisQueue().Admitted) }))
 }

@@ -328,36 +328,17 @@ func (s *Service) AnalyzeText(text string, src Source) *Analysis {
 	return a
 }
 
-// inAnalysisPlace runs f in a place for one analysis, waiting a moment for
-// one; it bounds the engine's work and memory however many requests and
-// monitor checks come.
-func (s *Service) inAnalysisPlace(ctx context.Context, f func()) error {
-	if err := s.takeAnalysisPlace(ctx); err != nil {
+// inAnalysisPlace runs f, an analysis of a text of n characters, once the
+// places admit it; they bound the engine's work and memory however many
+// requests and monitor checks come.
+func (s *Service) inAnalysisPlace(ctx context.Context, n int, f func()) error {
+	release, err := s.places.take(ctx, n)
+	if err != nil {
 		return err
 	}
-	defer func() { <-s.analysisPlaces }()
+	defer release()
 	f()
 	return nil
-}
-
-// takeAnalysisPlace takes a place to run one analysis, or says the server
-// is busy when none frees within analysisWait.
-func (s *Service) takeAnalysisPlace(ctx context.Context) error {
-	select {
-	case s.analysisPlaces <- struct{}{}:
-		return nil
-	default:
-	}
-	t := time.NewTimer(s.analysisWait)
-	defer t.Stop()
-	select {
-	case s.analysisPlaces <- struct{}{}:
-		return nil
-	case <-t.C:
-		return Errorf(CodeBusy, "the server is busy with other analyses; retry in a moment")
-	case <-ctx.Done():
-		return Errorf(CodeBusy, "the request ended while waiting for a place to run")
-	}
 }
 
 // analyzeOne produces and stores one analysis paid from c, giving back its
@@ -409,7 +390,7 @@ func (s *Service) produceAnalysis(ctx context.Context, in AnalyzeInput) (*Analys
 		src.DocumentType = in.DocumentType
 	}
 	var a *Analysis
-	if err := s.inAnalysisPlace(ctx, func() { a = s.AnalyzeText(text, src) }); err != nil {
+	if err := s.inAnalysisPlace(ctx, len(text), func() { a = s.AnalyzeText(text, src) }); err != nil {
 		return nil, err
 	}
 	if in.AI {

@@ -3,12 +3,9 @@ package app
 // FillAnalyses takes every place for an analysis, as long analyses would,
 // until release is called.
 func (s *Service) FillAnalyses() (release func()) {
-	for range cap(s.analysisPlaces) {
-		s.analysisPlaces <- struct{}{}
+	n := int64(0)
+	for s.places.count.TryAcquire(1) {
+		n++
 	}
-	return func() {
-		for range cap(s.analysisPlaces) {
-			<-s.analysisPlaces
-		}
-	}
+	return func() { s.places.count.Release(n) }
 }

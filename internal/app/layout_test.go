@@ -85,7 +85,8 @@ func TestAppImportsWhatREADMESays(t *testing.T) {
 		"github.com/google/uuid",
 	}
 	allowed := map[string][]string{
-		"internal/app":     append(slices.Clone(engines), "github.com/go-playground/validator/v10", "github.com/stripe/stripe-go/v76", "github.com/stripe/stripe-go/v76/webhook"),
+		"internal/app": append(slices.Clone(engines), "github.com/go-playground/validator/v10", "github.com/stripe/stripe-go/v76", "github.com/stripe/stripe-go/v76/webhook",
+			"golang.org/x/sync/semaphore"),
 		"internal/monitor": append(slices.Clone(engines), mod+"internal/app"),
 	}
 	for pkg, allowed := range allowed {

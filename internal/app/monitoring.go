@@ -24,10 +24,11 @@ func (s *Service) ChargeScan(ctx context.Context) (refund func(context.Context),
 	return c.refund, nil
 }
 
-// InAnalysisPlace runs f in one of the places analyses take, so that work
-// of any origin shares one bound; busy when none frees up in time.
-func (s *Service) InAnalysisPlace(ctx context.Context, f func()) error {
-	return s.inAnalysisPlace(ctx, f)
+// InAnalysisPlace runs f, analyses of n bytes of text, in the places
+// analyses take, so that work of any origin shares one bound; busy when
+// none frees up in time.
+func (s *Service) InAnalysisPlace(ctx context.Context, n int, f func()) error {
+	return s.inAnalysisPlace(ctx, n, f)
 }
 
 // Analyzer is the engine every analysis goes through.

@@ -45,12 +45,26 @@ type Options struct {
 	Prices map[string]string
 	// UsageRetention is how long Run keeps raw usage-log rows; 0: 90 days.
 	UsageRetention time.Duration
-	// AnalysisConcurrency bounds the analyses running at once, and with it
-	// the memory they hold; 0: 2 × GOMAXPROCS. AnalysisWait is how long one
-	// more waits for a place before it is refused as busy; 0: 2s.
+	// AnalysisConcurrency bounds the analyses running at once; 0: 2 ×
+	// GOMAXPROCS. AnalysisWait is how long one more waits for a place
+	// before it is refused as busy; 0: 2s.
 	AnalysisConcurrency int
 	AnalysisWait        time.Duration
+	// AnalysisTextBytes bounds the bytes of text in analysis at once, and
+	// with it their memory; 0: DefaultAnalysisTextBytes. AnalysisQueueWait
+	// is how long an analysis queues for them before it is refused as busy;
+	// 0: 4 minutes, inside the server's 5-minute write timeout.
+	AnalysisTextBytes int
+	AnalysisQueueWait time.Duration
 }
+
+// DefaultAnalysisTextBytes is the text in analysis at once by default: four
+// of the longest texts accepted (MaxTextChars), with room for multi-byte
+// characters; shorter texts share it. Eight of the longest sent at once on
+// a loaded machine peaked at 160-163 MB with two running and 173-185 MB
+// with four, where two refused some after minutes in the queue
+// (docs/benchmarks.md): four keep the queue short and well under 300 MB.
+const DefaultAnalysisTextBytes = 6 << 20
 
 // Service is the application. Its methods read the caller from ctx
 // (WithPrincipal) and return *Error values.
@@ -72,8 +86,7 @@ type Service struct {
 	webhookSecret string
 	prices        map[string]string
 
-	analysisPlaces chan struct{} // a place per analysis running
-	analysisWait   time.Duration
+	places *places // admits analyses by count and text size
 }
 
 // New builds a Service. It starts nothing: a server calls Run for the
@@ -83,14 +96,9 @@ func New(o Options) *Service {
 		webhookSecret: o.WebhookSecret, prices: o.Prices, fetcher: o.Fetcher, llm: o.LLM,
 		analyzer: o.Analyzer, extractor: o.Extractor,
 		retention: o.UsageRetention, usage: &recorder{store: o.Store}}
-	n := o.AnalysisConcurrency
-	if n <= 0 {
-		n = 2 * runtime.GOMAXPROCS(0)
-	}
-	s.analysisPlaces, s.analysisWait = make(chan struct{}, n), o.AnalysisWait
-	if s.analysisWait <= 0 {
-		s.analysisWait = 2 * time.Second
-	}
+	s.places = newPlaces(positiveOr(o.AnalysisConcurrency, 2*runtime.GOMAXPROCS(0)),
+		positiveOr(o.AnalysisTextBytes, DefaultAnalysisTextBytes),
+		positiveOr(o.AnalysisWait, 2*time.Second), positiveOr(o.AnalysisQueueWait, 4*time.Minute))
 	if s.retention <= 0 {
 		s.retention = 90 * 24 * time.Hour
 	}
@@ -235,4 +243,12 @@ func fieldMessage(fe validator.FieldError) string {
 	default:
 		return "is invalid (" + fe.Tag() + ")"
 	}
+}
+
+// positiveOr is v, or def where v is not set.
+func positiveOr[T int | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
 }

@@ -49,6 +49,9 @@ type Config struct {
 	// HTMLConcurrency is how many HTML pages one process reads at once;
 	// more wait their turn. 0: the extractor's default (4).
 	HTMLConcurrency int
+	// AnalysisTextBytes is how many bytes of text one process analyzes at
+	// once (app.DefaultAnalysisTextBytes unless set); longer texts queue.
+	AnalysisTextBytes int
 
 	LLMBaseURL string
 	LLMAPIKey  string
@@ -73,11 +76,8 @@ type Config struct {
 }
 
 // minAnalyses is the fewest analyses a process runs at once by default.
-// Eight analyses of the longest text accepted (1.5 million characters)
-// sent at once peak at 207-242 MB of resident memory, request and
-// response included (make bench BENCHFLAGS=-memory, README "Memory of an
-// analysis"), so eight places keep under 300 MB; fewer would refuse (503)
-// some of eight long texts sent together.
+// Memory is bounded by the text in analysis (AnalysisTextBytes), not by
+// this count: eight short analyses run together, eight long ones queue.
 const minAnalyses = 8
 
 // DefaultAnalysisConcurrency is the analyses one process runs at once
@@ -195,6 +195,13 @@ func Load(getenv func(string) string) (Config, error) {
 		}
 		c.HTMLConcurrency = n
 	}
+	if v := getenv("CLAUSEWATCH_ANALYSIS_TEXT_BYTES"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1<<20 || n > 1<<30 {
+			bad("CLAUSEWATCH_ANALYSIS_TEXT_BYTES", "want 1048576 (1 MiB) to 1073741824 (1 GiB), got %q", v)
+		}
+		c.AnalysisTextBytes = n
+	}
 	c.UsageRetention = duration(getenv, "CLAUSEWATCH_USAGE_RETENTION", 90*24*time.Hour, bad)
 	c.PDFCacheDir = getenv("CLAUSEWATCH_PDF_CACHE_DIR")
 
@@ -296,4 +303,38 @@ func dirOf(path string) string {
 		return path[:i]
 	}
 	return "."
+}
+
+// DefaultMemoryLimit is the process's soft memory limit (the Go runtime's,
+// as GOMEMLIMIT would set it) where GOMEMLIMIT is not set: three quarters of
+// the container's memory limit (cgroup v2, then v1), or else half of the
+// machine's memory, which it shares with others such as the database. The
+// limit makes the collector work harder near it rather than let the heap
+// double past it; 0 when neither can be read.
+func DefaultMemoryLimit(readFile func(string) ([]byte, error)) int64 {
+	for _, f := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
+		b, err := readFile(f)
+		if err != nil {
+			continue
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+		// "max" (v2) and a page-rounded 2^63 (v1) mean no limit.
+		if err == nil && n > 0 && n < 1<<62 {
+			return n / 4 * 3
+		}
+	}
+	b, err := readFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(b)) {
+		if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err != nil {
+				return 0
+			}
+			return kb << 10 / 2
+		}
+	}
+	return 0
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"net/netip"
+	"os"
 	"reflect"
 	"runtime"
 	"strings"
@@ -53,6 +54,7 @@ func TestEveryBadValueIsNamed(t *testing.T) {
 		"CLAUSEWATCH_MONITOR_WORKERS":       "-1",
 		"CLAUSEWATCH_ANALYSIS_CONCURRENCY":  "0",
 		"CLAUSEWATCH_HTML_CONCURRENCY":      "257",
+		"CLAUSEWATCH_ANALYSIS_TEXT_BYTES":   "1000",
 		"CLAUSEWATCH_MONITOR_HOST_INTERVAL": "often",
 		"CLAUSEWATCH_LLM_BASE_URL":          "ftp://x",
 		"CLAUSEWATCH_LOG_LEVEL":             "loud",
@@ -131,5 +133,34 @@ func TestProxySettings(t *testing.T) {
 		if _, err := Load(env(map[string]string{"CLAUSEWATCH_PUBLIC_URL": bad})); err == nil || !strings.Contains(err.Error(), "CLAUSEWATCH_PUBLIC_URL:") {
 			t.Errorf("CLAUSEWATCH_PUBLIC_URL=%q: %v", bad, err)
 		}
+	}
+}
+
+func TestDefaultMemoryLimit(t *testing.T) {
+	files := func(m map[string]string) func(string) ([]byte, error) {
+		return func(name string) ([]byte, error) {
+			if v, ok := m[name]; ok {
+				return []byte(v), nil
+			}
+			return nil, os.ErrNotExist
+		}
+	}
+	meminfo := "MemTotal:       24576000 kB\nMemFree:        1000 kB\n"
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  int64
+	}{
+		{"cgroup v2 limit", map[string]string{"/sys/fs/cgroup/memory.max": "1073741824\n", "/proc/meminfo": meminfo}, 805306368},
+		{"cgroup v2 without a limit: the machine's", map[string]string{"/sys/fs/cgroup/memory.max": "max\n", "/proc/meminfo": meminfo}, 24576000 << 10 / 2},
+		{"cgroup v1 limit", map[string]string{"/sys/fs/cgroup/memory/memory.limit_in_bytes": "536870912", "/proc/meminfo": meminfo}, 402653184},
+		{"cgroup v1 without a limit", map[string]string{"/sys/fs/cgroup/memory/memory.limit_in_bytes": "9223372036854771712", "/proc/meminfo": meminfo}, 24576000 << 10 / 2},
+		{"nothing readable", map[string]string{}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := DefaultMemoryLimit(files(tc.files)); got != tc.want {
+				t.Errorf("DefaultMemoryLimit = %d, want %d", got, tc.want)
+			}
+		})
 	}
 }

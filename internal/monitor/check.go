@@ -303,7 +303,7 @@ func (s *Service) alertFor(ctx context.Context, m *Monitor, old string, doc *ext
 	}
 	opts := analyze.Options{DocumentType: doc.DocumentType}
 	var before, after analyze.Result
-	if err := s.app.InAnalysisPlace(ctx, func() {
+	if err := s.app.InAnalysisPlace(ctx, len(old)+len(doc.Text), func() {
 		before, after = s.app.Analyzer().Analyze(old, opts), s.app.Analyzer().Analyze(doc.Text, opts)
 	}); err != nil {
 		return nil, err

@@ -158,7 +158,7 @@ func TestAlertAnalysesShareTheAnalysisBound(t *testing.T) {
 func fillAnalyses(t *testing.T, svc *app.Service) (release func()) {
 	taken, done := make(chan struct{}), make(chan struct{})
 	go func() {
-		if err := svc.InAnalysisPlace(context.Background(), func() { close(taken); <-done }); err != nil {
+		if err := svc.InAnalysisPlace(context.Background(), 1, func() { close(taken); <-done }); err != nil {
 			t.Error(err)
 			close(taken)
 		}

@@ -94,7 +94,7 @@ func (s *Service) diffVersions(ctx context.Context, m *Monitor, a, b *MonitorVer
 		return nil, err
 	}
 	var before, after analyze.Result
-	if err := s.app.InAnalysisPlace(ctx, func() {
+	if err := s.app.InAnalysisPlace(ctx, len(a.Text)+len(b.Text), func() {
 		before = s.analyzeVersion(a)
 		after = before // a version compared with itself is analyzed once
 		if b.ContentHash != a.ContentHash {
@@ -132,7 +132,7 @@ func (s *Service) VersionGrade(ctx context.Context, v *MonitorVersion) (string, 
 		return "", err
 	}
 	var g string
-	if err := s.app.InAnalysisPlace(ctx, func() { g = s.analyzeVersion(full).Grade }); err != nil {
+	if err := s.app.InAnalysisPlace(ctx, len(full.Text), func() { g = s.analyzeVersion(full).Grade }); err != nil {
 		return "", err
 	}
 	return g, nil
