@@ -68,7 +68,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	log := newLogger(cfg, stderr)
-	extractor, err := newExtractor(cfg, func() func() {
+	extractor, closeExtractor, err := newExtractor(cfg, func() func() {
 		start := time.Now()
 		log.Info("preparing the PDF engine for the first PDF (the first time up to 20 s; then kept in CLAUSEWATCH_PDF_CACHE_DIR)")
 		return func() { log.Info("PDF engine ready", "took", time.Since(start).Round(time.Millisecond)) }
@@ -76,7 +76,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	defer extractor.Close()
+	defer closeExtractor()
 
 	store, err := openStore(ctx, cfg)
 	if err != nil {

@@ -80,13 +80,19 @@ type Options struct {
 	// made for the first PDF (seconds on a cold cache), and the function it
 	// returns once it is made, so a command line can say what it waits for.
 	Preparing func() (done func())
+	// Workers, when set, read the PDFs in worker processes under a
+	// watchdog; nil: in this process, bounded in pages, text and memory but
+	// not in time (for trusted files, and for the worker itself).
+	Workers *Workers
 }
 
 // Extractor reads documents. It is safe for concurrent use: at most
-// pdfWorkers PDFs are read at once, the others wait their turn.
+// pdfWorkers PDFs (with Workers, their Size) are read at once, the others
+// wait their turn.
 type Extractor struct {
 	cache     wazero.CompilationCache // nil without a cache directory
 	preparing func() (done func())
+	workers   *Workers // nil: PDFs are read in this process
 
 	pdfOnce sync.Once
 	pdf     pdfium.Pool
@@ -96,7 +102,7 @@ type Extractor struct {
 // New prepares an Extractor; an unusable cache directory is an error now
 // rather than on the first PDF.
 func New(o Options) (*Extractor, error) {
-	x := &Extractor{preparing: o.Preparing}
+	x := &Extractor{preparing: o.Preparing, workers: o.Workers}
 	if o.CacheDir != "" {
 		cache, err := wazero.NewCompilationCacheWithDir(o.CacheDir)
 		if err != nil {
@@ -137,7 +143,7 @@ func (x *Extractor) Extract(raw []byte, contentType, pageURL string) (doc *Docum
 	var title, text, md, declaredLang string
 	switch Sniff(raw, contentType) {
 	case FormatPDF:
-		text, md, title, err = x.extractPDF(raw)
+		text, md, title, err = x.readPDFText(raw)
 		if err != nil {
 			return nil, err
 		}
