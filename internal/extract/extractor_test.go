@@ -19,7 +19,7 @@ var testExtractor = func() func(testing.TB) *Extractor {
 			return nil, err
 		}
 		return newTestExtractor(NewWorkers(WorkerOptions{Command: exe, Env: append(os.Environ(), testWorkerEnv+"=1"),
-			Size: pdfWorkers, CPU: testCPU, Wall: 4 * testCPU, Memory: testMemory}))
+			Size: pdfWorkers, CPU: testCPU, Wall: testWall, Memory: testMemory}))
 	})
 	return func(tb testing.TB) *Extractor {
 		tb.Helper()

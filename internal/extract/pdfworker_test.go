@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"compress/zlib"
 	"errors"
 	"fmt"
 	"os"
@@ -54,11 +55,7 @@ func misbehaving(answer func([]byte) pdfAnswer) func([]byte) pdfAnswer {
 		case bytes.Equal(raw, allocPDF):
 			var held [][]byte
 			for {
-				b := make([]byte, 64<<20)
-				for i := range b {
-					b[i] = 1
-				}
-				held = append(held, b)
+				held = append(held, make([]byte, 64<<20))
 			}
 		case bytes.Equal(raw, exitPDF):
 			os.Exit(3)
@@ -69,10 +66,12 @@ func misbehaving(answer func([]byte) pdfAnswer) func([]byte) pdfAnswer {
 
 var spinSink int
 
-// The bounds of the package's test workers: the service's defaults
-// (config), which every dev PDF reads well within.
+// The bounds of the package's test workers (testExtractor): looser than
+// the service's (2 s of CPU), since under -race the worker's Go side runs
+// several times slower, and a loaded machine stretches the wall clock.
 const (
 	testCPU    = 5 * time.Second
+	testWall   = time.Minute
 	testMemory = 2 << 30
 )
 
@@ -118,7 +117,9 @@ func mustReadPDF(t *testing.T, x *Extractor) {
 // is killed within its deadline and answered with a clear error; the next
 // PDF is read by a fresh worker.
 func TestWatchdogKillsStuckWorker(t *testing.T) {
-	const cpu, wall = 500 * time.Millisecond, 3 * time.Second
+	// The wall-clock deadline is far above the CPU budget: under the load
+	// of parallel tests, the budget's worth of CPU can take seconds.
+	const cpu, wall = 300 * time.Millisecond, 10 * time.Second
 	w := testWorkers(t, WorkerOptions{Size: 1, CPU: cpu, Wall: wall, Memory: 2 << 30})
 	x, err := newTestExtractor(w)
 	if err != nil {
@@ -133,7 +134,7 @@ func TestWatchdogKillsStuckWorker(t *testing.T) {
 		within time.Duration
 	}{
 		{"endless loop", spinPDF, ErrTooComplex, "of CPU", wall},
-		{"endless wait", sleepPDF, ErrTooComplex, "to read", wall + time.Second},
+		{"endless wait", sleepPDF, ErrTooComplex, "to read", wall + 2*time.Second},
 		{"memory", allocPDF, ErrTooComplex, "memory", wall},
 		{"exit", exitPDF, ErrUnsupported, "reader stopped", wall},
 	}
@@ -172,6 +173,70 @@ func TestWorkerKeepsTheErrors(t *testing.T) {
 			if !errors.Is(err, tt.want) || inProcess == nil || err.Error() != inProcess.Error() {
 				t.Errorf("err = %v, want %v as in process: %v", err, tt.want, inProcess)
 			}
+		})
+	}
+}
+
+// streamBombPDF builds a PDF of n pages that all draw one content stream
+// of 20,000 empty text runs (deflated: the file stays small), so each page
+// costs PDFium the whole stream: at 1,999 pages, 0.3 MB that took 19 s of
+// CPU to read when nothing bounded the CPU of one document.
+func streamBombPDF(t *testing.T, n int) []byte {
+	content := "BT /F1 12 Tf 72 720 Td (A page) Tj " + strings.Repeat("() Tj ", 20_000) + "ET"
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	if _, err := zw.Write([]byte(content)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	objs := []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"", // the page tree, once the page numbers are known
+		fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", z.Len(), z.Bytes()),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+	}
+	var kids strings.Builder
+	for range n {
+		fmt.Fprintf(&kids, "%d 0 R ", len(objs)+1)
+		objs = append(objs, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R /Resources << /Font << /F1 4 0 R >> >> >>")
+	}
+	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", kids.String(), n)
+	return makePDFObjs(objs, "")
+}
+
+// Hostile PDFs are refused within their bound and leave the reader
+// working: the stream bomb at the CPU budget (its worker killed), a
+// decompression bomb and a huge page count before any page is read.
+func TestHostilePDFsRefusedWithinTheirBounds(t *testing.T) {
+	const cpu, wall = time.Second, 30 * time.Second
+	w := testWorkers(t, WorkerOptions{Size: 1, CPU: cpu, Wall: wall, Memory: testMemory})
+	x, err := newTestExtractor(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustReadPDF(t, x) // the worker is warm: its start is not timed below
+	tests := []struct {
+		name   string
+		raw    []byte
+		saying string
+	}{
+		{"1,999 pages sharing one stream", streamBombPDF(t, 1999), "of CPU"},
+		{"stream inflating to 1 GiB", flatePDF(t, 1<<30), "expands to more than"},
+		{"10,000 pages", manyPagesPDF(10_000), "pages, more than"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			_, err := x.Extract(tt.raw, "application/pdf", "")
+			if took := time.Since(start); took > wall {
+				t.Errorf("answered after %v", took)
+			}
+			if !errors.Is(err, ErrTooComplex) || !strings.Contains(err.Error(), tt.saying) {
+				t.Errorf("err = %v, want ErrTooComplex saying %q", err, tt.saying)
+			}
+			mustReadPDF(t, x)
 		})
 	}
 }
