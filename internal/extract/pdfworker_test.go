@@ -240,3 +240,28 @@ func TestHostilePDFsRefusedWithinTheirBounds(t *testing.T) {
 		})
 	}
 }
+
+// A worker reads a PDF to the same text, Markdown and title as this
+// process does, byte for byte, on dev PDFs of several producers.
+func TestWorkerReadsAsInProcess(t *testing.T) {
+	files, _ := devPDFs(t)
+	x := testExtractor(t)
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, md, title, err := x.readPDFText(raw)
+		if err != nil {
+			t.Fatalf("%s in a worker: %v", f, err)
+		}
+		wantText, wantMD, wantTitle, err := x.extractPDF(raw)
+		if err != nil {
+			t.Fatalf("%s in process: %v", f, err)
+		}
+		if text != wantText || md != wantMD || title != wantTitle {
+			t.Errorf("%s: a worker read %d and %d bytes titled %q, this process %d and %d titled %q",
+				f, len(text), len(md), title, len(wantText), len(wantMD), wantTitle)
+		}
+	}
+}
