@@ -26,7 +26,7 @@ func documentService(arg string, getenv func(string) string, analyzer *analyze.E
 	if err != nil {
 		return nil, nil, err
 	}
-	extractor, err := newExtractor(cfg, func() func() {
+	extractor, closeExtractor, err := newExtractor(cfg, func() func() {
 		return slow(stderr, "preparing the PDF engine (the first time up to 20 s; then kept in CLAUSEWATCH_PDF_CACHE_DIR)")
 	})
 	if err != nil {
@@ -36,7 +36,7 @@ func documentService(arg string, getenv func(string) string, analyzer *analyze.E
 	if isURL(arg) {
 		opts.Fetcher = newFetcher(cfg)
 	}
-	return app.New(opts), extractor.Close, nil
+	return app.New(opts), closeExtractor, nil
 }
 
 // readDocument reads a FILE (HTML, PDF or text, sniffed; no network), a

@@ -26,6 +26,8 @@ var envHelp = map[string]string{
 	"CLAUSEWATCH_GRAPHQL_INTROSPECTION": "GraphQL introspection and explorer (true/false); default on in the zero-setup mode",
 	"CLAUSEWATCH_USAGE_RETENTION":       "how long raw usage-log rows are kept; default 2160h",
 	"CLAUSEWATCH_PDF_CACHE_DIR":         "where the PDF engine's compiled code is kept between runs; default the user cache directory's clausewatch/wazero",
+	"CLAUSEWATCH_PDF_WORKERS":           "how many PDFs are read at once, each in a worker process; default 2",
+	"CLAUSEWATCH_PDF_CPU_BUDGET":        "the CPU time one PDF may take to read, past which it is refused; default 2s",
 	"CLAUSEWATCH_LOG_LEVEL":             "slog level; default info",
 	"CLAUSEWATCH_LOG_FORMAT":            "text or json; default text",
 }
@@ -38,5 +40,5 @@ var allEnv = []string{
 	"CLAUSEWATCH_MONITOR_WORKERS", "CLAUSEWATCH_MONITOR_HOST_INTERVAL", "CLAUSEWATCH_ANALYSIS_CONCURRENCY",
 	"CLAUSEWATCH_HTML_CONCURRENCY", "CLAUSEWATCH_LLM_BASE_URL", "CLAUSEWATCH_LLM_API_KEY", "CLAUSEWATCH_LLM_MODEL", "CLAUSEWATCH_PUBLIC_URL",
 	"CLAUSEWATCH_TRUSTED_PROXIES", "CLAUSEWATCH_GRAPHQL_INTROSPECTION", "CLAUSEWATCH_USAGE_RETENTION",
-	"CLAUSEWATCH_PDF_CACHE_DIR", "CLAUSEWATCH_LOG_LEVEL", "CLAUSEWATCH_LOG_FORMAT",
+	"CLAUSEWATCH_PDF_CACHE_DIR", "CLAUSEWATCH_PDF_WORKERS", "CLAUSEWATCH_PDF_CPU_BUDGET", "CLAUSEWATCH_LOG_LEVEL", "CLAUSEWATCH_LOG_FORMAT",
 }

@@ -58,7 +58,7 @@ var commands = []command{
 }
 
 // documentEnv are what extract and analyze read: no database.
-var documentEnv = []string{"CLAUSEWATCH_FETCH_ALLOW_HOSTS", "CLAUSEWATCH_FETCH_TIMEOUT", "CLAUSEWATCH_PDF_CACHE_DIR"}
+var documentEnv = []string{"CLAUSEWATCH_FETCH_ALLOW_HOSTS", "CLAUSEWATCH_FETCH_TIMEOUT", "CLAUSEWATCH_PDF_CACHE_DIR", "CLAUSEWATCH_PDF_WORKERS", "CLAUSEWATCH_PDF_CPU_BUDGET"}
 
 func findCommand(name string) *command {
 	for i := range commands {
@@ -151,6 +151,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return errUsage
 	}
 	name, rest := args[0], args[1:]
+	if name == pdfWorkerCommand { // hidden: started by this program itself
+		return runPDFWorker(getenv, stdin, stdout)
+	}
 	if name == "-h" || name == "-help" || name == "--help" {
 		name = "help"
 	}

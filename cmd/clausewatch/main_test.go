@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -139,6 +140,29 @@ func TestExtractAndAnalyzeFile(t *testing.T) {
 		if f.End > len(runes) || string(runes[f.Start:f.End]) != f.Quote {
 			t.Errorf("finding %s at %d..%d does not quote the printed text", f.Category, f.Start, f.End)
 		}
+	}
+}
+
+// A PDF is read by a worker process, this program's hidden pdf-worker
+// command, which the usage does not list.
+func TestExtractPDFInAWorker(t *testing.T) {
+	pdf := filepath.Join(t.TempDir(), "terms.pdf")
+	content := "BT /F1 12 Tf 72 720 Td (You must be 18 or older to use the service.) Tj ET"
+	raw := fmt.Sprintf("%%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n"+
+		"2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n"+
+		"3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>\nendobj\n"+
+		"4 0 obj\n<< /Length %d >>\nstream\n%s\nendstream\nendobj\n"+
+		"5 0 obj\n<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>\nendobj\n"+
+		"trailer\n<< /Root 1 0 R >>\n%%%%EOF\n", len(content), content)
+	if err := os.WriteFile(pdf, []byte(raw), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runCLI(t, nil, "", "extract", "--file", pdf)
+	if err != nil || strings.TrimSpace(out) != "You must be 18 or older to use the service." {
+		t.Errorf("extract --file terms.pdf: %q, %v", out, err)
+	}
+	if strings.Contains(usageText(), pdfWorkerCommand) {
+		t.Errorf("the usage lists the hidden %s command", pdfWorkerCommand)
 	}
 }
 

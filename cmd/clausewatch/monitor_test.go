@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"net/http"
 	"os"
@@ -18,7 +19,14 @@ import (
 	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
-func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
+func TestMain(m *testing.M) {
+	// The commands start their PDF workers from os.Executable(): in tests,
+	// this binary, which then is clausewatch's worker, not the tests.
+	if len(os.Args) > 1 && os.Args[1] == pdfWorkerCommand {
+		os.Exit(exitCode(run(context.Background(), os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr), os.Stderr))
+	}
+	os.Exit(dbtest.Main(m))
+}
 
 // site is a fixture served on the harness's document server that records
 // when each path was fetched. The path /hang answers its first request and

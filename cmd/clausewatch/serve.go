@@ -76,7 +76,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			log.Info("soft memory limit derived from the memory available (GOMEMLIMIT unset)", "MiB", limit>>20)
 		}
 	}
-	extractor, err := newExtractor(cfg, func() func() {
+	extractor, closeExtractor, err := newExtractor(cfg, func() func() {
 		start := time.Now()
 		log.Info("preparing the PDF engine for the first PDF (the first time up to 20 s; then kept in CLAUSEWATCH_PDF_CACHE_DIR)")
 		return func() { log.Info("PDF engine ready", "took", time.Since(start).Round(time.Millisecond)) }
@@ -84,7 +84,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	defer extractor.Close()
+	defer closeExtractor()
 
 	store, err := openStore(ctx, cfg)
 	if err != nil {

@@ -73,6 +73,13 @@ type Config struct {
 	// PDFCacheDir keeps the PDF reader's compiled code between processes;
 	// empty: the user cache directory's clausewatch/wazero.
 	PDFCacheDir string
+	// PDFWorkers is how many PDFs are read at once, each in a worker
+	// process kept warm between PDFs; more wait their turn.
+	PDFWorkers int
+	// PDFCPUBudget is the CPU time one PDF may take to read; a PDF past it
+	// is refused (its worker killed), so one account's PDFs cannot hold
+	// the places everyone's wait for.
+	PDFCPUBudget time.Duration
 }
 
 // minAnalyses is the fewest analyses a process runs at once by default.
@@ -204,6 +211,16 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	c.UsageRetention = duration(getenv, "CLAUSEWATCH_USAGE_RETENTION", 90*24*time.Hour, bad)
 	c.PDFCacheDir = getenv("CLAUSEWATCH_PDF_CACHE_DIR")
+	c.PDFWorkers = 2
+	if v := getenv("CLAUSEWATCH_PDF_WORKERS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 64 {
+			bad("CLAUSEWATCH_PDF_WORKERS", "want 1 to 64, got %q", v)
+		}
+		c.PDFWorkers = n
+	}
+	// The longest dev PDF (180,000 characters) takes 0.7 s of CPU.
+	c.PDFCPUBudget = duration(getenv, "CLAUSEWATCH_PDF_CPU_BUDGET", 2*time.Second, bad)
 
 	if v := getenv("CLAUSEWATCH_PUBLIC_URL"); v != "" {
 		// Only an origin: the portal is served at the root of it.

@@ -39,6 +39,9 @@ func TestDefaultAnalysisConcurrency(t *testing.T) {
 	if want := DefaultAnalysisConcurrency(runtime.GOMAXPROCS(0)); c.AnalysisConcurrency != want {
 		t.Errorf("AnalysisConcurrency %d by default, want %d", c.AnalysisConcurrency, want)
 	}
+	if c.PDFWorkers != 2 || c.PDFCPUBudget != 2*time.Second {
+		t.Errorf("PDF workers %d and CPU budget %v by default, want 2 and 2s", c.PDFWorkers, c.PDFCPUBudget)
+	}
 }
 
 func TestEveryBadValueIsNamed(t *testing.T) {
@@ -55,6 +58,8 @@ func TestEveryBadValueIsNamed(t *testing.T) {
 		"CLAUSEWATCH_ANALYSIS_CONCURRENCY":  "0",
 		"CLAUSEWATCH_HTML_CONCURRENCY":      "257",
 		"CLAUSEWATCH_ANALYSIS_TEXT_BYTES":   "1000",
+		"CLAUSEWATCH_PDF_WORKERS":           "65",
+		"CLAUSEWATCH_PDF_CPU_BUDGET":        "0s",
 		"CLAUSEWATCH_MONITOR_HOST_INTERVAL": "often",
 		"CLAUSEWATCH_LLM_BASE_URL":          "ftp://x",
 		"CLAUSEWATCH_LOG_LEVEL":             "loud",

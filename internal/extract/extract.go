@@ -83,6 +83,10 @@ type Options struct {
 	// HTMLWorkers is how many HTML pages are read at once (the others wait
 	// their turn); 0 means DefaultHTMLWorkers.
 	HTMLWorkers int
+	// Workers, when set, read the PDFs in worker processes under a
+	// watchdog; nil: in this process, bounded in pages, text and memory but
+	// not in time (for trusted files, and for the worker itself).
+	Workers *Workers
 }
 
 // DefaultHTMLWorkers bounds the HTML pages read at once. Within the node
@@ -98,12 +102,13 @@ const DefaultHTMLWorkers = 4
 const MaxHTMLBytes = 10 << 20
 
 // Extractor reads documents. It is safe for concurrent use: at most
-// pdfWorkers PDFs and HTMLWorkers HTML pages are read at once, the others
-// wait their turn.
+// pdfWorkers PDFs (with Workers, their Size) and HTMLWorkers HTML pages
+// are read at once, the others wait their turn.
 type Extractor struct {
 	cache     wazero.CompilationCache // nil without a cache directory
 	preparing func() (done func())
 	html      chan struct{} // a place per HTML page being read
+	workers   *Workers      // nil: PDFs are read in this process
 
 	pdfOnce sync.Once
 	pdf     pdfium.Pool
@@ -117,7 +122,7 @@ func New(o Options) (*Extractor, error) {
 	if n <= 0 {
 		n = DefaultHTMLWorkers
 	}
-	x := &Extractor{preparing: o.Preparing, html: make(chan struct{}, n)}
+	x := &Extractor{preparing: o.Preparing, html: make(chan struct{}, n), workers: o.Workers}
 	if o.CacheDir != "" {
 		cache, err := wazero.NewCompilationCacheWithDir(o.CacheDir)
 		if err != nil {
@@ -158,7 +163,7 @@ func (x *Extractor) Extract(raw []byte, contentType, pageURL string) (doc *Docum
 	var title, text, md, declaredLang string
 	switch Sniff(raw, contentType) {
 	case FormatPDF:
-		text, md, title, err = x.extractPDF(raw)
+		text, md, title, err = x.readPDFText(raw)
 		if err != nil {
 			return nil, err
 		}

@@ -8,16 +8,18 @@ import (
 	"testing"
 )
 
-// testExtractor is one Extractor for the package's tests, its compiled PDF
-// reader cached where serve keeps it by default, so that test runs after
-// the first start fast.
+// testExtractor is one Extractor for the package's tests, reading PDFs in
+// worker processes (the test binary itself: pdfworker_test.go) under the
+// service's bounds, its compiled PDF reader cached where serve keeps it
+// by default, so that test runs after the first start fast.
 var testExtractor = func() func(testing.TB) *Extractor {
 	get := sync.OnceValues(func() (*Extractor, error) {
-		dir, err := os.UserCacheDir()
+		exe, err := os.Executable()
 		if err != nil {
-			return New(Options{})
+			return nil, err
 		}
-		return New(Options{CacheDir: filepath.Join(dir, "clausewatch", "wazero")})
+		return newTestExtractor(NewWorkers(WorkerOptions{Command: exe, Env: append(os.Environ(), testWorkerEnv+"=1"),
+			Size: pdfWorkers, CPU: testCPU, Wall: testWall, Memory: testMemory}))
 	})
 	return func(tb testing.TB) *Extractor {
 		tb.Helper()

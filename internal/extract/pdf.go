@@ -29,6 +29,15 @@ func boldFont(name string) bool {
 // to ("deﬁned"), so words read, search and match as the letters they are.
 var ligatures = strings.NewReplacer("\ufb00", "ff", "\ufb01", "fi", "\ufb02", "fl", "\ufb03", "ffi", "\ufb04", "ffl", "\ufb05", "st", "\ufb06", "st")
 
+// readPDFText reads a PDF in a worker process when the extractor has
+// Workers, else in this process.
+func (x *Extractor) readPDFText(raw []byte) (text, md, title string, err error) {
+	if x.workers != nil {
+		return x.workers.read(raw)
+	}
+	return x.extractPDF(raw)
+}
+
 // extractPDF reads the text of each page in reading order: glyphs grouped
 // into lines by baseline, lines top to bottom, words split where the gap
 // between glyphs is wider than a fraction of the font size, paragraphs

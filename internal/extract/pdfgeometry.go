@@ -13,13 +13,12 @@ import (
 )
 
 // pdfModule is the WebAssembly side of one go-pdfium instance: PDFium's
-// exported functions and the context the instance's Kill cancels.
+// exported functions and the context its calls are made with.
 //
 // Why reach past go-pdfium: its calls that answer with numbers through
 // pointers (a run's rectangle, a character's box or origin) allocate and
 // free each number in the module on every question, so one rectangle costs
-// nine calls into the module, and with the watchdog's termination on, each
-// call starts a goroutine. Asked per line, those calls cost more than all
+// nine calls into the module. Asked per line, those calls cost more than all
 // our own code. Here each is one call, answering into one buffer made once
 // per page. go-pdfium keeps the module unexported; moduleOf finds it by
 // field name (the version is pinned in go.mod, and
@@ -95,7 +94,7 @@ func moduleOf(inst pdfium.Pdfium) (*pdfModule, error) {
 
 // pageGeometry asks one text page where its runs and characters are.
 // A question PDFium cannot answer (a character without a box) or a call
-// that fails (the watchdog killed the module) answers ok=false, as
+// that fails (PDFium trapped) answers ok=false, as
 // go-pdfium's calls answered an error.
 type pageGeometry struct {
 	m     *pdfModule

@@ -2,15 +2,12 @@ package extract
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -25,22 +22,24 @@ import (
 
 // PDFs are read by PDFium compiled to WebAssembly and run by wazero: pure
 // Go, no cgo, and a hostile file can at worst exhaust its own sandbox.
+// The time a file takes is bounded outside: a service reads PDFs in worker
+// processes (Workers) whose parent kills the one that runs too long. In a
+// process of its own the reader has no watchdog: wazero's termination
+// checks, which would let a context stop PDFium, cost PDFium four times
+// its time.
 const (
-	// pdfWorkers bounds how many PDFs are read at once; a burst of PDFs
-	// queues for a worker instead of starving everything else.
+	// pdfWorkers bounds how many PDFs one Extractor reads at once; a burst
+	// of PDFs queues for a place instead of starving everything else.
 	pdfWorkers = 2
 	// maxPDFPages and maxPDFChars bound the work on one document. A
-	// document over either limit is refused whole, never cut short.
+	// document over either limit is refused whole, never cut short; the
+	// page count is checked before any page is read.
 	maxPDFPages = 2000
 	maxPDFChars = 8 << 20
-	// pdfMemoryPages bounds the memory of one worker (64 KiB pages: 512 MiB),
-	// so a stream that inflates to gigabytes fails inside the sandbox.
+	// pdfMemoryPages bounds the memory of one PDFium instance (64 KiB
+	// pages: 512 MiB), so a stream that inflates to gigabytes fails inside
+	// the sandbox.
 	pdfMemoryPages = 8192
-	// pdfWatchdog ends a document PDFium has not finished after this long
-	// (an endless loop in a hostile file). It fails the whole document, so
-	// the same bytes never yield a shorter text; it is far above what the
-	// work bounds allow a real document (about a second for 100 pages).
-	pdfWatchdog = 2 * time.Minute
 )
 
 // pdfRuntime returns the extractor's PDFium pool, compiling the module on
@@ -53,7 +52,6 @@ func (x *Extractor) pdfRuntime() (pdfium.Pool, error) {
 		}
 		rc := wazero.NewRuntimeConfig().
 			WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling).
-			WithCloseOnContextDone(true).
 			WithMemoryLimitPages(pdfMemoryPages)
 		if x.cache != nil {
 			rc = rc.WithCompilationCache(x.cache)
@@ -74,8 +72,8 @@ func (x *Extractor) pdfRuntime() (pdfium.Pool, error) {
 	return x.pdf, x.pdfErr
 }
 
-// readPDF opens raw in a PDFium worker and returns its title and the text
-// lines of each page, in the reading order PDFium finds.
+// readPDF opens raw in a PDFium instance and returns its title and the
+// text lines of each page, in the reading order PDFium finds.
 func (x *Extractor) readPDF(raw []byte) (title string, pages [][]pdfLine, err error) {
 	if err := checkPDFStreams(raw); err != nil {
 		return "", nil, err
@@ -88,29 +86,7 @@ func (x *Extractor) readPDF(raw []byte) (title string, pages [][]pdfLine, err er
 	if err != nil {
 		return "", nil, fmt.Errorf("PDF engine: %w", err)
 	}
-	var mu sync.Mutex
-	finished, killed := false, false
-	watchdog := time.AfterFunc(pdfWatchdog, func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if !finished {
-			killed = true
-			_ = inst.Kill()
-		}
-	})
-	defer func() {
-		watchdog.Stop()
-		mu.Lock()
-		finished = true
-		wasKilled := killed
-		mu.Unlock()
-		if wasKilled {
-			title, pages = "", nil
-			err = fmt.Errorf("%w: the PDF takes too long to read", ErrTooComplex)
-			return
-		}
-		_ = inst.Close()
-	}()
+	defer inst.Close()
 	return readPDFWith(inst, raw)
 }
 
@@ -358,8 +334,5 @@ func (r *pageReader) boldAt(m int) bool {
 // pdfFailed is the error of a document PDFium gave up on part way (out of
 // memory in its sandbox, a broken object): the whole document fails.
 func pdfFailed(err error) error {
-	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("%w: the PDF takes too long to read", ErrTooComplex)
-	}
 	return fmt.Errorf("%w: the PDF could not be read to its end (%v)", ErrTooComplex, err)
 }

@@ -36,6 +36,12 @@ const (
 	// document it refuses, counted until a second after the answer, so work
 	// that goes on after the client left counts too.
 	gqlCPUBound = time.Second
+	// pdfWaitBound is the longest another account's one-page PDF may wait
+	// while PDFs past their CPU budget (2 s) hold every PDF place: one
+	// budget's worth of CPU, stretched by a machine busy with five replicas
+	// and other work (at load 29 on two cores, the budget took 13-15 s of
+	// wall clock; before the budget, the wait was 19 s of CPU).
+	pdfWaitBound = 20 * time.Second
 )
 
 // attackSite serves the pages of the attacks and counts each path's fetches.
@@ -47,7 +53,7 @@ type attackSite struct {
 
 func newAttackSite(t *testing.T) *attackSite {
 	s := &attackSite{fetches: map[string]int{}}
-	huge, bomb := hugePage(), domBomb()
+	huge, bomb, pdfs := hugePage(), domBomb(), attackPDFs()
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		s.fetches[r.URL.Path]++
@@ -78,6 +84,10 @@ func newAttackSite(t *testing.T) *attackSite {
 			}
 		case "/huge":
 			_, _ = w.Write(huge)
+			return
+		case "/bomb.pdf", "/page.pdf":
+			w.Header().Set("Content-Type", "application/pdf")
+			_, _ = w.Write(pdfs[r.URL.Path])
 			return
 		default:
 			http.NotFound(w, r)
@@ -361,6 +371,44 @@ func TestAttacks(t *testing.T) {
 				t.Errorf("batch item %d failed with code %q, want a client error", i, it.Error.Code)
 			}
 		}
+		a.survived(t)
+	})
+
+	// A 0.3 MB PDF of 1,999 pages drawing one content stream cost 19 s of
+	// CPU before its 422, and two of them held both PDF places of a
+	// replica: another account's one-page PDFs waited 14-19 s. Now a PDF
+	// is refused at its CPU budget (2 s, its worker killed), so the other
+	// account's PDFs are read within a bound.
+	t.Run("PDF stream bomb", func(t *testing.T) {
+		bombs, _ := a.freeKeys(t, "pdfbomb@proof.example", 2, "analyze")
+		others, _ := a.freeKeys(t, "pdfpage@proof.example", 1, "analyze")
+		bomb := []byte(fmt.Sprintf(`{"url":%q}`, a.site.URL+"/bomb.pdf"))
+		page := []byte(fmt.Sprintf(`{"url":%q}`, a.site.URL+"/page.pdf"))
+		// Warm: the replica's workers start before the clock.
+		if r := a.do(0, "POST", "/api/analyze", others[0], page); r.status != http.StatusOK {
+			t.Fatalf("a one-page PDF: %d %.300s %v", r.status, r.body, r.err)
+		}
+		var wg sync.WaitGroup
+		for _, key := range bombs { // both PDF places of replica 0
+			wg.Go(func() {
+				start := time.Now()
+				r := a.doWithin(time.Minute, 0, "POST", "/api/analyze", key, bomb)
+				if r.status != http.StatusUnprocessableEntity || !strings.Contains(string(r.body), "CPU") {
+					t.Errorf("the stream bomb: %d %.300s %v, want 422 at the CPU budget", r.status, r.body, r.err)
+				}
+				t.Logf("the stream bomb refused after %v", time.Since(start).Round(time.Millisecond))
+			})
+		}
+		time.Sleep(200 * time.Millisecond) // the bombs hold the places
+		for range 3 {
+			start := time.Now()
+			r := a.doWithin(pdfWaitBound, 0, "POST", "/api/analyze", others[0], page)
+			if r.status != http.StatusOK {
+				t.Errorf("another account's one-page PDF during the bombs: %d %.300s %v (after %v)", r.status, r.body, r.err, time.Since(start))
+			}
+			t.Logf("another account's one-page PDF answered after %v", time.Since(start).Round(time.Millisecond))
+		}
+		wg.Wait()
 		a.survived(t)
 	})
 
