@@ -40,12 +40,23 @@ func main() {
 	labels := flag.String("labels", "internal/analyze/testdata/privacy/labels.jsonl", "labelled paragraphs")
 	data := flag.String("data", "../shared/data", "directory with tosdr/")
 	sample := flag.String("sample", "", "print the unlabelled sample drawn from this corpus file (documents.jsonl.gz) and exit")
+	sampleFreshFrom := flag.String("sample-fresh", "", "print the unlabelled fresh sample drawn from this silver documents file (tosdr-silver/documents.jsonl.gz) and exit")
 	dump := flag.String("dump", "", "write the analyzer's false positives and negatives of this category instead of the scores")
 	flag.Parse()
 	var err error
 	switch {
 	case *sample != "":
-		err = writeSample(os.Stdout, *sample)
+		var ps []train.PrivacyParagraph
+		if ps, err = samplePolicies(*sample); err == nil {
+			err = writeSample(os.Stdout, ps)
+		}
+	case *sampleFreshFrom != "":
+		var old, ps []train.PrivacyParagraph
+		if old, err = train.ReadPrivacyLabels(*labels); err == nil {
+			if ps, err = sampleFresh(*sampleFreshFrom, old); err == nil {
+				err = writeSample(os.Stdout, ps)
+			}
+		}
 	case *dump != "" && !slices.Contains(analyze.PrivacyCategories, *dump):
 		err = fmt.Errorf("-dump %q: not a privacy category (%s)", *dump, strings.Join(analyze.PrivacyCategories, ", "))
 	default:
