@@ -64,15 +64,14 @@ const (
 // agreement (vagueNeutral), the vaguer "we collect" does not.
 const strongCollection = 0.65
 
-// What tells tracking from functional storage (GUIDELINES.md under
-// tracking): trackingTech names a tracking technology, purpose or control
-// (present, absent or optional: "we do not use advertising cookies" is a
-// statement about tracking); storage names cookies or similar storage of
-// no stated kind; functional names storage that serves the user's own
-// visit. A text states tracking when it names trackingTech, or storage
-// that it does not say is functional.
+// What tells tracking from the service's own storage (GUIDELINES.md under
+// tracking, round four): trackingTech names third-party or cross-site
+// tracking, a technology of it or a control over it (present, absent or
+// optional: "we do not use advertising cookies" is a statement about
+// tracking); cookies of the service itself or of no stated party are data
+// collection. functional names storage that serves the user's own visit:
+// a finding on it alone quotes no tracking practice.
 const (
-	storage    = `\bcookies?\b|\bsimilar technolog|\blocal ?storage\b|\bweb storage\b|\btracking technolog`
 	functional = `(^|[^-\w])(strictly |technically |absolutely )?(necessary|essential|required|functional|functionality|session|preferences?|security|authentication|load[- ]balancing|language) cookies?\b` +
 		`|\bcookies? (that are |which are )?(strictly |technically )?(necessary|essential|required for)\b|\bsession (storage|ids?)\b` +
 		`|\bkeeps? (you|users) (logged|signed) in\b|\bremember (your |the )?(login|log-in|language|preferences|settings|choices)\b|\bshopping (cart|basket)\b`
@@ -84,33 +83,28 @@ const (
 var trackingTech = []gatedPattern{
 	{[]string{"third"}, regexp.MustCompile(`\bthird[- ]part(y|ies)\b[^.;]*\b(cookies|tracking|trackers|pixels?|tags|sdks?|analytics|advertis\w*|ad networks?)`)},
 	{[]string{"targeted", "interest", "behavio", "personali", "tailored", "relevant", "context"}, regexp.MustCompile(`\b(targeted|interest[- ]based|behaviou?ral|personali[sz]ed|tailored|relevant|cross[- ]context)\W+(\w+\W+)?(ads?|advertis\w*|marketing)\b`)},
-	{[]string{"cookies"}, regexp.MustCompile(`\b(advertising|marketing|targeting|analytics|analytical|performance|statistic\w*|social media|tracking|persistent|flash) cookies`)},
+	{[]string{"cookies"}, regexp.MustCompile(`\b(advertising|marketing|targeting|social media|tracking|flash|third[- ]party) cookies`)},
 	{[]string{"ad ", "advertising ", "idfa", "aaid", "gaid"}, regexp.MustCompile(`\bad(vertising)? (networks?|partners?|exchanges?|servers?|platforms?|technolog\w+|providers?|identifiers?|ids?|compan\w+)\b|\b(idfa|aaid|gaid)\b`)},
 	{[]string{"retarget", "remarket", "re-target", "re-market"}, regexp.MustCompile(`\b(retarget|remarket|re-target|re-market)\w*`)},
 	{[]string{"across", "cross"}, regexp.MustCompile(`\bacross (other |different |third[- ]party )?(websites|web ?sites|sites|apps|applications|devices|services|platforms)\b|\bcross[- ](site|device)\b`)},
 	{[]string{"beacon", "pixel", "clear gif", "tag manager", "sdk", "software development kit"}, regexp.MustCompile(`\b(web )?beacons?\b|\bpixels?\b|\bclear gifs?\b|\btag manager\b|\bsdks?\b|\bsoftware development kits?\b`)},
 	{[]string{"fingerprint"}, regexp.MustCompile(`\bfingerprinting\b|\b(device|browser|canvas) fingerprints?\b`)},
-	{[]string{"track"}, regexp.MustCompile(`\btrackers?\b|\btracking (technolog\w+|tools?|cookies|pixels?|scripts?|tags?|code)\b|\btrack\w* (you|users|visitors|your (activit\w+|browsing|behaviou?r|usage|visits|online))\b`)},
+	{[]string{"track"}, regexp.MustCompile(`\btrackers?\b|\btracking (cookies|pixels?|scripts?|tags?|code)\b|\btrack\w* (you|users|visitors|your (activit\w+|browsing|behaviou?r|usage|visits|online))\b`)},
 	{[]string{"track", "dnt", "global privacy control", "gpc"}, regexp.MustCompile(`\bdo[- ]not[- ]track\b|\bdnt\b|\bglobal privacy control\b|\bgpc\b`)},
 	{[]string{"analytics", "mixpanel", "amplitude", "hotjar", "matomo", "piwik", "fullstory", "crazy", "quantcast", "comscore", "doubleclick", "criteo", "adform", "appsflyer", "trade desk", "taboola", "outbrain", "adsense", "google ads", "pixel", "linkedin insight", "microsoft clarity"}, regexp.MustCompile(`\b(google|adobe|firebase) analytics\b|\b(mixpanel|amplitude|hotjar|matomo|piwik|fullstory|crazy ?egg|quantcast|comscore|doubleclick|criteo|adform|appsflyer|the trade desk|taboola|outbrain|adsense|google ads|facebook pixel|meta pixel|linkedin insight|microsoft clarity)\b`)},
-	{[]string{"analytics"}, regexp.MustCompile(`\banalytics (services?|providers?|tools?|partners?|software|compan\w+|technolog\w+|vendors?|platforms?|tags?|scripts?|programs?|solutions?)\b|\b(use|uses|using|employ\w*) (\w+ ){0,2}analytics\b`)},
+	{[]string{"analytics"}, regexp.MustCompile(`\banalytics (services?|providers?|tools?|partners?|software|compan\w+|technolog\w+|vendors?|platforms?|tags?|scripts?|programs?|solutions?)\b`)},
 	{[]string{"consent management", "cmp", "consent framework", "tcf"}, regexp.MustCompile(`\bconsent management\b|\bcmp\b|\btransparency (&|and) consent framework\b|\btcf\b`)},
-	{[]string{"cookie"}, regexp.MustCompile(`\bcookies? (settings|preferences|banner|consent|choices|manager|tool)\b|\b(accept|refus|reject|block|disabl|declin|allow|consent|manag|clear|delet|remov|turn off|opt out|withdraw|control)\w*\W+(\w+\W+){0,4}cookies\b`)},
 	{[]string{"cookies", "track", "analytics"}, regexp.MustCompile(`\bonly (use |set |place )?(strictly |technically )?(necessary|essential|functional) cookies\b|\b(not|never|n't)\s+(\w+\s+){0,3}(use|set|place|track|employ)\w*\b[^.;]*\b(cookies|trackers|tracking|analytics)\b`)},
 	{[]string{"ads", "advertis"}, regexp.MustCompile(`\b(show|serve|deliver|display|present)\w* (you )?(\w+ )?(ads|advertis\w+)\b`)},
 }
 
-var (
-	storageRe    = regexp.MustCompile(storage)
-	functionalRe = regexp.MustCompile(functional)
-)
+var functionalRe = regexp.MustCompile(functional)
 
 // statesTracking reports whether lower-cased text states a tracking
-// practice: a paragraph or sentence only about functional storage does not.
+// practice: third parties' or cross-site tracking, not the service's own
+// cookies.
 func statesTracking(low string) bool {
-	// storage of no stated kind first: it is the commonest case and its
-	// patterns are a fraction of trackingTech's
-	return storageRe.MatchString(low) && !functionalRe.MatchString(low) || matchesAny(low, trackingTech)
+	return matchesAny(low, trackingTech)
 }
 
 // functionalOnly reports whether lower-cased text names functional storage
@@ -149,7 +143,7 @@ var privacyCats = []privacyCat{
 	// A sentence naming children is the children's clause, not also a
 	// collection finding ("we do not knowingly collect data from children
 	// under 13").
-	{name: "data_collection", pre: []string{"collect", "gather", "obtain", "receive", "record", "access", "when you", "automatically", "passively", "log", "we use", "we may", "we also", "we process", "we analy", "we utili", "inferences", "geolocation", "electronic network", "commercial information", "professional or employment", "sensory", "audio, electronic", "protected classification", "purpose", "art. 6", "art 6", "article 6", "art.6", "legitimate interest"},
+	{name: "data_collection", pre: []string{"cookie", "storage", "similar technolog", "beacon", "pixel", "identifier", "collect", "gather", "obtain", "receive", "record", "access", "when you", "automatically", "passively", "log", "we use", "we may", "we also", "we process", "we analy", "we utili", "inferences", "geolocation", "electronic network", "commercial information", "professional or employment", "sensory", "audio, electronic", "protected classification", "purpose", "art. 6", "art 6", "article 6", "art.6", "legitimate interest"},
 		skip: childrenRe, rules: []rule{
 			needs(r(SeverityGood, false, 0.7, `\b(not|never)\s+`+negGap+`(collect|gather|record)\b|n't\s+`+negGap+`collect\b|\bonly collect\b|\bminimum (amount of )?(personal )?(data|information)`), "collect", "gather", "record", "minimum"),
 			needs(r(SeverityBad, true, 0.7, `\b(collect|gather|obtain|receive|record|access)\w*\b[^.;]*\b(precise (geo)?location|gps|biometric|face ?prints?|facial (recognition|geometry)|fingerprints?|health|medical|address book|contact list|your contacts|social security|government[- ]issued|bank account|credit card|racial|ethnic|religio\w*|sexual|political|genetic|call logs?|text messages|voice recordings?)`), "collect", "gather", "obtain", "receive", "record", "access"),
@@ -176,6 +170,9 @@ var privacyCats = []privacyCat{
 			needs(r(SeverityNeutral, true, strongCollection, `\b(information|data|details)\b (that |which )?(we|it) (collect|receive|obtain|gather)\w*\b[^.;]*\b(includes?|including|such as|consists?|comprises?)\b`), "includ", "such as", "consist", "compris"),
 			needs(r(SeverityNeutral, true, strongCollection, `\bwhen you\b[^.;]*\b(we|us)\b (may )?(also )?(automatically )?(receive|collect|obtain|record|log|store|get|gather|process)\w*\b`), "when you"),
 			needs(r(SeverityNeutral, true, strongCollection, `\b(automatically|passively) (collect|receiv|record|log|gather|obtain)\w*|\b(collected|received|recorded|logged|gathered) automatically\b|\b(log files?|server logs?|log data|usage data|device data|technical data)\b`), "automatically", "passively", "log", "usage data", "device data", "technical data"),
+			// Cookies and similar storage the service sets itself are
+			// first-party collection (GUIDELINES.md, round four).
+			needs(r(SeverityNeutral, true, strongCollection, `\b(we|us|our (web ?sites?|sites?|services?|apps?|platform))\b[^.;]{0,40}\b(use|uses|using|place|places|set|sets|store|stores|employ\w*|deploy\w*)\b[^.;]{0,30}\b(cookies|local ?storage|similar technolog\w*|web beacons|pixels?|identifiers)\b`), "cookie", "storage", "similar technolog", "beacon", "pixel", "identifier"),
 			needs(r(SeverityNeutral, true, strongCollection, `\bwe (may )?(also )?(obtain|gather)\w*\b`), "obtain", "gather"),
 			needs(r(SeverityNeutral, true, strongCollection, `\b(receive|obtain|collect|gather)\w*\b[^.;]*\bfrom (third[- ]part\w+|(our |business |advertising |marketing )?partners|other sources|publicly available|public sources|social (media|networks?)|data brokers|service providers|affiliates|advertisers|payment processors?)\b`), "from "),
 			needs(r(SeverityNeutral, true, strongCollection, `\b(commercial information|internet or (other )?electronic network activity|geolocation data|professional or employment|inferences drawn|sensory data|audio, electronic|protected classification)`), "commercial information", "electronic network", "geolocation data", "professional or employment", "inferences drawn", "sensory data", "audio, electronic", "protected classification"),

@@ -97,14 +97,16 @@ func TestPrivacyGatesNeverHideAMatch(t *testing.T) {
 	}
 }
 
-func TestStatesTrackingReadsStorageAndTechnology(t *testing.T) {
+func TestStatesTrackingNamesThirdPartiesOrOtherSites(t *testing.T) {
 	for _, c := range []struct {
 		text string
 		want bool
 	}{
-		{"we use cookies to improve our services.", true},                         // storage of no stated kind
+		{"we use cookies to improve our services.", false},                        // the service's own cookies
 		{"session cookies keep you logged in.", false},                            // functional only
-		{"strictly necessary cookies and google analytics measure visits.", true}, // functional beside a technology
+		{"strictly necessary cookies and google analytics measure visits.", true}, // beside a third party's analytics
+		{"you can manage your cookie settings at any time.", false},               // a control over the service's own
+		{"we do not use advertising cookies.", true},                              // an absence counts
 		{"our advertising partners use pixels on this site.", true},               // a technology, no storage word
 		{"we keep your invoices for ten years.", false},                           // neither
 	} {
