@@ -121,10 +121,11 @@ func TestChildrenMustBeNamed(t *testing.T) {
 	}
 }
 
-// Tracking is advertising and analytics, not the storage a visit needs
-// (GUIDELINES.md under tracking): a paragraph only about functional storage
-// has no tracking finding, and a stated absence of tracking is a good one.
-func TestTrackingIsNotFunctionalStorage(t *testing.T) {
+// Tracking is third-party and cross-site collection (GUIDELINES.md under
+// tracking, round four): the service's own cookies, functional or not, and
+// the cookie controls are no tracking finding, and a stated absence of
+// tracking is a good one.
+func TestTrackingIsThirdPartyOrCrossSite(t *testing.T) {
 	const none, found, good = "none", "found", "good"
 	for _, c := range []struct{ text, want string }{
 		// functional storage
@@ -136,16 +137,17 @@ func TestTrackingIsNotFunctionalStorage(t *testing.T) {
 		{"Essential cookies are required for the website to function and cannot be switched off in our systems.", none},
 		{"We use a session cookie named PHPSESSID to process your signup; it holds a random string.", none},
 		{"Local storage in your browser keeps you signed in between visits to the dashboard.", none},
+		// the service's own cookies and the controls over them
+		{"We use cookies and similar technologies to improve our services.", none},
+		{"You can manage your cookie preferences at any time in our cookie settings.", none},
+		{"We use strictly necessary cookies to run the site and analytics cookies to count visits.", none},
 		// tracking
 		{"We use advertising cookies to show you ads for our products on other websites.", found},
 		{"Our partners place third-party cookies and web beacons to measure the performance of their campaigns.", found},
 		{"We use Google Analytics to understand how visitors use our website.", found},
 		{"Advertising networks may collect your advertising identifier to serve interest-based ads across apps.", found},
 		{"We use the Meta Pixel on our checkout page to measure conversions from our ads.", found},
-		{"We use cookies and similar technologies to improve our services.", found},
-		{"You can manage your cookie preferences at any time in our cookie settings.", found},
 		{"Analytics providers such as Mixpanel receive information about the features you use.", found},
-		{"We use strictly necessary cookies to run the site and analytics cookies to count visits.", found},
 		{"Our app contains SDKs from ad partners that collect device identifiers for retargeting.", found},
 		// negated
 		{"We do not use advertising cookies or any other tracking technologies.", good},
@@ -157,7 +159,7 @@ func TestTrackingIsNotFunctionalStorage(t *testing.T) {
 		switch c.want {
 		case none:
 			if len(got) != 0 {
-				t.Errorf("%q: tracking %v, want none (functional storage)", c.text, got)
+				t.Errorf("%q: tracking %v, want none (the service's own storage)", c.text, got)
 			}
 		case found:
 			if len(got) == 0 || slices.Contains(got, SeverityGood) {
@@ -167,6 +169,25 @@ func TestTrackingIsNotFunctionalStorage(t *testing.T) {
 			if !slices.Contains(got, SeverityGood) || slices.Contains(got, SeverityBad) {
 				t.Errorf("%q: tracking %v, want good and not bad", c.text, got)
 			}
+		}
+	}
+}
+
+// The cookies and similar storage a service sets itself are first-party
+// collection (GUIDELINES.md under data_collection, round four), whatever
+// they are for; a cookie control alone is the user's choice, not collection.
+func TestOwnCookiesAreCollection(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"We use cookies and similar technologies to improve our services.", true},
+		{"Our website uses cookies to remember your language and to count visits.", true},
+		{"We place web beacons in our emails to see whether you opened them.", true},
+		{"You can delete cookies in your browser settings at any time.", false},
+	} {
+		if got := len(privacyFindings(t, c.text)["data_collection"]) > 0; got != c.want {
+			t.Errorf("%q: data collection %v, want %v", c.text, got, c.want)
 		}
 	}
 }
