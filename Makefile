@@ -1,14 +1,15 @@
 # clausewatch: `make run` starts the service on embedded SQLite; `make test`
 # runs every test, PostgreSQL included (scripts/with-postgres.sh finds or
 # starts a server, or fails saying what to install), and the portal's browser
-# test (scripts/e2e.sh: npm ci and Debian's Chromium, installed or named).
+# test (scripts/e2e.sh: Debian's Chromium, installed or named), each stage
+# timed (scripts/test.sh). The list of targets: README.md, docs/development.md.
 GO      ?= go
 DATA    ?= ../shared/data
 PKGS    := ./...
 BENCHTIME ?= 2s
 BENCHFLAGS ?= # e.g. -c 64 -duration 10s
 
-.PHONY: run test e2e bench bench-go proof build generate lint migrate tidy clean eval-extract eval-clauses eval-grades eval-privacy eval-cases train
+.PHONY: run test tools e2e bench bench-go proof generate lint train clean
 
 run: ## builds, saying so at least every 10 s, then the service on embedded SQLite (./data), printing where to go next
 	@echo "make run: downloading Go modules (the first time only: a minute or two)"
@@ -18,20 +19,23 @@ run: ## builds, saying so at least every 10 s, then the service on embedded SQLi
 	@echo "make run: starting bin/clausewatch serve"
 	@./bin/clausewatch serve
 
-test: lint ## every test, on SQLite and a real PostgreSQL, then the portal in Chromium
-	@echo "make test: go test -race on SQLite and PostgreSQL"
-	./scripts/with-postgres.sh $(GO) test -race -count=1 -timeout 8m $(PKGS)
-	@echo "make test: TestAnalysesIdentical without -race (four million characters analyzed; no goroutine in it to race)"
-	$(GO) test -count=1 -run '^TestAnalysesIdentical$$' ./internal/analyze
-	@echo "make test: FuzzExtract for 20000 inputs"
-	@# A count, not a duration: a time limit that ends while the fuzzer
-	@# minimizes a new input fails the run with "context deadline exceeded".
-	$(GO) test -run '^$$' -fuzz FuzzExtract -fuzztime 20000x ./internal/extract
-	@echo "make test: the portal in Chromium (scripts/e2e.sh)"
-	./scripts/e2e.sh
-	@echo "make test: all passed"
+test: tools ## every test, on SQLite and a real PostgreSQL, then the portal in Chromium; each stage timed (scripts/test.sh)
+	@GO=$(GO) PKGS=$(PKGS) STATICCHECK=$(STATICCHECK) ./scripts/test.sh
 
-e2e: ## the portal's browser test alone (Debian's Chromium; screenshots at 1280 and 390 px, light and dark, in /tmp/clausewatch-portal-e2e)
+# The tools the tests run, fetched and built once into bin/ (a version in the
+# name, so changing it fetches the new one), so no test run downloads them.
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK := bin/staticcheck-$(STATICCHECK_VERSION)
+
+tools: $(STATICCHECK) ## staticcheck and the browser test's npm packages, once
+	@./scripts/npm-ci.sh
+
+$(STATICCHECK):
+	@echo "make tools: staticcheck $(STATICCHECK_VERSION) (the first time downloads and compiles it)"
+	GOBIN=$(CURDIR)/bin/tmp $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	mv bin/tmp/staticcheck $@ && rmdir bin/tmp
+
+e2e: ## the portal's browser test alone (Debian's Chromium; screenshots at 390, 768 and 1280 px, light and dark, in /tmp/clausewatch-portal-e2e)
 	./scripts/e2e.sh
 
 bench: ## one table: clausewatch serve on loopback and PostgreSQL beside its baselines, measured in the same run (cmd/bench-load)
@@ -54,47 +58,33 @@ proof: ## five real replicas on one PostgreSQL under load, kill -9, a PostgreSQL
 	./scripts/with-postgres.sh $(GO) test -run '^$$' -fuzz '^FuzzDocument$$' -fuzztime $(FUZZTIME) ./graph
 	@echo "make proof: all passed"
 
-build: ## the binary in ./bin
-	CGO_ENABLED=0 $(GO) build -o bin/clausewatch ./cmd/clausewatch
-
 generate: ## regenerate GraphQL code after a schema change
 	$(GO) generate ./graph/...
 
-STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+lint: $(STATICCHECK) ## gofmt, go vet and staticcheck
+	@GO=$(GO) PKGS=$(PKGS) STATICCHECK=$(STATICCHECK) ./scripts/test.sh lint
 
-lint: ## gofmt, go vet and staticcheck
-	@echo "make lint: gofmt"
-	@gofmt_out="$$(gofmt -l cmd db graph internal rest web)"; if [ -n "$$gofmt_out" ]; then echo "gofmt needed:"; echo "$$gofmt_out"; exit 1; fi
-	@echo "make lint: go vet (the first time compiles every dependency, with the race detector so go test -race reuses them)"
-	$(GO) vet -race $(PKGS)
-	@echo "make lint: staticcheck (pinned; the first time downloads and compiles it)"
-	$(GO) run $(STATICCHECK) $(PKGS)
+# make eval-NAME runs cmd/eval-NAME on its data: extract, clauses, privacy,
+# grades, cases (what each measures: docs/evaluation.md).
+EVAL_DATA_extract := -data $(DATA)/extract
+EVAL_DATA_clauses := -data $(DATA)/clauses -newer
+EVAL_DATA_privacy := -data $(DATA)
+EVAL_DATA_grades  := -data $(DATA)
+EVAL_DATA_cases   := -data $(DATA)
 
-migrate: ## apply migrations to DATABASE_URL (default: the SQLite file)
-	$(GO) run ./cmd/clausewatch migrate
-
-eval-extract: ## extraction quality on shared/data/extract, ours beside go-readability
-	$(GO) run ./cmd/eval-extract -data $(DATA)/extract
-
-eval-clauses: ## clause classifier: validation split (LexGLUE protocol), then newer.jsonl by company (cross-validated)
-	$(GO) run ./cmd/eval-clauses -data $(DATA)/clauses -newer
-
-eval-grades: ## grades against ToS;DR's on the dev services, their quotes left out of training
-	$(GO) run ./cmd/eval-grades -data $(DATA)
-
-eval-privacy: ## privacy findings paragraph by paragraph against the labelled policies (internal/analyze/testdata/privacy), the learned detector cross-validated by policy, beside the patterns alone and a keyword list
-	$(GO) run ./cmd/eval-privacy -data $(DATA)
-
-eval-cases: ## labelled ToS;DR case sentences (internal/analyze/testdata/cases): checks and counts them, then scores the analyzer's case findings on them, shipped and cross-validated by service
-	$(GO) run ./cmd/eval-cases -data $(DATA)
+eval-%: FORCE ## quality against labelled data: eval-extract, eval-clauses, eval-privacy, eval-grades, eval-cases
+	@test -n "$(EVAL_DATA_$*)" || { echo "make: no evaluation named $*: extract, clauses, privacy, grades or cases"; exit 2; }
+	$(GO) run ./cmd/eval-$* $(EVAL_DATA_$*)
 
 train: ## rebuild the embedded clause, case and privacy models from shared/data and the privacy labels (deterministic)
 	$(GO) run ./cmd/train-clauses -data $(DATA)/clauses
 	$(GO) run ./cmd/train-cases -data $(DATA)
 	$(GO) run ./cmd/train-privacy -data $(DATA)
 
-tidy:
-	$(GO) mod tidy
+# A pattern rule cannot be .PHONY: FORCE makes eval-NAME run even when a
+# binary of that name was left in the tree by `go build ./cmd/eval-NAME`.
+FORCE:
 
-clean:
+clean: ## removes what builds and runs leave: bin/, data/, node_modules
+
 	rm -rf bin data test-artifacts web/node_modules

@@ -16,6 +16,12 @@ import (
 //go:embed docs/vendor
 var docsAssets embed.FS
 
+// docsCSP holds the reference page to its own origin, as the portal's csp
+// does. Redoc injects its styles (styled-components) and runs its search in a
+// worker made from a blob: URL; it reads the spec from /openapi.json.
+const docsCSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+	"font-src 'self'; connect-src 'self'; worker-src blob:; form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
+
 // docsPage renders openapi.json with the vendored Redoc; the script's
 // integrity hash is computed from the file served beside it.
 func docsPage() (page []byte, assets http.Handler) {

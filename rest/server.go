@@ -85,6 +85,7 @@ func Register(mux *http.ServeMux, o Options) {
 	page, assets := docsPage()
 	mux.Handle("GET /docs", s.wrap(func(w http.ResponseWriter, r *http.Request) error {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Security-Policy", docsCSP)
 		_, err := w.Write(page)
 		return err
 	}))

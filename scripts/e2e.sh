@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The portal's browser test (web/e2e), as `make test` runs it: Debian's
 # Chromium driven by playwright-core against `clausewatch serve` on a free
-# loopback port with a fresh SQLite. Installs what it can (npm ci; chromium
-# when root) and otherwise fails saying what is missing: it never skips.
+# loopback port with a fresh SQLite. Installs what it can (npm ci once per lock
+# file; chromium when root) and otherwise fails saying what is missing: it never skips.
 # Screenshots (every page at 1280 and 390 px, light and dark) go to
 # $ARTIFACTS, by default /tmp/clausewatch-portal-e2e: look at them, they are
 # never committed.
@@ -23,8 +23,7 @@ if [ ! -x "$chromium" ]; then
 	fi
 fi
 
-# playwright-core ships no browser; the variable makes sure nothing tries to fetch one.
-(cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
+./scripts/npm-ci.sh
 
 tmp=$(mktemp -d)
 server=

@@ -61,7 +61,15 @@ func Register(mux *http.ServeMux, o Options) {
 	s := newServer(o)
 	mux.HandleFunc("POST /session", s.fromPortal(s.signIn))
 	mux.HandleFunc("DELETE /session", s.fromPortal(s.signOut))
-	mux.Handle("/", pages())
+	files := pages()
+	mux.Handle("/", files)
+	// Browsers ask for /favicon.ico on every page that names no icon (/docs,
+	// /graphql): the portal's icon answers it.
+	mux.Handle("GET /favicon.ico", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r = r.Clone(r.Context())
+		r.URL.Path = "/favicon.svg"
+		files.ServeHTTP(w, r)
+	}))
 }
 
 // pages serves the embedded files. They are revalidated on every load (an

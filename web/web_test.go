@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -303,6 +304,20 @@ func TestPages(t *testing.T) {
 	}
 	if rec := e.serve(httptest.NewRequest("GET", "/no-such-file.js", nil)); rec.Code != http.StatusNotFound {
 		t.Errorf("GET /no-such-file.js: %d", rec.Code)
+	}
+}
+
+// Browsers ask for /favicon.ico on pages that name no icon (/docs,
+// /graphql): it is the portal's own icon, not a 404.
+func TestFaviconIco(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite)
+	want, err := os.ReadFile(filepath.Join("static", "favicon.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := e.serve(httptest.NewRequest("GET", "/favicon.ico", nil))
+	if rec.Code != 200 || rec.Header().Get("Content-Type") != "image/svg+xml" || rec.Body.String() != string(want) {
+		t.Errorf("GET /favicon.ico: %d %q, %d bytes", rec.Code, rec.Header().Get("Content-Type"), rec.Body.Len())
 	}
 }
 

@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -64,9 +67,26 @@ func readDocument(ctx context.Context, svc *app.Service, arg, pageURL string, st
 		done()
 	}
 	if err != nil {
-		return nil, cliError(err)
+		return nil, allowListHint(cliError(err), err, arg)
 	}
 	return d, nil
+}
+
+// allowListHint adds to a refusal of where a URL points (its port, an
+// address that is not public) how to fetch it anyway: the usual case is a
+// server of one's own on loopback, and the allow list is the way.
+func allowListHint(msg, err error, arg string) error {
+	var fe *fetch.Error
+	u, perr := url.Parse(arg)
+	if !errors.As(err, &fe) || fe.Kind != fetch.KindInvalid || perr != nil || u.User != nil || u.Hostname() == "" {
+		return msg
+	}
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	return fmt.Errorf("%w\n  to fetch it anyway (a server of your own), set CLAUSEWATCH_FETCH_ALLOW_HOSTS=%s",
+		msg, net.JoinHostPort(u.Hostname(), port))
 }
 
 func isURL(arg string) bool {

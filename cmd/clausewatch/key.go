@@ -67,6 +67,9 @@ func cliError(err error) error {
 	}
 	msg := e.Message
 	for _, f := range e.Fields {
+		if f.Message == e.Message {
+			continue // a refusal of one field is its message already
+		}
 		msg += fmt.Sprintf("\n  %s: %s", f.Field, f.Message)
 	}
 	return fmt.Errorf("%s", msg)

@@ -234,6 +234,22 @@ func TestExtractAndAnalyzeURL(t *testing.T) {
 	}
 }
 
+// A URL the fetcher refuses for where it points (a port, an address that is
+// not public) is refused once, in words that name the variable allowing it:
+// the quick start's own local server is such a URL.
+func TestFetchRefusalNamesTheAllowList(t *testing.T) {
+	for _, url := range []string{"http://127.0.0.1:8000/page.html", "http://127.0.0.1/page.html"} {
+		_, err := runCLI(t, nil, "", "extract", url)
+		if err == nil {
+			t.Fatalf("extract %s: fetched without the allow list", url)
+		}
+		msg := err.Error()
+		if strings.Count(msg, "is not") != 1 || !strings.Contains(msg, "CLAUSEWATCH_FETCH_ALLOW_HOSTS=127.0.0.1:") {
+			t.Errorf("extract %s: %q, want the refusal once and the allow list named", url, msg)
+		}
+	}
+}
+
 // Without the models every document would be graded with no unfair
 // clause found: the server and the analyzing commands refuse to start.
 func TestRefusesToStartWithoutTheModel(t *testing.T) {

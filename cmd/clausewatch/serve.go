@@ -288,13 +288,14 @@ Sign-in token for the local owner (%[2]s), valid 30 days:
 
   export CW_TOKEN=%[3]s
 
-Create an API key and call the API with it:
+Create an API key with every scope (extract, analyze, monitor) and call the API with it:
 
   curl -s -X POST %[1]s/api/developer/keys -H "Authorization: Bearer $CW_TOKEN" \
-       -H 'Content-Type: application/json' -d '{"name":"my first key"}'
+       -H 'Content-Type: application/json' -d '{"name":"my first key","scopes":["extract","analyze","monitor"]}'
   curl -s %[1]s/api/developer/keys -H "Authorization: Bearer cwsk_..."
 
-or from the shell, for the same owner: go run ./cmd/clausewatch key create --name dev
+or from the shell, for the same owner:
+  go run ./cmd/clausewatch key create --name dev --scopes extract,analyze,monitor
 
 `, base, ownerEmail, token)
 	return nil

@@ -725,10 +725,17 @@ type AnalyzeInput struct {
 	Text  *string `json:"text,omitempty"`
 	Title *string `json:"title,omitempty"`
 	Url   *string `json:"url,omitempty"`
+	union json.RawMessage
 }
 
 // AnalyzeInputDocumentType defines model for AnalyzeInput.DocumentType.
 type AnalyzeInputDocumentType string
+
+// AnalyzeInput0 defines model for AnalyzeInput.0.
+type AnalyzeInput0 = interface{}
+
+// AnalyzeInput1 defines model for AnalyzeInput.1.
+type AnalyzeInput1 = interface{}
 
 // ApiKey defines model for ApiKey.
 type ApiKey struct {
@@ -1188,6 +1195,158 @@ type UpdateAlertsJSONRequestBody UpdateAlertsJSONBody
 
 // ReceivePaymentEventJSONRequestBody defines body for ReceivePaymentEvent for application/json ContentType.
 type ReceivePaymentEventJSONRequestBody = ReceivePaymentEventJSONBody
+
+// AsAnalyzeInput0 returns the union data inside the AnalyzeInput as a AnalyzeInput0
+func (t AnalyzeInput) AsAnalyzeInput0() (AnalyzeInput0, error) {
+	var body AnalyzeInput0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAnalyzeInput0 overwrites any union data inside the AnalyzeInput as the provided AnalyzeInput0
+func (t *AnalyzeInput) FromAnalyzeInput0(v AnalyzeInput0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAnalyzeInput0 performs a merge with any union data inside the AnalyzeInput, using the provided AnalyzeInput0
+func (t *AnalyzeInput) MergeAnalyzeInput0(v AnalyzeInput0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAnalyzeInput1 returns the union data inside the AnalyzeInput as a AnalyzeInput1
+func (t AnalyzeInput) AsAnalyzeInput1() (AnalyzeInput1, error) {
+	var body AnalyzeInput1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAnalyzeInput1 overwrites any union data inside the AnalyzeInput as the provided AnalyzeInput1
+func (t *AnalyzeInput) FromAnalyzeInput1(v AnalyzeInput1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAnalyzeInput1 performs a merge with any union data inside the AnalyzeInput, using the provided AnalyzeInput1
+func (t *AnalyzeInput) MergeAnalyzeInput1(v AnalyzeInput1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t AnalyzeInput) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	object := make(map[string]json.RawMessage)
+	if t.union != nil {
+		err = json.Unmarshal(b, &object)
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	if t.Ai != nil {
+		object["ai"], err = json.Marshal(t.Ai)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'ai': %w", err)
+		}
+	}
+
+	if t.DocumentType != nil {
+		object["documentType"], err = json.Marshal(t.DocumentType)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'documentType': %w", err)
+		}
+	}
+
+	if t.Text != nil {
+		object["text"], err = json.Marshal(t.Text)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'text': %w", err)
+		}
+	}
+
+	if t.Title != nil {
+		object["title"], err = json.Marshal(t.Title)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'title': %w", err)
+		}
+	}
+
+	if t.Url != nil {
+		object["url"], err = json.Marshal(t.Url)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'url': %w", err)
+		}
+	}
+	b, err = json.Marshal(object)
+	return b, err
+}
+
+func (t *AnalyzeInput) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	if err != nil {
+		return err
+	}
+	object := make(map[string]json.RawMessage)
+	err = json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["ai"]; found {
+		err = json.Unmarshal(raw, &t.Ai)
+		if err != nil {
+			return fmt.Errorf("error reading 'ai': %w", err)
+		}
+	}
+
+	if raw, found := object["documentType"]; found {
+		err = json.Unmarshal(raw, &t.DocumentType)
+		if err != nil {
+			return fmt.Errorf("error reading 'documentType': %w", err)
+		}
+	}
+
+	if raw, found := object["text"]; found {
+		err = json.Unmarshal(raw, &t.Text)
+		if err != nil {
+			return fmt.Errorf("error reading 'text': %w", err)
+		}
+	}
+
+	if raw, found := object["title"]; found {
+		err = json.Unmarshal(raw, &t.Title)
+		if err != nil {
+			return fmt.Errorf("error reading 'title': %w", err)
+		}
+	}
+
+	if raw, found := object["url"]; found {
+		err = json.Unmarshal(raw, &t.Url)
+		if err != nil {
+			return fmt.Errorf("error reading 'url': %w", err)
+		}
+	}
+
+	return err
+}
 
 // AsScanLimitError returns the union data inside the Analyze429JSONResponseBody as a ScanLimitError
 func (t Analyze429JSONResponseBody) AsScanLimitError() (ScanLimitError, error) {

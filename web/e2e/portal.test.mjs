@@ -56,6 +56,9 @@ We may remove any content you post at our sole discretion.
 
 These terms are governed by the laws of the State of Delaware.`;
 
+// A URL of 300 characters with no place to break it: it must wrap, not widen the page.
+const longURL = "https://example.com/legal/" + "termsofservicequestions".repeat(12);
+
 // The page the monitor watches, served by the test on $FIXTURE_ADDR (the
 // server's fetcher is allowed to reach it); the test changes it at will.
 const arbitration = "Any dispute arising from these terms shall be resolved by binding arbitration, and you waive any right to a class action.";
@@ -65,6 +68,7 @@ const fixturePage = (...extra) => `<!doctype html><html><head><title>Fixture Ter
 <p>We will tell you by email before these terms change.</p>
 ${extra.map((p) => `<p>${p}</p>`).join("\n")}
 <p>You may close your account whenever you like.</p>
+<p>Questions go to ${longURL}, which answers within a week.</p>
 </main></body></html>`;
 const fixture = { status: 200, body: fixturePage(), delay: 0 };
 const fixtureAddr = process.env.FIXTURE_ADDR;
@@ -114,26 +118,46 @@ const offsite = [];
 const pageErrors = [];
 let graphqlCalls = 0;
 
-// shoot takes the page at 1280 and 390 px, in the light and the dark theme
-// (the system setting the portal follows). A page that must not be scrolled
-// forever on a phone says so: maxHeight390.
-async function shoot(name, { maxHeight390 } = {}) {
+// shoot takes the page at 1280, 768 and 390 px, in the light and the dark
+// theme (the system setting the portal follows), and on paper; at each, no
+// part of the page may be wider than the screen (long quotes, URLs and
+// diffs wrap). A page that must not be scrolled forever on a phone says so:
+// maxHeight390. The usage page is no report and is not checked on paper
+// (its chart keeps its screen width): paper: false.
+async function shoot(name, { maxHeight390, paper = true } = {}) {
   await page.evaluate(() => { document.activeElement?.blur(); document.getElementById("toast").classList.remove("on"); });
   for (const theme of ["light", "dark"]) {
     await page.emulateMedia({ colorScheme: theme });
-    await page.waitForTimeout(100);
-    await page.screenshot({ path: `${artifacts}/${name}-${theme}-1280.png`, fullPage: true });
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForTimeout(150); // the chart redraws at the new width
-    await page.screenshot({ path: `${artifacts}/${name}-${theme}-390.png`, fullPage: true });
-    if (maxHeight390) {
-      const height = await page.evaluate(() => document.documentElement.scrollHeight);
-      assert.ok(height <= maxHeight390, `${name} at 390 px is ${height} px tall, want at most ${maxHeight390}`);
+    for (const width of [1280, 768, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await page.waitForTimeout(150); // the chart redraws at the new width
+      await assertFits(`${name}, ${theme}, ${width} px`);
+      await page.screenshot({ path: `${artifacts}/${name}-${theme}-${width}.png`, fullPage: true });
+      if (maxHeight390 && width === 390) {
+        const height = await page.evaluate(() => document.documentElement.scrollHeight);
+        assert.ok(height <= maxHeight390, `${name} at 390 px is ${height} px tall, want at most ${maxHeight390}`);
+      }
     }
+  }
+  // On paper: an A4 page's width at 96 dpi. The screen comes back even when
+  // the check fails, so the tests after it meet the page as they expect.
+  if (paper) {
+    await page.emulateMedia({ media: "print", colorScheme: "light" });
+    await page.setViewportSize({ width: 794, height: 1123 });
+  }
+  try {
+    if (paper) await assertFits(`${name}, printed`);
+  } finally {
+    await page.emulateMedia({ media: "screen", colorScheme: "light" });
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.waitForTimeout(100);
   }
-  await page.emulateMedia({ colorScheme: "light" });
+}
+
+// assertFits fails when the page scrolls sideways.
+async function assertFits(what) {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth }));
+  assert.ok(scrollWidth <= innerWidth, `${what}: the page is ${scrollWidth} px wide, wider than the screen`);
 }
 
 const h1 = () => page.locator("main h1");
@@ -163,8 +187,9 @@ test("the printed link signs in and leaves the address bar", async () => {
   await page.close();
   await openPage();
   await page.goto(link);
-  await h1().filter({ hasText: "API keys" }).waitFor();
-  assert.equal(new URL(page.url()).hash, "#keys", "the token is out of the address bar");
+  // A person signs in to analyze: that is the first page.
+  await h1().filter({ hasText: "Analyze a document" }).waitFor();
+  assert.equal(new URL(page.url()).hash, "#analyze", "the token is out of the address bar");
   const token = decodeURIComponent(new URL(link).hash.slice("#signin=".length));
   const [cookie] = (await context.cookies()).filter((c) => c.name === "clausewatch_session");
   assert.equal(cookie.value, token);
@@ -177,11 +202,14 @@ test("the printed link signs in and leaves the address bar", async () => {
   assert.equal(await page.evaluate(() => document.activeElement.textContent), "Skip to content");
   await page.keyboard.press("Enter");
   assert.equal(await page.evaluate(() => document.activeElement.id), "main");
-  // The link's entry in the history was replaced: forward from before it is #keys.
+  // The link's entry in the history was replaced: forward from before it is #analyze.
   await page.goBack();
   assert.equal(page.url(), "about:blank");
   await page.goForward();
-  assert.equal(new URL(page.url()).hash, "#keys");
+  assert.equal(new URL(page.url()).hash, "#analyze");
+  await h1().filter({ hasText: "Analyze a document" }).waitFor();
+  // The keys are one click away.
+  await page.getByRole("link", { name: "API keys" }).click();
   await h1().filter({ hasText: "API keys" }).waitFor();
 });
 
@@ -470,11 +498,11 @@ test("the usage chart shows today's calls and the key's budget", async () => {
   assert.match(await page.locator(".plan").innerText(), /Base gives each key \(and this portal\) 25 scans a day/);
   await page.locator("label", { hasText: "7 days" }).click();
   await page.locator(".tile-sub", { hasText: "last 7 days" }).waitFor();
-  await shoot("usage");
+  await shoot("usage", { paper: false });
 });
 
 test("a key is revoked after a confirmation", async () => {
-  await page.getByRole("link", { name: "Keys" }).click();
+  await page.getByRole("link", { name: "API keys" }).click();
   const row = page.locator("tr", { hasText: "e2e crawler" });
   await row.getByRole("button", { name: "Revoke e2e crawler" }).click();
   const dialog = page.getByRole("dialog");
@@ -588,7 +616,7 @@ test("limits say what they are, what is used and what to do", async () => {
   assert.match(await page.locator("#portal-pool").innerText(), /Scans today: 5 of 5 used/);
 
   // Keys: three active on Free; the fourth says to revoke one.
-  await page.getByRole("link", { name: "Keys" }).click();
+  await page.getByRole("link", { name: "API keys" }).click();
   await h1().filter({ hasText: "API keys" }).waitFor();
   let message = "";
   for (let i = 1; i <= 4 && !message; i++) {
@@ -625,9 +653,9 @@ test("a sign-in link put into an open page is ignored", async () => {
   page.on("request", seen);
   // What any page holding this window can do: change its fragment.
   await page.evaluate((t) => { location.hash = "#signin=" + t; }, mint("mallory@localhost"));
-  await h1().filter({ hasText: "API keys" }).waitFor();
+  await h1().filter({ hasText: "Analyze a document" }).waitFor();
   page.off("request", seen);
-  assert.equal(new URL(page.url()).hash, "#keys", "the token is out of the address bar");
+  assert.equal(new URL(page.url()).hash, "#analyze", "the token is out of the address bar");
   assert.deepEqual(calls, [], "nothing was sent to /session");
   assert.match(await page.locator("#who-email").innerText(), /owner@localhost/);
 });
@@ -648,10 +676,10 @@ test("a sign-in link for another account asks first, naming both", async () => {
   const text = await dialog.innerText();
   assert.match(text, /owner@localhost/);
   assert.match(text, /other@localhost/);
-  assert.equal(new URL(page.url()).hash, "#keys", "the token is out of the address bar while asking");
+  assert.equal(new URL(page.url()).hash, "#analyze", "the token is out of the address bar while asking");
   await page.screenshot({ path: `${artifacts}/switch-account-1280.png` });
   await dialog.getByRole("button", { name: "Cancel" }).click();
-  await h1().filter({ hasText: "API keys" }).waitFor();
+  await h1().filter({ hasText: "Analyze a document" }).waitFor();
   assert.match(await page.locator("#who-email").innerText(), /owner@localhost/);
   assert.equal(await sessionCookie(), owner, "declined: the session is the owner's still");
 

@@ -6,7 +6,7 @@
 // a Markdown report, or printed. Earlier analyses reopen at #analyze/<id>,
 // which opens on the analysis itself.
 import { gql } from "./api.js";
-import { h, heading, when, number, errorBox, busy, toast } from "./ui.js";
+import { h, heading, when, number, counted, errorBox, busy, toast } from "./ui.js";
 
 const analysisFields = `id grade score createdAt text disclaimer guidance coverage confidence
   source { url title documentType language wordCount contentHash }
@@ -34,7 +34,10 @@ let mode = "text";
 
 // On paper every group is unfolded, however printing was started.
 addEventListener("beforeprint", () => {
-  for (const d of document.querySelectorAll(".analysis details")) d.open = true;
+  for (const d of document.querySelectorAll(".analysis details")) {
+    d.open = true;
+    showAll(d);
+  }
 });
 
 export async function render(main, { arg }) {
@@ -180,8 +183,8 @@ function showAnalysis(result, a) {
     h("button", { type: "button", value: "findings", "aria-pressed": "true", onclick: () => setView("findings") }, `Findings (${cards.length})`),
     h("button", { type: "button", value: "document", "aria-pressed": "false", onclick: () => setView("document") }, "Document"));
 
-  const cardEl = (c) => {
-    const el = h("article", { class: `finding sev-${c.severity}`, id: `f-${c.id}`, tabindex: "-1", "data-quote": c.quote, "data-severities": [...new Set(c.findings.map((f) => f.severity))].join(" "),
+  const cardEl = (c, repeat) => {
+    const el = h("article", { class: `finding sev-${c.severity}${repeat ? " repeat" : ""}`, id: `f-${c.id}`, tabindex: "-1", "data-quote": c.quote, "data-severities": [...new Set(c.findings.map((f) => f.severity))].join(" "),
       "data-categories": [...new Set(c.findings.map((f) => f.category))].join(" ") },
       h("blockquote", {}, c.quote.length > 280 ? c.quote.slice(0, 280) + "…" : c.quote),
       c.findings.length > 1 ? h("p", { class: "muted cases-count" }, `${c.findings.length} findings in this passage:`) : null,
@@ -198,10 +201,14 @@ function showAnalysis(result, a) {
     const cs = cards.filter((c) => c.severity === sev);
     if (!cs.length) return null;
     const count = h("span", { class: "count-of" }, `(${cs.length})`);
-    // Neutral findings are many and rarely need action: folded at first.
+    const entries = entriesOf(cs);
+    // A long group shows its first few entries; the rest wait behind a button.
+    const later = entries.length - firstEntries;
     const g = h("details", { class: `group sev-${sev}`, open: sev !== "neutral", "data-severity": sev },
       h("summary", {}, h("h3", {}, `${label} `, count, h("span", { class: "muted" }, " — " + blurb))),
-      cs.map(cardEl));
+      entries.map((list, k) => entryEl(list, k >= firstEntries)),
+      later > 0 ? h("button", { type: "button", class: "secondary small show-later no-print", onclick: () => showAll(g) },
+        `Show ${later} more (${counted(entries.slice(firstEntries).flat().length, "passage")})`) : null);
     g.count = count;
     g.total = cs.length;
     return g;
@@ -209,12 +216,29 @@ function showAnalysis(result, a) {
 
   const toolbar = findings.length ? filters(findings, cards, groups) : null;
 
-  // reveal brings a finding's card into view: its group opened, the filters
-  // cleared if they hide it, the findings pane shown.
+  // entryEl is one case's passages: the first card, and the others behind
+  // "×N, show all" (a long terms of service repeats a case card after card).
+  function entryEl(list, isLater) {
+    const [first, ...rest] = list;
+    const entry = h("div", { class: `entry${isLater ? " later" : ""}` }, cardEl(first));
+    if (rest.length) {
+      const toggle = h("button", { type: "button", class: "link repeats no-print", "aria-expanded": "false", onclick: () => {
+        const open = entry.classList.toggle("open");
+        toggle.setAttribute("aria-expanded", String(open));
+        toggle.textContent = open ? "Show only the first" : `×${list.length}, show all`;
+      } }, `×${list.length}, show all`);
+      entry.append(toggle, ...rest.map((c) => cardEl(c, true)));
+    }
+    return entry;
+  }
+
+  // reveal brings a finding's card into view: its group opened and
+  // unfolded, the filters cleared if they hide it, the findings pane shown.
   function reveal(c) {
     if (!c) return;
     if (c.el.hidden) toolbar?.reset();
     c.el.closest("details").open = true;
+    showAll(c.el.closest("details"));
     setView("findings");
     jump(c.el);
   }
@@ -225,9 +249,9 @@ function showAnalysis(result, a) {
       grade(a.grade),
       h("div", { class: "summary-body" },
         h("h2", { id: "analysis-title", tabindex: "-1" }, s.title || s.url || "Pasted text"),
-        h("p", { class: "score" }, h("strong", {}, `Score ${a.score}/100`), ` · ${cards.length} passages, ${a.findings.length} findings · ${s.documentType || "document"} · ${number(s.wordCount)} words · ${Math.ceil(a.readability.readingMinutes)} min read`),
+        h("p", { class: "score" }, h("strong", {}, `Score ${a.score}/100`), ` · ${counted(cards.length, "passage")}, ${counted(a.findings.length, "finding")} · ${s.documentType || "document"} · ${number(s.wordCount)} words · ${Math.ceil(a.readability.readingMinutes)} min read`),
         s.url ? h("p", {}, h("a", { href: s.url, rel: "noopener noreferrer", target: "_blank" }, s.url)) : null,
-        why(a, findings, (i) => { setView("document"); jump(firstMark(i)); }, shown),
+        why(a, findings, cards, (i) => { setView("document"); jump(firstMark(i)); }, shown),
         exports(a),
         h("p", { class: "muted" }, `Analyzed ${when(a.createdAt)}. ${a.disclaimer}`))),
     a.guidance.length ? h("div", { class: "card" }, h("h3", {}, "Guidance"), h("ul", { class: "checklist" }, a.guidance.map((g) => h("li", {}, g)))) : null,
@@ -239,6 +263,29 @@ function showAnalysis(result, a) {
     h("div", { class: "doc-wrap" }, h("h3", {}, "Document"), doc));
   result.querySelector("#analysis-title").focus();
   result.querySelector(".analysis").scrollIntoView({ block: "start" });
+}
+
+// firstEntries is how many entries a group shows before "Show N more".
+const firstEntries = 5;
+
+// entriesOf puts a group's cards into entries, one per case (or, without a
+// case, per finding title), in the order their first passage comes.
+function entriesOf(cards) {
+  const byCase = new Map();
+  for (const c of cards) {
+    const key = c.findings[0].case || c.findings[0].title;
+    if (!byCase.has(key)) byCase.set(key, []);
+    byCase.get(key).push(c);
+  }
+  return [...byCase.values()];
+}
+
+// showAll unfolds a group: every entry and every repeated passage.
+function showAll(group) {
+  if (!group) return;
+  group.querySelector(".show-later")?.remove();
+  for (const e of group.querySelectorAll(".entry.later")) e.classList.remove("later");
+  for (const e of group.querySelectorAll(".entry:not(.open)")) e.querySelector(".repeats")?.click();
 }
 
 // whyCases lists the cases that move the grade (good, bad, blocker), each
@@ -258,15 +305,19 @@ export function whyCases(a, findings) {
     rank[x.cases[0].rating] - rank[y.cases[0].rating] || (x.finding?.start ?? 1e12) - (y.finding?.start ?? 1e12));
 }
 
-function why(a, findings, toText, shown) {
+function why(a, findings, cards, toText, shown) {
   const passages = whyCases(a, findings);
+  // How many passages of the findings list state a case: the grade counts a
+  // case once, the list shows every passage of it.
+  const passagesOf = (c) => cards.filter((k) => k.findings.some((f) => f.case === c.title)).length;
   const neutral = (a.cases ?? []).filter((c) => c.rating === "neutral").length;
   return h("section", { class: "why", "aria-labelledby": "why-title" },
     h("h3", { id: "why-title" }, "Why this grade"),
     a.why ? h("p", { class: "rule" }, a.why) : h("p", { class: "muted" }, "This analysis was graded before the current rule, so its rule is not restated."),
     passages.length
       ? h("ul", { class: "why-cases" }, passages.map((p) => h("li", {},
-        p.cases.map((c) => h("div", { class: "why-case" }, h("span", { class: `sev-tag sev-${c.rating}` }, c.rating), " ", c.title)),
+        p.cases.map((c) => h("div", { class: "why-case" }, h("span", { class: `sev-tag sev-${c.rating}` }, c.rating), " ", c.title,
+          passagesOf(c) > 1 ? h("span", { class: "muted" }, ` (one case, stated in ${passagesOf(c)} passages)`) : null)),
         p.finding
           ? (shown.has(p.finding.i)
             ? h("button", { type: "button", class: "quote-link", title: "Show in the text", onclick: () => toText(p.finding.i) }, `“${excerpt(p.finding.quote, 220)}”`)
@@ -293,9 +344,11 @@ const excerpt = (s, n) => (s.length > n ? s.slice(0, n) + "…" : s);
 // filters narrows the cards by severity, category and words; a group's
 // count says how many it shows of how many.
 function filters(findings, cards, groups) {
-  const sevBoxes = severities.filter(([s]) => findings.some((f) => f.severity === s)).map(([s, label]) =>
+  // A passage is filed under its worst severity, in the chips as in the
+  // groups, so each chip counts the cards of its group.
+  const sevBoxes = severities.filter(([s]) => cards.some((c) => c.severity === s)).map(([s, label]) =>
     h("label", { class: `chip sev-${s}` }, h("input", { type: "checkbox", name: "severity", value: s, checked: true, onchange: apply }),
-      ` ${label} (${cards.filter((c) => c.findings.some((f) => f.severity === s)).length})`));
+      ` ${label} (${cards.filter((c) => c.severity === s).length})`));
   const cats = [...new Set(findings.map((f) => f.category))].sort();
   const cat = h("select", { id: "filter-category", onchange: apply },
     h("option", { value: "" }, `All categories (${cats.length})`),
@@ -314,7 +367,7 @@ function filters(findings, cards, groups) {
     const words = search.value.trim().toLowerCase().split(/\s+/).filter(Boolean);
     let n = 0;
     for (const c of cards) {
-      const ok = c.findings.some((f) => sevs.has(f.severity) && (!cat.value || f.category === cat.value)) &&
+      const ok = sevs.has(c.severity) && (!cat.value || c.findings.some((f) => f.category === cat.value)) &&
         words.every((w) => c.words.includes(w));
       c.el.hidden = !ok;
       if (ok) n++;
@@ -324,7 +377,7 @@ function filters(findings, cards, groups) {
       const visible = [...g.querySelectorAll("article.finding")].filter((e) => !e.hidden).length;
       g.hidden = visible === 0;
       g.count.textContent = visible === g.total ? `(${g.total})` : `(${visible} of ${g.total})`;
-      if (narrowed && visible) g.open = true; // what was asked for is shown
+      if (narrowed && visible) { g.open = true; showAll(g); } // what was asked for is shown
     }
     status.textContent = narrowed ? `Showing ${n} of ${cards.length} passages.` : "";
   }

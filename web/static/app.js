@@ -9,6 +9,9 @@ import * as analyze from "./analyze.js";
 import * as monitors from "./monitors.js";
 
 const pages = { keys, usage, analyze, monitors };
+// A person signs in to analyze a document; keys are one click away in the
+// navigation.
+const firstPage = "analyze";
 const main = document.getElementById("main");
 const top = document.getElementById("top");
 let viewer = null;
@@ -92,7 +95,7 @@ async function start() {
 }
 
 function dropFragment() {
-  history.replaceState(null, "", location.pathname + location.search + "#keys");
+  history.replaceState(null, "", location.pathname + location.search + "#" + firstPage);
 }
 
 // signInAs moves token into the cookie. If the browser is signed in to
@@ -130,7 +133,7 @@ async function route() {
     monitors.refreshUnread();
   }
   const [asked, ...rest] = location.hash.slice(1).split("/");
-  const name = pages[asked] ? asked : "keys";
+  const name = pages[asked] ? asked : firstPage;
   const page = pages[name];
   for (const a of top.querySelectorAll("nav a")) {
     if (a.getAttribute("href") === "#" + name) a.setAttribute("aria-current", "page");
@@ -169,7 +172,7 @@ function showSignIn(message) {
     form.querySelector(".error-box")?.remove();
     try {
       await signInAs(input.value.trim());
-      history.replaceState(null, "", location.pathname + "#keys");
+      history.replaceState(null, "", location.pathname + "#" + firstPage);
       route.seen = false;
       await route();
     } catch (err) {

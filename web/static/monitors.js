@@ -5,7 +5,7 @@
 // for the Atom feeds; and the unread count in the header. Fields as
 // graph/schema/monitor.graphqls, version.graphqls and feed.graphqls.
 import { gql } from "./api.js";
-import { h, heading, when, timeEl, errorBox, confirmDialog, busy, toast, copy } from "./ui.js";
+import { h, heading, when, timeEl, counted, errorBox, confirmDialog, busy, toast, copy } from "./ui.js";
 
 const monitorFields = `id url name intervalSeconds alertOn status createdAt lastCheckedAt nextCheckAt
   lastChangedAt lastError lastErrorCode blockedBy consecutiveFailures`;
@@ -153,7 +153,7 @@ function monitorList(monitors, monitorBox, alertBox) {
           gql("mutation ($id: ID!, $in: UpdateMonitorInput!) { updateMonitor(id: $id, input: $in) { id alertOn } }", { id: m.id, in: { alertOn: e.target.value } })) },
         cardAlertOns.map(([v, label]) => h("option", { value: v, selected: v === m.alertOn }, label)))),
         h("dt", {}, "Last checked"), h("dd", {}, timeEl(m.lastCheckedAt)),
-        h("dt", {}, "Next check"), h("dd", {}, timeEl(m.nextCheckAt)),
+        h("dt", {}, "Next check"), h("dd", {}, timeEl(m.nextCheckAt), firstCheckNote(m)),
         h("dt", {}, "Last changed"), h("dd", {}, timeEl(m.lastChangedAt))),
       failure(m),
       h("div", { class: "actions" },
@@ -165,6 +165,16 @@ function monitorList(monitors, monitorBox, alertBox) {
         } }, "Delete")),
       history);
   }));
+}
+
+// firstCheckNote explains a next check further off than the interval: a new
+// monitor's first check comes up to a tenth of the interval later (so many
+// monitors made at once do not all ask at once); "Every day" beside a check
+// 26 hours away would otherwise read as a mistake.
+function firstCheckNote(m) {
+  const since = Date.parse(m.lastCheckedAt ?? m.createdAt);
+  if (!m.nextCheckAt || Date.parse(m.nextCheckAt) - since <= m.intervalSeconds * 1000) return null;
+  return h("span", { class: "muted" }, " (the first check comes up to a tenth of the interval later, to spread checks out)");
 }
 
 // failure says why the latest checks failed.
@@ -219,7 +229,7 @@ async function toggleHistory(button, box, m) {
   const list = h("ol", { class: "timeline", reversed: true }, vs.map((v, i) => h("li", {},
     h("span", { class: `grade small grade-${v.grade}`, title: `Grade ${v.grade}` }, v.grade),
     h("span", { class: "version-meta" }, h("strong", {}, `Version ${n - i}`), " · ", when(v.firstSeenAt),
-      i === 0 ? " · current" : ` · last seen ${when(v.lastSeenAt)}`, ` · ${v.wordCount} words`),
+      i === 0 ? " · current" : ` · last seen ${when(v.lastSeenAt)}`, ` · ${counted(v.wordCount, "word")}`),
     h("span", { class: "version-pick" }, h("label", {}, pick("from", i), " from"), h("label", {}, pick("to", i), " to")))));
   const compare = h("button", { type: "button", class: "secondary small", onclick: async () => {
     const from = box.querySelector(`input[name="from-${m.id}"]:checked`)?.value;
@@ -332,8 +342,10 @@ async function loadFeed(box, monitorBox) {
     try {
       e.target.disabled = true;
       feedToken = (await gql("mutation { rotateFeedToken { token prefix createdAt } }")).rotateFeedToken;
-      toast("New feed URL made.");
+      // No toast: it would cover the URLs; the first one takes the focus
+      // (and is selected, ready to copy) instead.
       await loadFeed(box, monitorBox);
+      document.getElementById("feed-all")?.focus();
     } catch (err) {
       e.target.after(errorBox(err));
       e.target.disabled = false;

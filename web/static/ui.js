@@ -34,10 +34,23 @@ export function timeEl(t) {
 
 export const number = (n) => new Intl.NumberFormat().format(n);
 
+// counted is a number with its noun, singular for one: "1 request", "3 requests".
+export const counted = (n, noun, nouns = noun + "s") => `${number(n)} ${n === 1 ? noun : nouns}`;
+
+// sentence ends a message with a full stop unless it has its own ending:
+// the contract's limit messages have none ("API key limit reached for this plan").
+export const sentence = (s) => (/[.!?…:]$/.test(s) ? s : s + ".");
+
+// withCode shows `quoted` parts of the server's words as code, not as
+// backticks: its hints name commands that way.
+export function withCode(s) {
+  return s.split(/`([^`]+)`/).map((part, i) => (i % 2 ? h("code", {}, part) : part));
+}
+
 // errorBox says what went wrong; a limit also says what the limit is, what
 // is used and what to do about it.
 export function errorBox(err, lead) {
-  return h("div", { class: "error-box", role: "alert" }, lead ? h("strong", {}, lead + " ") : null, err.message ?? String(err),
+  return h("div", { class: "error-box", role: "alert" }, lead ? h("strong", {}, lead + " ") : null, sentence(err.message ?? String(err)),
     limitFacts(err.extensions));
 }
 
@@ -83,7 +96,7 @@ export function limitFacts(x) {
     row("Limit", limit),
     row("Used", used),
     row("Resets", resets ? `${when(resets, true)} (${utcMidnight})` : null),
-    row("What to do", todo));
+    row("What to do", todo == null ? null : withCode(todo)));
 }
 
 // heading makes the page's h1, focused after navigation so a screen reader

@@ -2,7 +2,7 @@
 // error rates, recent errors, each key's budgets with their resets in the
 // viewer's time zone, and what the next plan gives.
 import { gql } from "./api.js";
-import { h, heading, when, number, errorBox, cssVar } from "./ui.js";
+import { h, heading, when, number, counted, errorBox, cssVar } from "./ui.js";
 
 // The plans of interface.md §8, per key.
 const plans = [
@@ -45,8 +45,8 @@ async function load(body) {
   body.replaceChildren(
     h("div", { class: "tiles" },
       tile("Requests", number(u.totalRequests), `last ${days} days`),
-      tile("Succeeded", `${u.successRate}%`, `${number(u.successCount)} requests`),
-      tile("Failed", `${u.errorRate}%`, `${number(u.errorCount)} requests`)),
+      tile("Succeeded", `${u.successRate}%`, counted(u.successCount, "request")),
+      tile("Failed", `${u.errorRate}%`, counted(u.errorCount, "request"))),
     chart(u.dailyRequests),
     budgets(keyLimits, names),
     plan(keyLimits.tier),
