@@ -2035,7 +2035,7 @@ type ClientInterface interface {
 
 	// DiffMonitorVersions The diff between two versions of a monitored document
 	//
-	// Needs scope `monitor` when called with an API key. from and to are versions' contentHash, in either order (from newer than to reads backwards). Findings are matched by case and place, as alerts' are. Consumes nothing.
+	// Needs scope `monitor` when called with an API key. from and to are versions' contentHash, in either order (from newer than to reads backwards). Findings are matched by case and place, as alerts' are. Consumes one scan (it analyzes both versions), taken once both versions are found and given back when the diff fails.
 	//
 	// Corresponds with GET /api/monitor/versions/diff (the `DiffMonitorVersions` operationId).
 	DiffMonitorVersions(ctx context.Context, params *DiffMonitorVersionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2482,7 +2482,7 @@ func (c *Client) ListMonitorVersions(ctx context.Context, params *ListMonitorVer
 
 // DiffMonitorVersions The diff between two versions of a monitored document
 //
-// Needs scope `monitor` when called with an API key. from and to are versions' contentHash, in either order (from newer than to reads backwards). Findings are matched by case and place, as alerts' are. Consumes nothing.
+// Needs scope `monitor` when called with an API key. from and to are versions' contentHash, in either order (from newer than to reads backwards). Findings are matched by case and place, as alerts' are. Consumes one scan (it analyzes both versions), taken once both versions are found and given back when the diff fails.
 //
 // Corresponds with GET /api/monitor/versions/diff (the `DiffMonitorVersions` operationId).
 func (c *Client) DiffMonitorVersions(ctx context.Context, params *DiffMonitorVersionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3767,7 +3767,7 @@ type ClientWithResponsesInterface interface {
 
 	// DiffMonitorVersionsWithResponse The diff between two versions of a monitored document
 	//
-	// Needs scope `monitor` when called with an API key. from and to are versions' contentHash, in either order (from newer than to reads backwards). Findings are matched by case and place, as alerts' are. Consumes nothing.
+	// Needs scope `monitor` when called with an API key. from and to are versions' contentHash, in either order (from newer than to reads backwards). Findings are matched by case and place, as alerts' are. Consumes one scan (it analyzes both versions), taken once both versions are found and given back when the diff fails.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -5164,6 +5164,8 @@ type DiffMonitorVersionsResponse struct {
 	JSON403 *ScopeError
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ScanLimitError
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5189,6 +5191,11 @@ func (r DiffMonitorVersionsResponse) GetJSON403() *ScopeError {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r DiffMonitorVersionsResponse) GetJSON404() *Error {
 	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DiffMonitorVersionsResponse) GetJSON429() *ScanLimitError {
+	return r.JSON429
 }
 
 // GetBody returns the raw response body bytes
@@ -5724,7 +5731,7 @@ func (c *ClientWithResponses) ListMonitorVersionsWithResponse(ctx context.Contex
 
 // DiffMonitorVersionsWithResponse The diff between two versions of a monitored document
 //
-// Needs scope `monitor` when called with an API key. from and to are versions' contentHash, in either order (from newer than to reads backwards). Findings are matched by case and place, as alerts' are. Consumes nothing.
+// Needs scope `monitor` when called with an API key. from and to are versions' contentHash, in either order (from newer than to reads backwards). Findings are matched by case and place, as alerts' are. Consumes one scan (it analyzes both versions), taken once both versions are found and given back when the diff fails.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -6869,6 +6876,13 @@ func ParseDiffMonitorVersionsResponse(rsp *http.Response) (*DiffMonitorVersionsR
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ScanLimitError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
 
 	}
 
