@@ -126,7 +126,8 @@ type MonitorCreate struct {
 // CreateMonitor starts watching a public URL. It needs the monitor scope and
 // one scan, and fetches the document at once to set the baseline: when that
 // fails, the answer is the fetch's error, the scan is given back and no
-// monitor exists. Over the plan's cap it is refused with nothing consumed.
+// monitor exists. Over the plan's cap, or on a page the site's robots.txt
+// disallows (read first), it is refused with nothing consumed.
 func (s *Service) CreateMonitor(ctx context.Context, in MonitorCreate) (*Monitor, error) {
 	if err := app.Require(ctx, app.ScopeOf(app.OpMonitor)); err != nil {
 		return nil, err
@@ -153,6 +154,11 @@ func (s *Service) CreateMonitor(ctx context.Context, in MonitorCreate) (*Monitor
 		return nil, err
 	} else if n >= limit {
 		return nil, app.MonitorLimitError(p.Account.Tier, limit, n)
+	}
+	// robots.txt before the first request to the page: a disallowed page
+	// is refused having asked it nothing and charged nothing.
+	if err := s.gate.allowed(ctx, in.URL); err != nil {
+		return nil, err
 	}
 	refund, err := s.app.ChargeScan(ctx)
 	if err != nil {
