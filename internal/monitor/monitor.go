@@ -345,6 +345,9 @@ type AlertFilter struct {
 	MonitorID string // "": every monitor
 	Limit     *int   // 1 to 100; 20 when nil
 	Cursor    string // a previous page's NextCursor
+	// WithoutDiff is for a caller that shows no diff (MCP): Diff stays
+	// empty and is not read.
+	WithoutDiff bool
 }
 
 // AlertPage is one page of alerts, newest first; NextCursor is nil on the last.
@@ -367,7 +370,7 @@ func (s *Service) FindAlerts(ctx context.Context, f AlertFilter) (*AlertPage, er
 	if err != nil {
 		return nil, err
 	}
-	list, err := s.store.FindAlerts(ctx, AlertQuery{AccountID: p.Account.ID, UnreadOnly: f.Unread, MonitorID: f.MonitorID, After: after, Limit: n + 1})
+	list, err := s.store.FindAlerts(ctx, AlertQuery{AccountID: p.Account.ID, UnreadOnly: f.Unread, MonitorID: f.MonitorID, After: after, Limit: n + 1, WithoutDiff: f.WithoutDiff})
 	if err != nil {
 		return nil, err
 	}
