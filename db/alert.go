@@ -90,8 +90,13 @@ func (s *Store) createAlert(ctx context.Context, a *monitor.Alert, diffGz []byte
 	return err
 }
 
-const alertColumns = `id, account_id, monitor_id, url, detected_at, read, summary, diff, diff_gz, added, removed, findings_added, findings_removed,
+const (
+	alertColumns = `id, account_id, monitor_id, url, detected_at, read, summary, diff, diff_gz, added, removed, findings_added, findings_removed,
   grade_before, grade_after, cases_added, cases_removed`
+	// alertColumnsWithoutDiff reads neither diff column (AlertQuery.WithoutDiff).
+	alertColumnsWithoutDiff = `id, account_id, monitor_id, url, detected_at, read, summary, '' AS diff, NULL AS diff_gz, added, removed,
+  findings_added, findings_removed, grade_before, grade_after, cases_added, cases_removed`
+)
 
 type alertRow struct {
 	ID              string    `db:"id"`
@@ -147,7 +152,11 @@ func (r *alertRow) toApp() (monitor.Alert, error) {
 // one statement, each prepared once.
 func (s *Store) FindAlerts(ctx context.Context, f monitor.AlertQuery) ([]monitor.Alert, error) {
 	var q strings.Builder
-	q.WriteString(`SELECT ` + alertColumns + ` FROM alerts WHERE account_id = ?`)
+	columns := alertColumns
+	if f.WithoutDiff {
+		columns = alertColumnsWithoutDiff
+	}
+	q.WriteString(`SELECT ` + columns + ` FROM alerts WHERE account_id = ?`)
 	args := []any{f.AccountID}
 	if f.UnreadOnly {
 		q.WriteString(` AND read = false`)

@@ -164,7 +164,7 @@ func newServer(o Options, req context.Context) *sdk.Server {
 		}, req)
 	add(s, "list_alerts", "Read the alerts raised by monitors' changes, newest first (scope monitor).",
 		func(ctx context.Context, in alertsIn) (any, error) {
-			p, err := mon.FindAlerts(ctx, monitor.AlertFilter{Unread: in.Unread, MonitorID: in.MonitorID, Limit: in.Limit, Cursor: in.Cursor})
+			p, err := mon.FindAlerts(ctx, monitor.AlertFilter{Unread: in.Unread, MonitorID: in.MonitorID, Limit: in.Limit, Cursor: in.Cursor, WithoutDiff: true})
 			if err != nil {
 				return nil, err
 			}

@@ -177,3 +177,33 @@ func contractBody(t *testing.T, body []byte) string {
 	b, _ := json.Marshal(m)
 	return string(b)
 }
+
+// A monitor on a page robots.txt disallows is refused before the page is
+// asked: 422 with errorCode robots and the rule that matched, no monitor, no
+// scan; a page of the same site it allows is created as before.
+func TestMonitorCreateRespectsRobotsTxt(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e, url := newMonitorEnv(t, d)
+		tok, _ := e.MustAccount("robots@example.com")
+		key := e.MustKey(tok, "monitor").RawKey
+		e.Docs.Set("/robots.txt", apptest.Page{ContentType: "text/plain", Body: "User-agent: *\nDisallow: /private/\n"})
+		e.Docs.Set("/private/terms", apptest.Page{ContentType: "text/html", Body: apptest.TermsPage})
+
+		res := e.do("POST", "/api/monitor", key, map[string]any{"url": strings.TrimSuffix(url, "/terms") + "/private/terms"})
+		body := res.json(t)
+		if res.status != http.StatusUnprocessableEntity || body["errorCode"] != "robots" || body["rule"] != "Disallow: /private/" ||
+			!strings.Contains(body["error"].(string), "robots.txt") {
+			t.Fatalf("disallowed page: %d %s", res.status, res.body)
+		}
+		if n := e.Docs.Hits("/private/terms"); n != 0 {
+			t.Errorf("the disallowed page was requested %d times", n)
+		}
+		if list := e.do("GET", "/api/monitor", key, nil).json(t)["monitors"].([]any); len(list) != 0 {
+			t.Errorf("monitors after the refusal: %v", list)
+		}
+		res = e.do("POST", "/api/monitor", key, map[string]any{"url": url})
+		if res.status != http.StatusCreated || res.header.Get("RateLimit-Remaining") != "4" {
+			t.Errorf("allowed page after the refusal: %d %s (RateLimit-Remaining %q: the refusal spent no scan)", res.status, res.body, res.header.Get("RateLimit-Remaining"))
+		}
+	})
+}

@@ -153,26 +153,34 @@ func (r *Robots) For(token string) Rules {
 	return rules
 }
 
-// Allowed reports whether the rules let the crawler fetch u (RFC 9309
-// section 2.2.2): of the rules whose pattern matches the path and query,
-// the one with the longest pattern wins, and Allow wins a tie; no matching
-// rule allows. /robots.txt itself is always allowed.
+// Allowed reports whether the rules let the crawler fetch u (Verdict).
 func (r Rules) Allowed(u *url.URL) bool {
+	allowed, _ := r.Verdict(u)
+	return allowed
+}
+
+// Verdict is whether the rules let the crawler fetch u, and the rule that
+// decided ("Disallow: /private"; "" when no rule matched, or robots.txt
+// could not be read and every page is disallowed for now). Of the rules
+// whose pattern matches the path and query the one with the longest
+// pattern wins, and Allow wins a tie; no matching rule allows (RFC 9309
+// section 2.2.2). /robots.txt itself is always allowed.
+func (r Rules) Verdict(u *url.URL) (allowed bool, rule string) {
 	path := u.EscapedPath()
 	if path == "" {
 		path = "/"
 	}
 	if path == "/robots.txt" {
-		return true
+		return true, ""
 	}
 	if r.disallowAll {
-		return false
+		return false, ""
 	}
 	if u.RawQuery != "" {
 		path += "?" + u.RawQuery
 	}
 	path = normalisePath(path)
-	best, allowed := -1, true
+	best, allowed, won := -1, true, robotsRule{}
 	for _, rule := range r.rules {
 		if len(rule.pattern) < best {
 			continue
@@ -180,13 +188,17 @@ func (r Rules) Allowed(u *url.URL) bool {
 		if ok, _ := matchPattern(path, rule.pattern); !ok {
 			continue
 		}
-		if len(rule.pattern) > best {
-			best, allowed = len(rule.pattern), rule.allow
-		} else if rule.allow { // a tie: allow wins
-			allowed = true
+		if len(rule.pattern) > best || rule.allow { // a tie: allow wins
+			best, allowed, won = len(rule.pattern), rule.allow, rule
 		}
 	}
-	return allowed
+	if best < 0 {
+		return true, ""
+	}
+	if won.allow {
+		return true, "Allow: " + won.pattern
+	}
+	return false, "Disallow: " + won.pattern
 }
 
 // matchPattern reports whether pattern matches path from its start: '*'

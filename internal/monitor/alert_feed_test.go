@@ -2,6 +2,7 @@ package monitor_test
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -249,6 +250,26 @@ func TestVersionHistoryDiff(t *testing.T) {
 			if _, err := e.Mon.DiffMonitorVersions(ctx, c.monitor, c.from, c.to); app.ErrorCode(err) != c.code {
 				t.Errorf("%s: %v, want %s", name, err, c.code)
 			}
+		}
+	})
+}
+
+// A caller that shows no diff (a feed, MCP) reads alerts without it: the
+// same alerts, each with its diff left empty, and every other field as a
+// full read gives it.
+func TestAlertsWithoutDiff(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e, ctx, m := mustWatched(t, d, terms("n1", "3 May 2026", "a=1", false), "")
+		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false, arbitration), ""))
+		e.mustCheck(t, ctx, m.ID)
+		full := e.alerts(t, ctx, monitor.AlertFilter{})
+		lean := e.alerts(t, ctx, monitor.AlertFilter{WithoutDiff: true})
+		if len(full) != 1 || full[0].Diff == "" || len(lean) != 1 || lean[0].Diff != "" {
+			t.Fatalf("full %+v, without diff %+v", full, lean)
+		}
+		lean[0].Diff = full[0].Diff
+		if !reflect.DeepEqual(full[0], lean[0]) {
+			t.Errorf("without its diff the alert differs:\n%+v\n%+v", full[0], lean[0])
 		}
 	})
 }

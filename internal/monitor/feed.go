@@ -140,7 +140,7 @@ func (s *Service) ReadFeed(ctx context.Context, token, monitorID string) (*Feed,
 			f.Names[m.ID] = cmp.Or(m.Name, m.URL)
 		}
 	}
-	f.Alerts, err = s.store.FindAlerts(ctx, AlertQuery{AccountID: t.AccountID, MonitorID: monitorID, Limit: FeedEntries})
+	f.Alerts, err = s.store.FindAlerts(ctx, AlertQuery{AccountID: t.AccountID, MonitorID: monitorID, Limit: FeedEntries, WithoutDiff: true})
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -214,22 +215,26 @@ func (p *politeness) fetchRobots(ctx context.Context, rawURL string) robotsEntry
 }
 
 // allowed is nil when robots.txt lets the service read rawURL, else why
-// not (a robots failure, or the failure to reach the site).
+// not: the failure to reach robots.txt (or the site), or robots.txt's
+// refusal, unreadable (422) with errorCode robots and the rule that matched.
 func (p *politeness) allowed(ctx context.Context, rawURL string) error {
 	e, ok := p.cachedRobots(rawURL)
 	if !ok {
 		e = p.fetchRobots(ctx, rawURL)
 	}
 	if e.err != nil {
-		return e.err
+		return app.FetchError(e.err)
 	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return err
+		return app.FetchError(err)
 	}
-	if !e.rules.Allowed(u) {
-		return &fetch.Error{Kind: fetch.KindUpstream, Code: fetch.CodeRobots,
-			Msg: fmt.Sprintf("the site's robots.txt disallows this page for %s; ask the site to allow it, or watch another page", fetch.RobotsToken)}
+	if ok, rule := e.rules.Verdict(u); !ok {
+		refusal := app.AsError(app.FetchError(&fetch.Error{Kind: fetch.KindUnreadable, Code: fetch.CodeRobots,
+			Msg: fmt.Sprintf("the site's robots.txt disallows this page for %s (%s); ask the site to allow it, or watch another page",
+				fetch.RobotsToken, cmp.Or(rule, "every page"))}))
+		refusal.Data = map[string]any{"errorCode": string(fetch.CodeRobots), "rule": rule}
+		return refusal
 	}
 	return nil
 }
@@ -239,7 +244,7 @@ func (p *politeness) allowed(ctx context.Context, rawURL string) error {
 // the host's turn (politeness.wait, in fetchMonitored).
 func (s *Service) checkPage(ctx context.Context, req fetch.Request) (*app.Document, error) {
 	if err := s.gate.allowed(ctx, req.URL); err != nil {
-		return nil, app.FetchError(err)
+		return nil, err
 	}
 	start := s.now()
 	pg, err := s.pageReader(ctx, req)

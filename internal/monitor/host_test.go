@@ -100,9 +100,10 @@ func TestPolitenessSharedByReplicas(t *testing.T) {
 			if len(got) < 4 {
 				t.Fatalf("only %d requests reached the site: %v", len(got), got)
 			}
-			// Each process read robots.txt once.
-			if n := strings.Count(strings.Join(got, " "), "/robots.txt"); n != 2 {
-				t.Errorf("robots.txt read %d times, want once per process: %v", n, got)
+			// Each process read robots.txt once: the first before its
+			// monitors' first requests (at creation), the second here.
+			if n := strings.Count(strings.Join(got, " "), "/robots.txt"); n != 1 {
+				t.Errorf("robots.txt read %d times here, want once (by the second process): %v", n, got)
 			}
 			// Milliseconds are the schedule's unit: a gap may look 1ms short.
 			if gap := log.minGap(); gap < interval-2*time.Millisecond {
@@ -112,40 +113,76 @@ func TestPolitenessSharedByReplicas(t *testing.T) {
 	}
 }
 
-// robots.txt's Disallow for our user agent is a robots failure, and the
-// page is not requested; its Crawl-delay spaces every request.
+// robots.txt is read before the first request to a page: creating a monitor
+// on a disallowed page is refused (422, errorCode robots, the rule that
+// matched) without requesting it, spending a scan or creating the monitor,
+// while an allowed page of the same host is created. A page disallowed
+// later fails its checks as robots, unrequested, and such a check-now is
+// free (robots.txt is read once a day per site). robots.txt's Crawl-delay spaces every request.
 func TestRobotsTxt(t *testing.T) {
 	for _, d := range dbtest.Dialects {
 		t.Run(string(d), func(t *testing.T) {
-			e := politeEnv(t, dbtest.Open(t, d), 10*time.Millisecond)
+			store := dbtest.Open(t, d)
+			e := politeEnv(t, store, 10*time.Millisecond)
 			ctx := e.mustCaller(t, app.TierAdvanced)
 			var log requestLog
-			e.Docs.Handle("/robots.txt", log.wrap(apptest.Page{ContentType: "text/plain",
-				Body: "User-agent: otherbot\nDisallow: /\n\nUser-agent: ClauseWatch\nDisallow: /private\nAllow: /private/terms$\nCrawl-delay: 1.2\n"}))
+			robots := func(disallow string) {
+				e.Docs.Handle("/robots.txt", log.wrap(apptest.Page{ContentType: "text/plain",
+					Body: "User-agent: otherbot\nDisallow: /\n\nUser-agent: ClauseWatch\nDisallow: " + disallow + "\nAllow: /private/terms$\nCrawl-delay: 1.2\n"}))
+			}
+			robots("/private")
 			e.Docs.Handle("/private/policy", log.wrap(html(terms("n", "1 May 2026", "x", false), "")))
 			e.Docs.Handle("/private/terms", log.wrap(html(terms("n", "1 May 2026", "x", false), "")))
-			banned := e.mustCreate(t, ctx, e.Docs.URL("/private/policy"))
+			e.Docs.Handle("/public/terms", log.wrap(html(terms("n", "1 May 2026", "x", false), "")))
+			used := scansUsed(t, e.Svc, ctx)
+
+			_, err := e.Mon.CreateMonitor(ctx, monitor.MonitorCreate{URL: e.Docs.URL("/private/policy")})
+			if ae := app.AsError(err); ae.Code != app.CodeUnreadable || ae.Data["errorCode"] != "robots" || ae.Data["rule"] != "Disallow: /private" ||
+				!strings.Contains(ae.Message, "robots.txt") {
+				t.Errorf("monitor on a disallowed page: %v %v, want unreadable with errorCode robots and its rule", err, ae.Data)
+			}
+			if n := e.Docs.Hits("/private/policy"); n != 0 {
+				t.Errorf("the disallowed page was requested %d times", n)
+			}
+			if ms, _ := e.Mon.FindMonitors(ctx); len(ms) != 0 || scansUsed(t, e.Svc, ctx) != used {
+				t.Errorf("the refusal left %d monitors and took %d scans", len(ms), scansUsed(t, e.Svc, ctx)-used)
+			}
 			allowed := e.mustCreate(t, ctx, e.Docs.URL("/private/terms"))
+			later := e.mustCreate(t, ctx, e.Docs.URL("/public/terms"))
 			log.reset()
 
-			m := e.mustCheck(t, ctx, banned.ID)
-			if m.LastErrorCode != "robots" || !strings.Contains(m.LastError, "robots.txt") {
-				t.Errorf("disallowed page: code %q, error %q", m.LastErrorCode, m.LastError)
-			}
-			if n := e.Docs.Hits("/private/policy"); n != 1 { // the creation's read only
-				t.Errorf("a disallowed page was requested %d times, want 1 (at creation)", n)
-			}
 			for range 2 {
 				if m := e.mustCheck(t, ctx, allowed.ID); m.LastErrorCode != "" {
 					t.Errorf("allowed page failed: %q %q", m.LastErrorCode, m.LastError)
 				}
 			}
 			_, paths := log.snapshot()
-			if want := []string{"/robots.txt", "/private/terms", "/private/terms"}; !slices.Equal(paths, want) {
+			if want := []string{"/private/terms", "/private/terms"}; !slices.Equal(paths, want) {
 				t.Fatalf("requests %v, want %v", paths, want)
 			}
 			if gap := log.minGap(); gap < 1200*time.Millisecond-2*time.Millisecond {
 				t.Errorf("requests %v apart under a 1.2s Crawl-delay", gap)
+			}
+
+			// The site disallows /public too, as another process (whose
+			// cache does not hold robots.txt yet) reads it.
+			robots("/p")
+			other := politeEnv(t, store, 10*time.Millisecond, apptest.Configure(func(o *app.Options) {
+				o.Fetcher = fetch.New(fetch.Options{AllowHosts: []string{e.Docs.Addr()}, Timeout: 3 * time.Second})
+			}))
+			used = scansUsed(t, e.Svc, ctx)
+			m, err := other.Mon.CheckMonitor(ctx, later.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.LastErrorCode != "robots" || !strings.Contains(m.LastError, "robots.txt") {
+				t.Errorf("page disallowed later: code %q, error %q", m.LastErrorCode, m.LastError)
+			}
+			if n := e.Docs.Hits("/public/terms"); n != 1 { // the creation's read only
+				t.Errorf("a disallowed page was requested %d times, want 1 (at creation)", n)
+			}
+			if n := scansUsed(t, e.Svc, ctx); n != used {
+				t.Errorf("a check-now refused by robots.txt took %d scans", n-used)
 			}
 		})
 	}

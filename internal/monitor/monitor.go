@@ -126,8 +126,9 @@ type MonitorCreate struct {
 // CreateMonitor starts watching a public URL. It needs the monitor scope and
 // one scan, and fetches the document at once to set the baseline: when that
 // fails, the answer is the fetch's error, the scan is given back (unless
-// the work was done: WorkDone) and no monitor exists. Over the plan's cap
-// it is refused with nothing consumed.
+// the work was done: WorkDone) and no monitor exists. Over the plan's cap,
+// or on a page the site's robots.txt disallows (read first), it is refused
+// with nothing consumed.
 func (s *Service) CreateMonitor(ctx context.Context, in MonitorCreate) (*Monitor, error) {
 	if err := app.Require(ctx, app.ScopeOf(app.OpMonitor)); err != nil {
 		return nil, err
@@ -154,6 +155,11 @@ func (s *Service) CreateMonitor(ctx context.Context, in MonitorCreate) (*Monitor
 		return nil, err
 	} else if n >= limit {
 		return nil, app.MonitorLimitError(p.Account.Tier, limit, n)
+	}
+	// robots.txt before the first request to the page: a disallowed page
+	// is refused having asked it nothing and charged nothing.
+	if err := s.gate.allowed(ctx, in.URL); err != nil {
+		return nil, err
 	}
 	refund, err := s.app.ChargeScan(ctx)
 	if err != nil {
@@ -343,6 +349,9 @@ type AlertFilter struct {
 	MonitorID string // "": every monitor
 	Limit     *int   // 1 to 100; 20 when nil
 	Cursor    string // a previous page's NextCursor
+	// WithoutDiff is for a caller that shows no diff (MCP): Diff stays
+	// empty and is not read.
+	WithoutDiff bool
 }
 
 // AlertPage is one page of alerts, newest first; NextCursor is nil on the last.
@@ -365,7 +374,7 @@ func (s *Service) FindAlerts(ctx context.Context, f AlertFilter) (*AlertPage, er
 	if err != nil {
 		return nil, err
 	}
-	list, err := s.store.FindAlerts(ctx, AlertQuery{AccountID: p.Account.ID, UnreadOnly: f.Unread, MonitorID: f.MonitorID, After: after, Limit: n + 1})
+	list, err := s.store.FindAlerts(ctx, AlertQuery{AccountID: p.Account.ID, UnreadOnly: f.Unread, MonitorID: f.MonitorID, After: after, Limit: n + 1, WithoutDiff: f.WithoutDiff})
 	if err != nil {
 		return nil, err
 	}

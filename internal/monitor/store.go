@@ -113,4 +113,7 @@ type AlertQuery struct {
 	MonitorID  string // "": every monitor
 	After      *app.PageCursor
 	Limit      int
+	// WithoutDiff leaves Diff empty: the diff, the largest part of an
+	// alert, is then neither read nor decompressed.
+	WithoutDiff bool
 }
