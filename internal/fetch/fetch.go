@@ -33,7 +33,7 @@ const RobotsToken = "clausewatch"
 
 // DefaultUserAgent names the service to the sites it reads, with the
 // address of a page saying what it is and why it reads them.
-const DefaultUserAgent = RobotsToken + "/0.1 (+https://github.com/clausewatch/clausewatch#monitoring-politeness-and-failure-codes)"
+const DefaultUserAgent = RobotsToken + "/0.1 (+https://github.com/clausewatch/clausewatch/blob/main/docs/monitoring.md#monitoring-politeness-and-failure-codes)"
 
 const (
 	defaultTimeout  = 15 * time.Second
