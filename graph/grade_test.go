@@ -46,11 +46,10 @@ func (g gqlGrading) findings() []app.Finding {
 	return out
 }
 
-// check fails unless g's grade is the rule over its documents' findings
-// with docType's cuts.
-func (g gqlGrading) check(t *testing.T, what, docType string, docs ...[]app.Finding) {
+// check fails unless g's grade is the rule over its documents' findings.
+func (g gqlGrading) check(t *testing.T, what string, docs ...[]app.Finding) {
 	t.Helper()
-	grade, score, basis := apptest.Rule(docType, docs...)
+	grade, score, basis := apptest.Rule(docs...)
 	if g.Basis == nil || *g.Basis != basis || g.Grade != grade || g.Score != score {
 		t.Errorf("%s: grade %s %d basis %+v over %+v; the rule gives %s %d %+v", what, g.Grade, g.Score, g.Basis, g.Cases, grade, score, basis)
 	}
@@ -72,7 +71,7 @@ func TestAnalysisShowsGradeBasis(t *testing.T) {
 		e.mustData(t, raw, `mutation($t: String!) { analyze(input: {text: $t, documentType: "terms"}) { id `+gradingFields+` `+findingsFields+` } }`,
 			map[string]any{"t": apptest.GradedTerms}, &got)
 		a := got.Analyze
-		a.check(t, "analysis", "terms", a.findings())
+		a.check(t, "analysis", a.findings())
 		if a.Basis.Bad == 0 {
 			t.Fatalf("terms without notice found no bad case: %+v", a)
 		}
@@ -97,7 +96,7 @@ func TestAnalysisShowsGradeBasis(t *testing.T) {
 			Analysis gqlGrading `json:"analysis"`
 		}
 		e.mustData(t, raw, `query($id: ID!) { analysis(id: $id) { `+gradingFields+` `+findingsFields+` } }`, map[string]any{"id": a.ID}, &stored)
-		stored.Analysis.check(t, "stored analysis", "terms", stored.Analysis.findings())
+		stored.Analysis.check(t, "stored analysis", stored.Analysis.findings())
 		if len(stored.Analysis.Cases) != len(a.Cases) || *stored.Analysis.Basis != *a.Basis {
 			t.Errorf("stored %+v, analyzed %+v", stored.Analysis, a.gqlGrading)
 		}
@@ -117,7 +116,7 @@ func TestAnalysisShowsGradeBasis(t *testing.T) {
 		if len(b.Results) != 2 || !b.Results[0].OK || !b.Results[1].OK || b.Overall == nil {
 			t.Fatalf("batch: %+v", b)
 		}
-		b.Overall.check(t, "overall", "terms", b.Results[0].Analysis.findings(), b.Results[1].Analysis.findings())
+		b.Overall.check(t, "overall", b.Results[0].Analysis.findings(), b.Results[1].Analysis.findings())
 		n := map[string]bool{}
 		for _, r := range b.Results {
 			for _, c := range r.Analysis.Cases {

@@ -19,10 +19,10 @@ type grading struct {
 }
 
 // check fails unless g's grade is the rule over the findings of its
-// documents (docs) with docType's cuts, and its basis counts them.
-func (g grading) check(t *testing.T, what, docType string, docs ...[]app.Finding) {
+// documents (docs), and its basis counts them.
+func (g grading) check(t *testing.T, what string, docs ...[]app.Finding) {
 	t.Helper()
-	grade, score, basis := apptest.Rule(docType, docs...)
+	grade, score, basis := apptest.Rule(docs...)
 	if g.Basis == nil || *g.Basis != basis || g.Grade != grade || g.Score != score {
 		t.Errorf("%s: grade %s %d basis %+v over %+v; the rule gives %s %d %+v", what, g.Grade, g.Score, g.Basis, g.Cases, grade, score, basis)
 	}
@@ -41,7 +41,7 @@ func TestAnalysisShowsGradeBasis(t *testing.T) {
 		}
 		var a grading
 		res.decode(t, &a)
-		a.check(t, "analysis", "terms", a.Findings)
+		a.check(t, "analysis", a.Findings)
 		if a.Basis.Bad == 0 || len(a.Cases) == 0 {
 			t.Fatalf("terms without notice found no bad case: %s", res.body)
 		}
@@ -81,7 +81,7 @@ func TestAnalysisShowsGradeBasis(t *testing.T) {
 		if len(b.Results) != 3 || !b.Results[0].OK || !b.Results[1].OK || b.Results[2].OK || b.Overall == nil {
 			t.Fatalf("batch: %s", res.body)
 		}
-		b.Overall.check(t, "overall", "terms", b.Results[0].Analysis.Findings, b.Results[1].Analysis.Findings)
+		b.Overall.check(t, "overall", b.Results[0].Analysis.Findings, b.Results[1].Analysis.Findings)
 		n := map[string]bool{}
 		for _, r := range b.Results[:2] {
 			for _, c := range r.Analysis.Cases {

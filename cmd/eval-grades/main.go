@@ -117,7 +117,7 @@ func run(data string, verbose bool) error {
 			dt = "privacy"
 		}
 		r := engine.Analyze(d.Text, analyze.Options{DocumentType: dt})
-		return graded{set, svc[key(d.Service)], d.Service, dt, gold, analyze.Judge(analyze.CutsFor(dt), r.Findings)}
+		return graded{set, svc[key(d.Service)], d.Service, dt, gold, analyze.Judge(analyze.GradeCuts, r.Findings)}
 	}
 	var docs []graded
 	corpusDocs, err := corpus.Read(filepath.Join(data, "corpus", "documents.jsonl.gz"))
@@ -147,7 +147,7 @@ func run(data string, verbose bool) error {
 	for _, d := range docs {
 		services[d.service] = true
 	}
-	fmt.Printf("%d documents of %d services; each graded with its type's cuts fitted without its service\n", len(docs), len(services))
+	fmt.Printf("%d documents of %d services; each graded with cuts fitted without its service\n", len(docs), len(services))
 	fmt.Printf("%-34s %4s %5s %5s %6s  %s\n", "", "n", "rho", "±1", "exact", "letters (gold letters)")
 	for _, set := range []string{"silver", "dev"} {
 		for _, dt := range []string{"", "terms", "privacy"} {
@@ -164,10 +164,7 @@ func run(data string, verbose bool) error {
 			report(name, g, p)
 		}
 	}
-	fmt.Println("\nchosen on all services (and shipped, analyze.TermsCuts and PrivacyCuts):")
-	for _, dt := range []string{"terms", "privacy"} {
-		fmt.Printf("  %-8s %+v; shipped %+v\n", dt, fit(ofType(docs, dt)), analyze.CutsFor(dt))
-	}
+	fmt.Printf("\nchosen on all services: %+v; shipped (analyze.GradeCuts): %+v\n", fit(docs), analyze.GradeCuts)
 	for _, set := range []string{"silver", "dev"} {
 		var g, p []string
 		for _, d := range docs {
@@ -215,22 +212,16 @@ func fit(docs []graded) analyze.Cuts {
 	return best
 }
 
-// ofType returns the documents of one type.
-func ofType(docs []graded, docType string) []graded {
-	return slices.DeleteFunc(slices.Clone(docs), func(d graded) bool { return d.docType != docType })
-}
-
-// loso grades each service's documents with their type's cuts fitted on
-// the other services' documents of that type.
+// loso grades each service's documents with the cuts fitted on the other
+// services' documents.
 func loso(docs []graded) []string {
 	pred := make([]string, len(docs))
-	cuts := map[[2]string]analyze.Cuts{}
+	cuts := map[string]analyze.Cuts{}
 	for i, d := range docs {
-		k := [2]string{d.service, d.docType}
-		c, ok := cuts[k]
+		c, ok := cuts[d.service]
 		if !ok {
-			c = fit(slices.DeleteFunc(ofType(docs, d.docType), func(o graded) bool { return o.service == d.service }))
-			cuts[k] = c
+			c = fit(slices.DeleteFunc(slices.Clone(docs), func(o graded) bool { return o.service == d.service }))
+			cuts[d.service] = c
 		}
 		pred[i] = d.v.LetterWith(c)
 	}

@@ -103,8 +103,7 @@ func (e *Engine) Analyze(text string, opts Options) Result {
 	for i := range findings {
 		findings[i].Confidence = Probability(findings[i])
 	}
-	cuts := CutsFor(docType)
-	v := Judge(cuts, findings)
+	v := Judge(GradeCuts, findings)
 	cov, words := coverage(d)
 	r := Result{
 		DocumentType: docType,
@@ -116,8 +115,8 @@ func (e *Engine) Analyze(text string, opts Options) Result {
 		Guidance:     checklist(findings, docType),
 		Readability:  readability(d),
 		Coverage:     cov,
-		Confidence:   confidence(docType, cov, words, v, cuts),
-		Why:          Explain(v, cuts),
+		Confidence:   confidence(docType, cov, words, v, GradeCuts),
+		Why:          Explain(v, GradeCuts),
 	}
 	if !hasClause(d) {
 		// nothing to grade: a letter would say the text was read as terms
@@ -126,14 +125,19 @@ func (e *Engine) Analyze(text string, opts Options) Result {
 	return r
 }
 
+// minClauseWords is the fewest words a sentence needs to be a clause: the
+// shortest real ones ("You waive arbitration.") have three; "hi" or "OK"
+// is no clause whatever its shape.
+const minClauseWords = 3
+
 // hasClause reports whether any sentence of the text reads as a clause
-// (not a heading, a link line, a fragment): a text without one is not a
-// legal document and gets no grade (ErrNotLegal's callers).
+// (not a heading, a link line, a fragment of a word or two): a text
+// without one is not a legal document and gets no grade.
 func hasClause(d *doc) bool {
 	var rs []rune
 	for i := range d.spans {
 		rs = d.appendRunes(rs[:0], i)
-		if sentenceKind(d, i, rs) == KindClause {
+		if len(strings.Fields(string(rs))) >= minClauseWords && sentenceKind(d, i, rs) == KindClause {
 			return true
 		}
 	}

@@ -480,10 +480,10 @@ func TestJudgeDocumentsTogether(t *testing.T) {
 			t.Fatalf("the two documents share %+v; the test wants none shared", c)
 		}
 	}
-	v := Judge(TermsCuts, a.Findings, b.Findings, a.Findings)
+	v := Judge(GradeCuts, a.Findings, b.Findings, a.Findings)
 	ab, bb := a.Basis, b.Basis
 	want := Basis{Good: ab.Good + bb.Good, Neutral: ab.Neutral + bb.Neutral, Bad: ab.Bad + bb.Bad, Blocker: ab.Blocker + bb.Blocker}
-	va, vb := Judge(TermsCuts, a.Findings), Judge(TermsCuts, b.Findings)
+	va, vb := Judge(GradeCuts, a.Findings), Judge(GradeCuts, b.Findings)
 	want.Balance = int(math.Round(va.Balance + vb.Balance))
 	if v.Basis != want || len(v.Cases) != len(a.Cases)+len(b.Cases) {
 		t.Errorf("together: basis %+v and %d cases, want %+v and %d", v.Basis, len(v.Cases), want, len(a.Cases)+len(b.Cases))

@@ -74,26 +74,13 @@ var defaultTitles = func() map[string]bool {
 // (E <= D <= C <= 0).
 type Cuts struct{ E, D, C float64 }
 
-// TermsCuts and PrivacyCuts are the cuts the engine grades with, fitted by
-// cmd/eval-grades on the development grades (ToS;DR's silver grades and
-// dev-grades.jsonl), each service's documents graded by cuts fitted
-// without it (README-grade.md). A privacy policy holds fewer of a
-// service's cases than its terms (no liability, termination or dispute
-// clauses), so the same service's policy has a smaller balance: each type
-// has its own cuts.
-var (
-	TermsCuts   = Cuts{E: -10, D: -6, C: -3}
-	PrivacyCuts = Cuts{E: -10, D: -6, C: -3}
-)
-
-// CutsFor returns the cuts of a document type: a privacy policy's, else
-// the terms' (a batch, like a service, is graded with the terms').
-func CutsFor(docType string) Cuts {
-	if docType == "privacy" {
-		return PrivacyCuts
-	}
-	return TermsCuts
-}
+// GradeCuts are the cuts the engine grades with, fitted by cmd/eval-grades
+// on the development grades (ToS;DR's silver grades and dev-grades.jsonl),
+// every document against its service's grade, each service's documents
+// graded by cuts fitted without it (README-grade.md). Cuts of their own for
+// privacy policies scored worse that way (their balances say almost
+// nothing of their service's grade), so terms and policies share these.
+var GradeCuts = Cuts{E: -13, D: -9, C: -1}
 
 // Verdict is a grade with everything it rests on.
 type Verdict struct {

@@ -43,3 +43,18 @@ func TestGoodPrivacyAboveBlandPage(t *testing.T) {
 		t.Errorf("good privacy %s %d (%+v), bland page %s %d (%+v): want the policy above", good.Grade, good.Score, good.Basis, bland.Grade, bland.Score, bland.Basis)
 	}
 }
+
+// A text with no sentence read as a clause is not a legal document and
+// gets no letter; a short real clause is still graded.
+func TestNotALegalDocument(t *testing.T) {
+	for _, text := range []string{"", "hi", "Home\nPricing\nAbout us\nContact", "Terms of Service"} {
+		if r := engine(t).Analyze(text, Options{DocumentType: "terms"}); r.Graded() || r.Score != 0 {
+			t.Errorf("%q: graded %s %d, want no grade", text, r.Grade, r.Score)
+		}
+	}
+	for _, text := range []string{"We may terminate your account at any time.", "You agree to binding arbitration."} {
+		if r := engine(t).Analyze(text, Options{DocumentType: "terms"}); !r.Graded() {
+			t.Errorf("%q: no grade, want one", text)
+		}
+	}
+}

@@ -67,7 +67,7 @@ func TestJudgeCountsEachClauseAndCaseOnce(t *testing.T) {
 	f := func(title, rating string, p float64, start, end int) Finding {
 		return Finding{Category: "other", Severity: rating, Title: title, Case: title, Quote: title, Start: start, End: end, Confidence: p}
 	}
-	v := Judge(TermsCuts, []Finding{
+	v := Judge(GradeCuts, []Finding{
 		f("terminate", SeverityBad, 0.6, 0, 10),
 		f("leave any time", SeverityGood, 0.9, 0, 10), // the same sentence read both ways
 		f("no liability", SeverityBad, 0.7, 5, 20),    // overlaps the first, heavier: the clause counts as it
@@ -95,19 +95,19 @@ func TestScoreInBandAndMonotone(t *testing.T) {
 	prev := map[string]int{}
 	for bad := 40; bad >= 0; bad-- {
 		for _, p := range []float64{1, 0.75, 0.5, 0.25} {
-			v := Judge(TermsCuts, cases(0, bad, 0, p))
+			v := Judge(GradeCuts, cases(0, bad, 0, p))
 			lo := 80 - 20*int(v.Grade[0]-'A')
 			if v.Score < lo || v.Score > lo+20 || v.Score > 100 || v.Score < 0 || v.Grade != "A" && v.Score == lo+20 {
 				t.Fatalf("%d bad at %v: score %d outside %s's band", bad, p, v.Score, v.Grade)
 			}
 		}
-		v := Judge(TermsCuts, cases(0, bad, 0, 1))
+		v := Judge(GradeCuts, cases(0, bad, 0, 1))
 		if q, ok := prev[v.Grade]; ok && v.Score < q {
 			t.Fatalf("%d bad: score %d below %d at a lower balance", bad, v.Score, q)
 		}
 		prev[v.Grade] = v.Score
 	}
-	if v := Judge(TermsCuts, nil); v.Grade != "A" || v.Score != 90 {
+	if v := Judge(GradeCuts, nil); v.Grade != "A" || v.Score != 90 {
 		t.Errorf("nothing found: %s %d, want A 90", v.Grade, v.Score)
 	}
 }
@@ -119,7 +119,7 @@ func TestScoreInBandAndMonotone(t *testing.T) {
 func TestGradeMonotoneOverFindings(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(30, 1))
 	ratings := []string{SeverityGood, SeverityBad, SeverityBlocker, SeverityNeutral}
-	for _, cuts := range []Cuts{TermsCuts, {E: -20, D: -12, C: -5}, {E: -3, D: -2, C: -1}} {
+	for _, cuts := range []Cuts{GradeCuts, {E: -20, D: -12, C: -5}, {E: -3, D: -2, C: -1}} {
 		for range 2000 {
 			var fs []Finding
 			for i := range rnd.IntN(30) {
@@ -151,7 +151,7 @@ func checkGradeBasis(t *testing.T, r Result) {
 			t.Errorf("%s finding %q (%q) is not among the cases %+v", f.Severity, f.Title, f.Quote, r.Cases)
 		}
 	}
-	v := Judge(CutsFor(r.DocumentType), r.Findings)
+	v := Judge(GradeCuts, r.Findings)
 	if r.Basis != v.Basis || r.Grade != v.Grade && r.Grade != "" {
 		t.Errorf("result %s %+v, its findings judge %s %+v", r.Grade, r.Basis, v.Grade, v.Basis)
 	}
@@ -276,12 +276,12 @@ func TestConfidence(t *testing.T) {
 		v    Verdict
 		want string
 	}{
-		{"twelve sure bad cases", Judge(TermsCuts, cases(0, 12, 0, 1)), ConfidenceHigh},
-		{"two cases", Judge(TermsCuts, cases(1, 1, 0, 1)), ConfidenceLow},
-		{"a category's default case alone", Judge(TermsCuts, []Finding{sold, sold, sold}), ConfidenceLow},
-		{"twelve cases as likely as not", Judge(TermsCuts, cases(0, 12, 0, 0.5)), ConfidenceLow},
+		{"twelve sure bad cases", Judge(GradeCuts, cases(0, 12, 0, 1)), ConfidenceHigh},
+		{"two cases", Judge(GradeCuts, cases(1, 1, 0, 1)), ConfidenceLow},
+		{"a category's default case alone", Judge(GradeCuts, []Finding{sold, sold, sold}), ConfidenceLow},
+		{"twelve cases as likely as not", Judge(GradeCuts, cases(0, 12, 0, 0.5)), ConfidenceLow},
 	} {
-		if got := confidence("terms", 0.9, 5000, c.v, TermsCuts); got != c.want {
+		if got := confidence("terms", 0.9, 5000, c.v, GradeCuts); got != c.want {
 			t.Errorf("%s (balance %.1f ± %.1f): confidence %s, want %s", c.name, c.v.Balance, c.v.Spread, got, c.want)
 		}
 	}
@@ -289,9 +289,7 @@ func TestConfidence(t *testing.T) {
 
 // The shipped cuts are in the letters' order.
 func TestCutsInOrder(t *testing.T) {
-	for _, c := range []Cuts{TermsCuts, PrivacyCuts} {
-		if !(c.E <= c.D && c.D <= c.C && c.C <= 0) {
-			t.Errorf("%+v: cuts out of the letters' order", c)
-		}
+	if c := GradeCuts; !(c.E <= c.D && c.D <= c.C && c.C <= 0) {
+		t.Errorf("%+v: cuts out of the letters' order", c)
 	}
 }

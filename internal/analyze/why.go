@@ -68,7 +68,7 @@ func Explain(v Verdict, cuts Cuts) Why {
 		w.Favour = fmt.Sprintf("In its favour: %s weighing %.1f: %s%s.", plural(len(favour), "case"), wFavour, strings.Join(titles, "; "), more)
 	}
 	w.Change = change(v, cuts)
-	w.Rule = fmt.Sprintf("The rule: each case weighs 1 (a ToS;DR blocker 3) times the probability that its clause says what it found, measured on labelled documents; bad and blocker cases count against, good ones for, each case once and each clause once. Balance %+.1f: E below %.0f, D below %.0f or with a ToS;DR blocker, C below %.0f or with any blocker, B with any bad case, else A.",
+	w.Rule = fmt.Sprintf("The rule: each case weighs 1 (a ToS;DR blocker 3) times the probability that its clause says what it found, measured on labelled documents; bad and blocker cases count against, good ones for, each case once and each clause once. This document's balance is %+.1f: E below %.0f, D below %.0f or with a ToS;DR blocker, C below %.0f or with any blocker, B with any bad case, else A.",
 		v.Balance, cuts.E, cuts.D, cuts.C)
 	return w
 }

@@ -83,12 +83,11 @@ type Grading struct {
 // before grades had a basis, or graded by an earlier rule whose letter
 // its findings no longer give (the text would explain another grade).
 func (a *Analysis) Why() string {
-	cuts := analyze.CutsFor(a.Source.DocumentType)
-	v := analyze.Judge(cuts, engineFindings(a.Findings))
+	v := analyze.Judge(analyze.GradeCuts, engineFindings(a.Findings))
 	if a.Basis == nil || v.Grade != a.Grade {
 		return ""
 	}
-	return analyze.Explain(v, cuts).String()
+	return analyze.Explain(v, analyze.GradeCuts).String()
 }
 
 // Readability of the analyzed text.
@@ -151,7 +150,7 @@ func overallGrading(items []BatchItem) *Grading {
 	if len(docs) == 0 {
 		return nil
 	}
-	v := analyze.Judge(analyze.TermsCuts, docs...)
+	v := analyze.Judge(analyze.GradeCuts, docs...)
 	return &Grading{Grade: v.Grade, Score: v.Score, Basis: GradeBasis(v.Basis), Cases: casesOf(v.Cases)}
 }
 func aiSummaryOf(s llm.Summary) *AISummary {

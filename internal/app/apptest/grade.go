@@ -17,16 +17,15 @@ const (
 )
 
 // Rule is the grade the engine's rule gives findings as the API returns
-// them, one list per document, with the cuts of docType: what an
-// analysis's (one list) or a batch's (its items' lists, the terms' cuts)
-// grade must be.
-func Rule(docType string, docs ...[]app.Finding) (grade string, score int, basis app.GradeBasis) {
+// them, one list per document: what an analysis's (one list) or a batch's
+// (its items' lists) grade must be.
+func Rule(docs ...[]app.Finding) (grade string, score int, basis app.GradeBasis) {
 	in := make([][]analyze.Finding, len(docs))
 	for i, fs := range docs {
 		for _, f := range fs {
 			in[i] = append(in[i], analyze.Finding(f))
 		}
 	}
-	v := analyze.Judge(analyze.CutsFor(docType), in...)
+	v := analyze.Judge(analyze.GradeCuts, in...)
 	return v.Grade, v.Score, app.GradeBasis(v.Basis)
 }
