@@ -276,10 +276,10 @@ func TestConfidence(t *testing.T) {
 		v    Verdict
 		want string
 	}{
-		{"twelve sure bad cases", Judge(GradeCuts, cases(0, 12, 0, 1)), ConfidenceHigh},
+		{"twenty sure bad cases", Judge(GradeCuts, cases(0, 20, 0, 1)), ConfidenceHigh},
 		{"two cases", Judge(GradeCuts, cases(1, 1, 0, 1)), ConfidenceLow},
 		{"a category's default case alone", Judge(GradeCuts, []Finding{sold, sold, sold}), ConfidenceLow},
-		{"twelve cases as likely as not", Judge(GradeCuts, cases(0, 12, 0, 0.5)), ConfidenceLow},
+		{"twelve cases, their balance at D's cut", Judge(GradeCuts, cases(0, 12, 0, 0.75)), ConfidenceLow},
 	} {
 		if got := confidence("terms", 0.9, 5000, c.v, GradeCuts); got != c.want {
 			t.Errorf("%s (balance %.1f ± %.1f): confidence %s, want %s", c.name, c.v.Balance, c.v.Spread, got, c.want)
