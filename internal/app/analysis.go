@@ -310,8 +310,9 @@ func fieldsUnder(err error, prefix string) error {
 }
 
 // errNotLegal is the answer for a text with no sentence read as a clause:
-// a letter would say it was read as terms (analyze.Result.Graded).
-var errNotLegal = &Error{Code: CodeNotLegal, Message: "not a legal document: no sentence of this text reads as a clause of terms or a privacy policy (it may be a page of links, a heading or a few words), so it gets no grade"}
+// a letter would say it was read as terms (analyze.Result.Graded). Its body
+// names the code, which 422 alone does not tell from an unreadable page.
+var errNotLegal = &Error{Code: CodeNotLegal, Data: map[string]any{"code": string(CodeNotLegal)}, Message: "not a legal document: no sentence of this text reads as a clause of terms or a privacy policy (it may be a page of links, a heading or a few words), so it gets no grade"}
 
 // AnalyzeText analyzes a text described by src: the analysis the API
 // returns, before any AI summary and unsaved, or errNotLegal. It charges
