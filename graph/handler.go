@@ -141,6 +141,7 @@ var codes = map[app.Code]string{
 	app.CodeConflict:        "CONFLICT",
 	app.CodeRateLimited:     "RATE_LIMITED",
 	app.CodeUnreadable:      "UNREADABLE",
+	app.CodeNotLegal:        "NOT_A_LEGAL_DOCUMENT",
 	app.CodeUpstream:        "UPSTREAM",
 	app.CodeTimeout:         "TIMEOUT",
 	app.CodeUnavailable:     "UNAVAILABLE",

@@ -11,24 +11,25 @@ import (
 
 // grading is a grade as the API writes it, with its basis and cases.
 type grading struct {
-	Grade string
-	Score int
-	Basis *app.GradeBasis
-	Cases []app.Case
+	Grade    string
+	Score    int
+	Basis    *app.GradeBasis
+	Cases    []app.Case
+	Findings []app.Finding
 }
 
-// check fails unless g's grade is ToS;DR's rule over its cases, and its
-// basis counts them.
-func (g grading) check(t *testing.T, what string) {
+// check fails unless g's grade is the rule over the findings of its
+// documents (docs), and its basis counts them.
+func (g grading) check(t *testing.T, what string, docs ...[]app.Finding) {
 	t.Helper()
-	grade, score, basis := apptest.Rule(g.Cases)
+	grade, score, basis := apptest.Rule(docs...)
 	if g.Basis == nil || *g.Basis != basis || g.Grade != grade || g.Score != score {
 		t.Errorf("%s: grade %s %d basis %+v over %+v; the rule gives %s %d %+v", what, g.Grade, g.Score, g.Basis, g.Cases, grade, score, basis)
 	}
 }
 
 // An analysis shows what its grade rests on: the basis and the cases, each
-// finding naming its case; a batch grades the union of its items' cases.
+// finding naming its case; a batch grades its items' findings together.
 func TestAnalysisShowsGradeBasis(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d)
@@ -38,12 +39,9 @@ func TestAnalysisShowsGradeBasis(t *testing.T) {
 		if res.status != http.StatusOK {
 			t.Fatalf("%d %s", res.status, res.body)
 		}
-		var a struct {
-			grading
-			Findings []app.Finding
-		}
+		var a grading
 		res.decode(t, &a)
-		a.check(t, "analysis")
+		a.check(t, "analysis", a.Findings)
 		if a.Basis.Bad == 0 || len(a.Cases) == 0 {
 			t.Fatalf("terms without notice found no bad case: %s", res.body)
 		}
@@ -83,7 +81,7 @@ func TestAnalysisShowsGradeBasis(t *testing.T) {
 		if len(b.Results) != 3 || !b.Results[0].OK || !b.Results[1].OK || b.Results[2].OK || b.Overall == nil {
 			t.Fatalf("batch: %s", res.body)
 		}
-		b.Overall.check(t, "overall")
+		b.Overall.check(t, "overall", b.Results[0].Analysis.Findings, b.Results[1].Analysis.Findings)
 		n := map[string]bool{}
 		for _, r := range b.Results[:2] {
 			for _, c := range r.Analysis.Cases {

@@ -156,6 +156,7 @@ var statusOf = map[app.Code]int{
 	app.CodeTooLarge:        http.StatusRequestEntityTooLarge,
 	app.CodeUnsupportedType: http.StatusUnsupportedMediaType,
 	app.CodeUnreadable:      http.StatusUnprocessableEntity,
+	app.CodeNotLegal:        http.StatusUnprocessableEntity,
 	app.CodeRateLimited:     http.StatusTooManyRequests,
 	app.CodeInternal:        http.StatusInternalServerError,
 	app.CodeRetryLater:      http.StatusInternalServerError, // the contract's webhook failure, which the provider retries

@@ -163,8 +163,11 @@ func runAnalyze(ctx context.Context, args []string, getenv func(string) string, 
 		return err
 	}
 	stopAnalysis := slow(stderr, "analyzing")
-	a := svc.AnalyzeText(d.Extracted.Text, d.Source(""))
+	a, err := svc.AnalyzeText(d.Extracted.Text, d.Source(""))
 	stopAnalysis()
+	if err != nil {
+		return err
+	}
 	if asJSON {
 		return printJSON(stdout, rest.NewAnalysisResponse(a))
 	}

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/excerpt"
 )
@@ -61,47 +60,18 @@ func printAnalysis(w io.Writer, a *app.Analysis) error {
 	return bw.Flush()
 }
 
-// printWhy explains the grade under the letter: the rule and the balance in
-// one sentence, then the cases that moved it, each with the quote of the
-// first finding that stands for it; a sentence that stands for several
-// cases is quoted once, with all of them.
+// printWhy explains the grade under the letter in the why's own words
+// (analyze.Explain): the clauses that decided it with their quotes, what
+// weighed in the document's favour, what would change the letter, and the
+// rule last, each paragraph wrapped and each listed clause indented.
 func printWhy(bw io.Writer, a *app.Analysis) {
-	fmt.Fprintln(bw, wrap("  ", "  ", a.Why()))
-	type quoted struct {
-		start, end int
-		quote      string
-		titles     []string
-	}
-	var qs []*quoted
-	for _, c := range a.Cases {
-		if c.Rating == analyze.SeverityNeutral {
-			continue
-		}
-		label := "[" + strings.ToUpper(c.Rating) + "] " + c.Title
-		i := slices.IndexFunc(a.Findings, func(f app.Finding) bool {
-			return f.Severity == c.Rating && (f.Case == c.Title || f.Case == "" && f.Title == c.Title)
-		})
-		if i < 0 {
-			qs = append(qs, &quoted{start: -1, titles: []string{label}})
-			continue
-		}
-		f := a.Findings[i]
-		if k := slices.IndexFunc(qs, func(q *quoted) bool { return q.start == f.Start && q.end == f.End }); k >= 0 {
-			qs[k].titles = append(qs[k].titles, label)
-			continue
-		}
-		qs = append(qs, &quoted{f.Start, f.End, f.Quote, []string{label}})
-	}
-	for _, q := range qs {
-		for k, t := range q.titles {
-			first := "  - "
-			if k > 0 {
-				first = "    "
+	for _, para := range strings.Split(a.Why(), "\n\n") {
+		for _, line := range strings.Split(para, "\n") {
+			if item, ok := strings.CutPrefix(line, "- "); ok {
+				fmt.Fprintln(bw, wrap("    - ", "      ", item))
+				continue
 			}
-			fmt.Fprintln(bw, wrap(first, "    ", t))
-		}
-		if q.start >= 0 {
-			fmt.Fprintln(bw, wrap("    ", "    ", fmt.Sprintf("%q (at %d)", shorten(q.quote, 200), q.start)))
+			fmt.Fprintln(bw, wrap("  ", "  ", line))
 		}
 	}
 }

@@ -146,10 +146,7 @@ func score(w io.Writer, ls []Label, data string, rating map[string]string, folds
 	}
 	fmt.Fprintf(w, "\n== cross-validated by service (%d folds): each service scored by a case model trained without its ToS;DR points and corpus documents\n\n", folds)
 	printScores(w, all, rating)
-	if admitPath != "" {
-		return writeAdmitted(admitPath, all, rating, folds)
-	}
-	return nil
+	return calibrate(w, all)
 }
 
 // dumpPath is -dump's file: with it, the shipped analyzer's scored

@@ -39,7 +39,7 @@ func main() {
 	folds := flag.Int("folds", 5, "folds of services for the cross-validated score (0: the shipped analyzer only)")
 	reading := flag.Bool("reading", false, "report only how the shipped analyzer reads the labelled sentences (actor, modality, kind, gate); -dump then writes the read services' sentences")
 	flag.StringVar(&dumpPath, "dump", "", "write the shipped analyzer's scored sentences (fold, label, cases found, reading) to this JSON-lines file")
-	flag.StringVar(&admitPath, "admit", "", "write the good cases' cross-validated precision, and which the grade admits, to this file (internal/analyze/good-cases.tsv)")
+	flag.StringVar(&calibratePath, "calibrate", "", "write every finding's calibrated probability by case, cross-validated by service, to this file (internal/analyze/calibration.tsv)")
 	flag.Parse()
 	var err error
 	switch {

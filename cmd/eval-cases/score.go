@@ -14,14 +14,15 @@ import (
 // it.
 type scored struct {
 	Label
-	found []string
-	read  analyze.Reading // the analyzer's reading of the sentence (ReadClause)
+	found    []string
+	findings []analyze.Finding // every finding overlapping the sentence, for calibration
+	read     analyze.Reading   // the analyzer's reading of the sentence (ReadClause)
 }
 
 // match gives each labelled sentence of one document (ls, all of the
 // document whose text is text) the distinct cases of the findings whose
-// offsets overlap the sentence's. Findings of a category alone (no case)
-// are not scored here.
+// offsets overlap the sentence's, and those findings. Findings of a
+// category alone (no case) are not scored as cases, only calibrated.
 func match(text string, findings []analyze.Finding, ls []Label) []scored {
 	spans := analyze.Sentences(text)
 	names := analyze.Names(text)
@@ -30,7 +31,11 @@ func match(text string, findings []analyze.Finding, ls []Label) []scored {
 		s := scored{Label: l, read: analyze.ReadClause(l.Text, names)}
 		sp := spans[l.Sentence]
 		for _, f := range findings {
-			if f.Case != "" && f.Start < sp.End && sp.Start < f.End && !slices.Contains(s.found, f.Case) {
+			if !(f.Start < sp.End && sp.Start < f.End) {
+				continue
+			}
+			s.findings = append(s.findings, f)
+			if f.Case != "" && !slices.Contains(s.found, f.Case) {
 				s.found = append(s.found, f.Case)
 			}
 		}

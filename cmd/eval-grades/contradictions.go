@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/corpus"
@@ -33,9 +35,14 @@ func contradiction(r analyze.Result) string {
 	return ""
 }
 
+// longWords is the length from which a terms of service or privacy policy
+// counts as a full document in the letter distribution.
+const longWords = 1000
+
 // contradictions analyzes every corpus document with the shipped engine,
-// typed as the service would type it (extract.DetectType), and counts the
-// grades that contradict their findings.
+// typed as the service would type it (extract.DetectType), prints the
+// letters (all documents, and the terms and privacy policies of longWords
+// words or more) and counts the grades that contradict their findings.
 func contradictions(data string) error {
 	docs, err := corpus.Read(filepath.Join(data, "corpus", "documents.jsonl.gz"))
 	if err != nil {
@@ -46,18 +53,36 @@ func contradictions(data string) error {
 		return err
 	}
 	byKind := map[string]int{}
-	letters := map[string]int{}
+	letters, long, conf := map[string]int{}, map[string]int{}, map[string]int{}
+	nLong := 0
 	for _, d := range docs {
-		r := engine.Analyze(d.Text, analyze.Options{DocumentType: extract.DetectType(d.Type, d.Text)})
-		letters[r.Grade]++
+		dt := extract.DetectType(d.Type, d.Text)
+		r := engine.Analyze(d.Text, analyze.Options{DocumentType: dt})
+		grade := cmp.Or(r.Grade, "none")
+		letters[grade]++
+		conf[r.Confidence]++
+		if (d.Type == "Terms of Service" || d.Type == "Privacy Policy") && len(strings.Fields(d.Text)) >= longWords {
+			long[grade]++
+			nLong++
+		}
 		if k := contradiction(r); k != "" {
 			byKind[k]++
 			fmt.Printf("  %s (%s): %s %d %+v\n", d.Service, d.Type, r.Grade, r.Score, r.Basis)
 		}
 	}
-	fmt.Printf("%d documents, grades %v; contradictions:\n", len(docs), letters)
+	fmt.Printf("%d documents, letters %s; confidence %v\n", len(docs), dist(letters), conf)
+	fmt.Printf("%d terms and privacy policies of %d words or more, letters %s\n", nLong, longWords, dist(long))
+	fmt.Println("contradictions:")
 	for _, k := range []string{"A or B with a blocker finding", "A with a bad finding", "D or E with no bad or blocker finding"} {
 		fmt.Printf("  %-40s %d\n", k, byKind[k])
 	}
 	return nil
+}
+
+func dist(m map[string]int) string {
+	var out []string
+	for _, l := range []string{"A", "B", "C", "D", "E", "none"} {
+		out = append(out, fmt.Sprintf("%s %d", l, m[l]))
+	}
+	return strings.Join(out, ", ")
 }

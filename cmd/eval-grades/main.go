@@ -1,25 +1,25 @@
-// Command eval-grades measures the grades against ToS;DR's on the dev
-// services (shared/data/tosdr/dev-grades.jsonl): their current terms of
-// service and privacy policy from shared/data/corpus are analyzed together
-// with a case detector trained without any of their quotes (whole services
-// left out), and graded by ToS;DR's rule over the union of the cases found.
+// Command eval-grades measures the grades against ToS;DR's on the
+// development grades: the 28 services of shared/data/tosdr-silver (silver
+// grades, ToS;DR's rule on each service's distinct approved cases, with
+// their current documents) and the 22 of shared/data/tosdr/dev-grades.jsonl
+// (their terms and privacy policy from shared/data/corpus). Each document
+// is analyzed on its own, with a case detector trained without any of
+// these services' quotes, and compared with its service's grade, as a
+// reader would compare one document's letter with the service's.
 //
-// The rule's thresholds are ToS;DR's scaled by one factor to the detector's
-// yield, with a balance for D placed between C's and E's. They are chosen
-// leaving one service out: each service is graded with the parameters that
-// score best (exact plus within one letter) on the other 21, so the printed
-// numbers are not fitted to the service they grade; ToS;DR's 2018 rule (no
-// D balance) is chosen from apart, to show what the D balance costs. The
-// parameters chosen on all 22 are printed last: they are what
-// analyze.GradeThresholds ships. Each is reported for a service's terms and
-// privacy policy together and for each alone.
+// The letter's cuts are chosen leaving one service out: each service's
+// documents are graded with the cuts that score best (exact plus within
+// one letter) on every other service's documents of both sets, so the
+// printed numbers are not fitted to the service they grade. The cuts
+// chosen on all are printed last: they are what analyze.GradeCuts ships.
 //
 //	go run ./cmd/eval-grades -data ../shared/data
 //
 // With -contradictions it instead analyzes the 544 corpus documents with
-// the shipped engine and counts the grades that contradict their findings
-// (an A or B with a blocker finding, an A with a bad one, a D or E with
-// neither).
+// the shipped engine, prints their letters (and those of the terms and
+// privacy policies of 1,000 words or more) and counts the grades that
+// contradict their findings (an A or B with a blocker finding, an A with a
+// bad one, a D or E with neither).
 package main
 
 import (
@@ -40,10 +40,9 @@ import (
 )
 
 func main() {
-	data := flag.String("data", "../shared/data", "directory with tosdr/, clauses/ and corpus/")
-	verbose := flag.Bool("v", false, "print each service's cases")
-	flag.StringVar(&dumpPath, "dump", "", "write each dev service's documents' findings to this JSON-lines file")
-	contra := flag.Bool("contradictions", false, "instead, count the corpus documents whose grade contradicts their findings (shipped engine)")
+	data := flag.String("data", "../shared/data", "directory with tosdr/, tosdr-silver/ and corpus/")
+	verbose := flag.Bool("v", false, "print each document's letter, balance and gold")
+	contra := flag.Bool("contradictions", false, "instead, grade the corpus documents with the shipped engine and count the grades that contradict their findings")
 	flag.Parse()
 	do := func() error { return run(*data, *verbose) }
 	if *contra {
@@ -55,29 +54,50 @@ func main() {
 	}
 }
 
-type devService struct {
-	Service string         `json:"service"`
-	ToSDR   string         `json:"tosdr"`
-	Grade   string         `json:"grade"`
-	Counts  map[string]int `json:"counts"`
-}
-
 func key(s string) string { return strings.ReplaceAll(strings.ToLower(s), " ", "") }
 
+// graded is one development document: its set (silver or dev), its
+// service's key and grade, and the verdict of its findings.
+type graded struct {
+	set, service, name, docType, gold string
+	v                                 analyze.Verdict
+}
+
 func run(data string, verbose bool) error {
-	dev, err := readDev(filepath.Join(data, "tosdr", "dev-grades.jsonl"))
-	if err != nil {
+	var dev []struct {
+		Service, ToSDR, Grade string
+	}
+	if err := readJSONL(filepath.Join(data, "tosdr", "dev-grades.jsonl"), func(b []byte) error {
+		var d struct{ Service, Tosdr, Grade string }
+		err := json.Unmarshal(b, &d)
+		dev = append(dev, struct{ Service, ToSDR, Grade string }{d.Service, d.Tosdr, d.Grade})
+		return err
+	}); err != nil {
 		return err
 	}
+	var silver []struct {
+		Service, ToSDR, Grade string
+	}
+	if err := readJSONL(filepath.Join(data, "tosdr-silver", "grades.jsonl"), func(b []byte) error {
+		var d struct {
+			Service, Tosdr string
+			Grade          string `json:"silver_grade"`
+		}
+		err := json.Unmarshal(b, &d)
+		silver = append(silver, struct{ Service, ToSDR, Grade string }{d.Service, d.Tosdr, d.Grade})
+		return err
+	}); err != nil {
+		return err
+	}
+	// a service is one whichever set and spelling names it: the ToS;DR
+	// slug where there is one
+	svc := map[string]string{}
 	held := map[string]bool{}
-	for _, d := range dev {
-		held[key(d.Service)], held[key(d.ToSDR)] = true, true
+	for _, s := range slices.Concat(dev, silver) {
+		svc[key(s.Service)], svc[key(s.ToSDR)] = s.ToSDR, s.ToSDR
+		held[key(s.Service)], held[key(s.ToSDR)] = true, true
 	}
 	cd, err := train.ReadCaseData(data)
-	if err != nil {
-		return err
-	}
-	docs, err := corpus.Read(filepath.Join(data, "corpus", "documents.jsonl.gz"))
 	if err != nil {
 		return err
 	}
@@ -91,209 +111,156 @@ func run(data string, verbose bool) error {
 	if err != nil {
 		return err
 	}
-	// cases[i], terms[i], privacy[i]: service i's cases, from its terms and
-	// privacy policy together, from its terms alone and from its privacy
-	// policy alone.
-	cases := make([][]analyze.Case, len(dev))
-	terms := make([][]analyze.Case, len(dev))
-	privacy := make([][]analyze.Case, len(dev))
-	for i, d := range dev {
-		var results [][]analyze.Case
-		for _, doc := range docs {
-			if doc.Service != d.Service || !slices.Contains(train.GradedTypes, doc.Type) {
-				continue
-			}
-			dt := "terms"
-			if doc.Type == "Privacy Policy" {
-				dt = "privacy"
-			}
-			res := engine.Analyze(doc.Text, analyze.Options{DocumentType: dt})
-			results = append(results, res.Cases)
-			if dt == "terms" {
-				terms[i] = analyze.UnionCases(terms[i], res.Cases)
-			} else {
-				privacy[i] = analyze.UnionCases(privacy[i], res.Cases)
-			}
-			if dumpPath != "" {
-				dumped = append(dumped, dumpDoc{d.Service, d.Grade, dt, len([]rune(doc.Text)), res.Coverage, res.Confidence, res.Findings})
-			}
+	judge := func(set string, d corpus.Doc, gold string) graded {
+		dt := "terms"
+		if d.Type != "Terms of Service" {
+			dt = "privacy"
 		}
-		cases[i] = analyze.UnionCases(results...)
-		if verbose {
-			fmt.Printf("%s (%s, %d documents): %+v\n", d.Service, d.Grade, len(results), analyze.BasisOf(cases[i]))
-			for _, c := range cases[i] {
-				fmt.Printf("    %-8s %s\n", c.Rating, c.Title)
+		r := engine.Analyze(d.Text, analyze.Options{DocumentType: dt})
+		return graded{set, svc[key(d.Service)], d.Service, dt, gold, analyze.Judge(analyze.GradeCuts, r.Findings)}
+	}
+	var docs []graded
+	corpusDocs, err := corpus.Read(filepath.Join(data, "corpus", "documents.jsonl.gz"))
+	if err != nil {
+		return err
+	}
+	for _, s := range dev {
+		for _, d := range corpusDocs {
+			if d.Service == s.Service && slices.Contains(train.GradedTypes, d.Type) {
+				docs = append(docs, judge("dev", d, s.Grade))
 			}
 		}
 	}
-	if dumpPath != "" {
-		f, err := os.Create(dumpPath)
-		if err != nil {
-			return err
-		}
-		enc := json.NewEncoder(f)
-		for _, d := range dumped {
-			if err := enc.Encode(d); err != nil {
-				f.Close()
-				return err
-			}
-		}
-		if err := f.Close(); err != nil {
-			return err
-		}
+	silverDocs, err := corpus.Read(filepath.Join(data, "tosdr-silver", "documents.jsonl.gz"))
+	if err != nil {
+		return err
 	}
-	gold := make([]string, len(dev))
-	for i, d := range dev {
-		gold[i] = d.Grade
-	}
-	// ToS;DR's 2018 rule (D only with a blocker) and the rule with a D
-	// balance are two families of the grid; each is chosen from by leaving
-	// one service out, so the price of grading a short document of bad
-	// cases alone D is measured, not guessed.
-	var rule2018, withD []param
-	for _, d := range dShares {
-		for _, sc := range scales {
-			if d == 1 {
-				rule2018 = append(rule2018, param{sc, d})
-			} else {
-				withD = append(withD, param{sc, d})
+	for _, s := range silver {
+		for _, d := range silverDocs {
+			if d.Service == s.Service {
+				docs = append(docs, judge("silver", d, s.Grade))
 			}
 		}
 	}
-	fmt.Printf("%-40s %5s %5s %6s %6s  %s\n", "", "rho", "±1", "exact", "top", "letters")
-	for _, v := range []struct {
-		name  string
-		cases [][]analyze.Case
-	}{{"terms alone", terms}, {"privacy alone", privacy}, {"terms and privacy", cases}} {
-		fmt.Println(v.name + ":")
-		report("  ToS;DR 2018 rule, leave-one-out", gold, loso(rule2018, v.cases, gold))
-		report("  D balance, leave-one-out", gold, loso(withD, v.cases, gold))
-		report("  shipped thresholds (in-sample)", gold, letters(param{}, v.cases))
+	pred := loso(docs)
+	services := map[string]bool{}
+	for _, d := range docs {
+		services[d.service] = true
 	}
-	constC := make([]string, len(dev))
-	for i := range constC {
-		constC[i] = "C"
+	fmt.Printf("%d documents of %d services; each graded with cuts fitted without its service\n", len(docs), len(services))
+	fmt.Printf("%-34s %4s %5s %5s %6s  %s\n", "", "n", "rho", "±1", "exact", "letters (gold letters)")
+	for _, set := range []string{"silver", "dev"} {
+		for _, dt := range []string{"", "terms", "privacy"} {
+			var g, p []string
+			for i, d := range docs {
+				if d.set == set && (dt == "" || d.docType == dt) {
+					g, p = append(g, d.gold), append(p, pred[i])
+				}
+			}
+			name := set + ", leave-one-service-out"
+			if dt != "" {
+				name = "  " + dt + " alone"
+			}
+			report(name, g, p)
+		}
 	}
-	report("constant C", gold, constC)
-	report("ToS;DR (gold)", gold, gold)
-	fmt.Println("\nexact + within one (of 44) on all 22, per D share / scale:")
-	for _, p := range slices.Concat(rule2018, withD) {
-		fmt.Printf("  %4g %4g: %.0f\n", p.dShare, p.scale, score(gold, letters(p, cases)))
+	fmt.Printf("\nchosen on all services: %+v; shipped (analyze.GradeCuts): %+v\n", fit(docs), analyze.GradeCuts)
+	for _, set := range []string{"silver", "dev"} {
+		var g, p []string
+		for _, d := range docs {
+			if d.set == set {
+				g, p = append(g, d.gold), append(p, d.v.Grade)
+			}
+		}
+		report(set+", shipped cuts (in-sample)", g, p)
 	}
-	p := choose(withD, cases, gold)
-	fmt.Printf("\nchosen on all 22 services: thresholds %+v\n", p.thresholds())
-	fmt.Printf("shipped: thresholds %+v (analyze.GradeThresholds)\n", analyze.GradeThresholds)
-	pred, predTerms, predPrivacy := letters(param{}, cases), letters(param{}, terms), letters(param{}, privacy)
-	for i, d := range dev {
-		fmt.Printf("  %-20s gold %s  shipped %s  terms alone %s  privacy alone %s  %+v\n", d.Service, d.Grade, pred[i], predTerms[i], predPrivacy[i], analyze.BasisOf(cases[i]))
+	if verbose {
+		for i, d := range docs {
+			fmt.Printf("  %-6s %-28s %-8s gold %s  loso %s  shipped %s  balance %6.1f ± %4.1f  %+v\n", d.set, d.name, d.docType, d.gold, pred[i], d.v.Grade, d.v.Balance, d.v.Spread, d.v.Basis)
+		}
 	}
 	return nil
 }
 
-// letters grades each service's cases with p's thresholds.
-func letters(p param, cases [][]analyze.Case) []string {
-	t := p.thresholds()
-	out := make([]string, len(cases))
-	for i, c := range cases {
-		out[i] = analyze.Letter(c, t)
+// grid is every set of cuts the letter's are chosen from: C from -1 to
+// -15, D from C to -30, E from D to -50, one unit apart.
+var grid = func() []analyze.Cuts {
+	var out []analyze.Cuts
+	for c := -1.0; c >= -15; c-- {
+		for d := c; d >= -30; d-- {
+			for e := d; e >= -50; e -= 2 {
+				out = append(out, analyze.Cuts{E: e, D: d, C: c})
+			}
+		}
 	}
 	return out
-}
+}()
 
-// choose returns the parameters of grid that score best on cases, the
-// first in grid order on ties.
-func choose(grid []param, cases [][]analyze.Case, gold []string) param {
-	best, bestScore := grid[0], -1.0
-	for _, p := range grid {
-		if sc := score(gold, letters(p, cases)); sc > bestScore {
-			best, bestScore = p, sc
+// fit returns the cuts that score best on docs (exact plus within one
+// letter), the first in grid order on ties.
+func fit(docs []graded) analyze.Cuts {
+	best, bestScore := grid[0], -1
+	for _, c := range grid {
+		s := 0
+		for _, d := range docs {
+			s += agreement(d.gold, d.v.LetterWith(c))
+		}
+		if s > bestScore {
+			best, bestScore = c, s
 		}
 	}
 	return best
 }
 
-// loso grades each service with the parameters chosen on the others.
-func loso(grid []param, cases [][]analyze.Case, gold []string) []string {
-	pred := make([]string, len(cases))
-	for i := range cases {
-		others := slices.Delete(slices.Clone(cases), i, i+1)
-		otherGold := slices.Delete(slices.Clone(gold), i, i+1)
-		pred[i] = letters(choose(grid, others, otherGold), cases[i:i+1])[0]
+// loso grades each service's documents with the cuts fitted on the other
+// services' documents.
+func loso(docs []graded) []string {
+	pred := make([]string, len(docs))
+	cuts := map[string]analyze.Cuts{}
+	for i, d := range docs {
+		c, ok := cuts[d.service]
+		if !ok {
+			c = fit(slices.DeleteFunc(slices.Clone(docs), func(o graded) bool { return o.service == d.service }))
+			cuts[d.service] = c
+		}
+		pred[i] = d.v.LetterWith(c)
 	}
 	return pred
 }
 
-// The grid the thresholds are chosen from: ToS;DR's E and C balances times
-// a scale, D at a share of the way from C to E (1: at E, ToS;DR's 2018
-// rule, where only a blocker makes D), shrunk for a basis weighing less
-// than Ref = -EBelow (a smaller Ref would let a bad case lift a grade).
-// Ties go to the first in order: ToS;DR's rule, then D shares from C's
-// side (the dev services, whose bases are almost all bad, cannot tell the
-// shares apart; the smallest grades two bad cases alone D at the floor of
-// 3, README-grade.md), small scales first.
-var (
-	dShares = []float64{1, 0.25, 0.5, 0.75}
-	scales  = []float64{2, 2.5, 3, 3.5, 4}
-)
+func rank(l string) int { return int(l[0] - 'A') }
 
-// param{} stands for the shipped thresholds.
-type param struct {
-	scale, dShare float64
-}
-
-// thresholds are p's; the floor is the shipped one: the dev services all
-// weigh more, so it is set by what a short document should grade
-// (README-grade.md), not here.
-func (p param) thresholds() analyze.Thresholds {
-	if p.scale == 0 {
-		return analyze.GradeThresholds
+// agreement is 2 for the same letter, 1 for one letter apart, else 0.
+func agreement(gold, pred string) int {
+	switch d := rank(gold) - rank(pred); {
+	case d == 0:
+		return 2
+	case d == 1 || d == -1:
+		return 1
 	}
-	t := analyze.ToSDRThresholds
-	e := int(math.Round(float64(t.EBelow) * p.scale))
-	c := int(math.Round(float64(t.CBelow) * p.scale))
-	d := c + int(math.Round(p.dShare*float64(e-c)))
-	return analyze.Thresholds{EBelow: e, DBelow: d, CBelow: c, Ref: -e, Floor: analyze.GradeThresholds.Floor}
-}
-
-func rank(l string) float64 { return float64(l[0] - 'A') }
-
-// score is what the factor is chosen by: exact agreements plus agreements
-// within one letter.
-func score(gold, pred []string) float64 {
-	s := 0.0
-	for i := range gold {
-		d := math.Abs(rank(gold[i]) - rank(pred[i]))
-		if d == 0 {
-			s++
-		}
-		if d <= 1 {
-			s++
-		}
-	}
-	return s
+	return 0
 }
 
 func report(name string, gold, pred []string) {
 	exact, within := 0, 0
-	dist := map[string]int{}
+	dist, goldDist := map[string]int{}, map[string]int{}
 	for i := range gold {
-		d := math.Abs(rank(gold[i]) - rank(pred[i]))
-		if d == 0 {
+		a := agreement(gold[i], pred[i])
+		if a == 2 {
 			exact++
 		}
-		if d <= 1 {
+		if a >= 1 {
 			within++
 		}
 		dist[pred[i]]++
+		goldDist[gold[i]]++
 	}
 	n := float64(len(gold))
-	top := 0
 	var ds []string
 	for _, l := range []string{"A", "B", "C", "D", "E"} {
-		top = max(top, dist[l])
-		ds = append(ds, fmt.Sprintf("%s %d", l, dist[l]))
+		ds = append(ds, fmt.Sprintf("%s %d (%d)", l, dist[l], goldDist[l]))
 	}
-	fmt.Printf("%-22s %5.2f %4.0f%% %5.0f%% %5.0f%%  %s\n", name, spearman(gold, pred), 100*float64(within)/n, 100*float64(exact)/n, 100*float64(top)/n, strings.Join(ds, ", "))
+	fmt.Printf("%-34s %4d %5.2f %4.0f%% %5.0f%%  %s\n", name, len(gold), spearman(gold, pred), 100*float64(within)/n, 100*float64(exact)/n, strings.Join(ds, ", "))
 }
 
 // spearman is Spearman's rho of the letters (ties get their mean rank);
@@ -334,33 +301,19 @@ func ranks(xs []string) []float64 {
 	return out
 }
 
-func readDev(path string) ([]devService, error) {
+// readJSONL calls line for each line of the file at path.
+func readJSONL(path string, line func([]byte) error) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
-	var out []devService
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		var d devService
-		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
-			return nil, err
+		if err := line(sc.Bytes()); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
 		}
-		out = append(out, d)
 	}
-	return out, sc.Err()
+	return sc.Err()
 }
-
-var dumpPath string
-
-type dumpDoc struct {
-	Service, Gold, Type string
-	Runes               int
-	Coverage            float64
-	Confidence          string
-	Findings            []analyze.Finding
-}
-
-var dumped []dumpDoc

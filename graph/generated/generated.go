@@ -2007,7 +2007,7 @@ type Analysis {
   score: Int!
   "What the grade rests on; null on analyses stored before grades had a basis."
   basis: GradeBasis
-  "The grade and the rule that gives it, in one sentence: the cases counted by rating, the balance and the thresholds they are held to. Empty on analyses stored before grades had a basis or graded by an earlier rule."
+  "Why this grade, in plain words: the clauses that decided it with their quotes, what weighed in the document's favour, what would change the letter, and the rule last, one paragraph each. Empty on analyses stored before grades had a basis or graded by an earlier rule."
   why: String!
   "The distinct cases the grade counts, in order of first appearance."
   cases: [Case!]!
@@ -2016,7 +2016,7 @@ type Analysis {
   readability: Readability!
   "The share of the text read as clauses (0 to 1, two decimals: letters in sentences, not in headings or fragments); 0 on analyses stored before it."
   coverage: Float!
-  "How far the grade can be trusted: low (a short text, a document neither terms nor a privacy policy, or coverage below 0.5), medium or high; empty on analyses stored before it. The grade stays A to E whatever it is."
+  "How far the grade can be trusted: low (a short text, a document neither terms nor a privacy policy, coverage below 0.5, fewer than three cases counted, categories' default cases alone, or a balance whose uncertainty spans two letters), medium or high; empty on analyses stored before it. The grade stays A to E whatever it is."
   confidence: String!
   "Null unless ai was asked for and the model answered."
   ai: AISummary
@@ -2064,7 +2064,7 @@ extend type Query {
 }
 
 extend type Mutation {
-  "Analyzes a public URL or given text. Scope analyze; one scan, and one AI unit with ai."
+  "Analyzes a public URL or given text. Scope analyze; one scan, and one AI unit with ai. NOT_A_LEGAL_DOCUMENT (scan given back) when no sentence reads as a clause."
   analyze(input: AnalyzeInput!): Analysis
   "Analyzes 1 to 5 items, admitted whole or not at all; items fail one by one. Scope analyze; one scan per item."
   analyzeBatch(items: [AnalyzeInput!]!): BatchResult

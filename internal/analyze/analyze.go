@@ -20,15 +20,17 @@ import (
 
 // Finding is one clause or practice worth the reader's attention.
 type Finding struct {
-	Category    string  `json:"category"`
-	Severity    string  `json:"severity"` // blocker | bad | neutral | good
-	Title       string  `json:"title"`
-	Explanation string  `json:"explanation"` // why it matters to the reader
-	Guidance    string  `json:"guidance"`    // what to check, ask or do
-	Quote       string  `json:"quote"`
-	Start       int     `json:"start"` // Unicode code point offsets into the text
-	End         int     `json:"end"`
-	Confidence  float64 `json:"confidence"`
+	Category    string `json:"category"`
+	Severity    string `json:"severity"` // blocker | bad | neutral | good
+	Title       string `json:"title"`
+	Explanation string `json:"explanation"` // why it matters to the reader
+	Guidance    string `json:"guidance"`    // what to check, ask or do
+	Quote       string `json:"quote"`
+	Start       int    `json:"start"` // Unicode code point offsets into the text
+	End         int    `json:"end"`
+	// Confidence is the calibrated probability that the finding's
+	// sentence states its case with its rating (Probability).
+	Confidence float64 `json:"confidence"`
 	// Case is the ToS;DR case the finding is an instance of ("The service
 	// can delete your account without prior notice and without a reason"),
 	// empty for a finding of a category alone; its rating is Severity.
@@ -38,8 +40,8 @@ type Finding struct {
 // Result is the analysis of one document.
 type Result struct {
 	DocumentType string      `json:"documentType"`
-	Grade        string      `json:"grade"` // A..E, ToS;DR's rule over Cases (see Grade)
-	Score        int         `json:"score"` // 0..100, see Basis.Score
+	Grade        string      `json:"grade"` // A..E (see Judge); "" for a text that is not a legal document
+	Score        int         `json:"score"` // 0..100 (see Judge)
 	Basis        Basis       `json:"basis"`
 	Cases        []Case      `json:"cases"` // distinct, in order of first appearance
 	Findings     []Finding   `json:"findings"`
@@ -51,7 +53,13 @@ type Result struct {
 	// Confidence is how far the grade can be trusted: low | medium | high
 	// (see confidence).
 	Confidence string `json:"confidence"`
+	// Why explains the grade in plain words (Explain).
+	Why Why `json:"-"`
 }
+
+// Graded reports whether the text got a letter: a text with no sentence
+// read as a clause is not a legal document and gets none.
+func (r Result) Graded() bool { return r.Grade != "" }
 
 // Options tune an analysis.
 type Options struct {
@@ -92,21 +100,48 @@ func (e *Engine) Analyze(text string, opts Options) Result {
 	hits := e.sentenceHits(d, docType == "privacy")
 	hits = e.keepHits(d, hits, Names(text))
 	findings := capMinor(merge(d, hits, e.cd))
-	cases := GradeCases(findings)
-	grade, score, basis := Grade(cases)
+	for i := range findings {
+		findings[i].Confidence = Probability(findings[i])
+	}
+	v := Judge(GradeCuts, findings)
 	cov, words := coverage(d)
-	return Result{
+	r := Result{
 		DocumentType: docType,
-		Grade:        grade,
-		Score:        score,
-		Basis:        basis,
-		Cases:        cases,
+		Grade:        v.Grade,
+		Score:        v.Score,
+		Basis:        v.Basis,
+		Cases:        v.Cases,
 		Findings:     phrased(findings, docType),
 		Guidance:     checklist(findings, docType),
 		Readability:  readability(d),
 		Coverage:     cov,
-		Confidence:   confidence(docType, cov, words),
+		Confidence:   confidence(docType, cov, words, v, GradeCuts),
+		Why:          Explain(v, GradeCuts),
 	}
+	if !hasClause(d) {
+		// nothing to grade: a letter would say the text was read as terms
+		r.Grade, r.Score = "", 0
+	}
+	return r
+}
+
+// minClauseWords is the fewest words a sentence needs to be a clause: the
+// shortest real ones ("You waive arbitration.") have three; "hi" or "OK"
+// is no clause whatever its shape.
+const minClauseWords = 3
+
+// hasClause reports whether any sentence of the text reads as a clause
+// (not a heading, a link line, a fragment of a word or two): a text
+// without one is not a legal document and gets no grade.
+func hasClause(d *doc) bool {
+	var rs []rune
+	for i := range d.spans {
+		rs = d.appendRunes(rs[:0], i)
+		if len(strings.Fields(string(rs))) >= minClauseWords && sentenceKind(d, i, rs) == KindClause {
+			return true
+		}
+	}
+	return false
 }
 
 // parallelMin is the number of sentences from which Analyze spreads the
@@ -335,11 +370,10 @@ func merge(d *doc, hits []hit, cd *caseDetector) []Finding {
 			End:        end,
 			Confidence: conf,
 		}
-		f.Title, f.Explanation, f.Guidance = wording(h.cat, sev)
 		if h.cas >= 0 {
 			f.Case = cd.m.Cases[h.cas].Title
-			f.Title = f.Case
 		}
+		f.Title, f.Explanation, f.Guidance = wording(h.cat, sev, f.Case)
 		findings = append(findings, f)
 		k = n
 	}

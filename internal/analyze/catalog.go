@@ -1,5 +1,11 @@
 package analyze
 
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
 // Severities, from worst to best.
 const (
 	SeverityBlocker = "blocker"
@@ -251,23 +257,45 @@ var catalog = map[string]map[string]text{
 	},
 }
 
-// ratingWording explains a case finding whose category has no wording at
-// its rating (a good termination clause, a case of OtherCategory).
+// ratingWording is what a case finding whose category has no wording at
+// its rating (a good termination clause, a case of OtherCategory) means
+// for the reader, after the case itself (caseExplanation), and what to do.
 var ratingWording = map[string]text{
-	SeverityBlocker: {"", "ToS;DR's reviewers rate this practice as a blocker: one of the worst a user can accept.", "Read the quoted clause closely and consider whether you can accept it.", ""},
-	SeverityBad:     {"", "ToS;DR's reviewers rate this practice as bad for users.", "Read the quoted clause and check whether it applies to how you use the service.", ""},
-	SeverityNeutral: {"", "ToS;DR's reviewers rate this practice as neutral: worth knowing, neither good nor bad.", "Note it; no action is usually needed.", ""},
-	SeverityGood:    {"", "ToS;DR's reviewers rate this practice as good for users.", "Note it: it is a commitment you can hold the company to.", ""},
+	SeverityBlocker: {"", "ToS;DR's reviewers rate it among the worst terms a user can accept.", "Read the quoted clause closely and consider whether you can accept it.", ""},
+	SeverityBad:     {"", "ToS;DR's reviewers count it against users.", "Read the quoted clause and check whether it applies to how you use the service.", ""},
+	SeverityNeutral: {"", "Worth knowing, neither for nor against you.", "Note it; no action is usually needed.", ""},
+	SeverityGood:    {"", "It is in your favour: a commitment you can hold the company to.", "Note it: it is a commitment you can hold the company to.", ""},
 }
 
 // wording returns the title, explanation and guidance of a finding of a
-// category at a severity.
-func wording(cat, sev string) (title, explanation, guidance string) {
-	if t, ok := catalog[cat][sev]; ok {
+// category at a severity. A case finding (caseTitle its case) is titled
+// as its case and its explanation starts with what the case says, then
+// what the category (or, where the category has no wording at that
+// severity, the rating) means for the reader.
+func wording(cat, sev, caseTitle string) (title, explanation, guidance string) {
+	t, ok := catalog[cat][sev]
+	if !ok {
+		t = ratingWording[sev]
+		t.title = "A practice rated " + sev + " by ToS;DR's reviewers"
+	}
+	if caseTitle == "" {
 		return t.title, t.explanation, t.guidance
 	}
-	t := ratingWording[sev]
-	return "A practice rated " + sev + " by ToS;DR's reviewers", t.explanation, t.guidance
+	return caseTitle, caseExplanation(caseTitle) + " " + t.explanation, t.guidance
+}
+
+// caseExplanation restates a case's title as what the clause says ("You
+// waive your moral rights" -> "This clause says that you waive your moral
+// rights."), so the explanation names the practice, not only its rating.
+func caseExplanation(title string) string {
+	t := strings.TrimRight(strings.TrimSpace(title), ".")
+	r, n := utf8.DecodeRuneInString(t)
+	// "You ...", "This service ..." read on in lower case; an acronym
+	// ("VPN ...") keeps its capitals
+	if n < len(t) && !unicode.IsUpper(rune(t[n])) {
+		t = string(unicode.ToLower(r)) + t[n:]
+	}
+	return "This clause says that " + t + "."
 }
 
 // severityRank orders severities from worst (0) to best.

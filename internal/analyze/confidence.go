@@ -59,16 +59,38 @@ func coverage(d *doc) (float64, int) {
 	return math.Round(float64(read)/float64(total)*100) / 100, words
 }
 
+// minEvidence is the fewest counted cases a letter can rest on with any
+// confidence.
+const minEvidence = 3
+
 // confidence says how far the grade can be trusted: low for a short text,
-// a document that is neither terms nor a privacy policy, or one mostly not
-// read as clauses; high for a full legal document read almost whole;
+// a document that is neither terms nor a privacy policy, one mostly not
+// read as clauses, a letter resting on fewer than minEvidence cases or on
+// categories' default cases alone (no ToS;DR case), or a balance whose
+// spread (one standard deviation either way) reaches past a cut into
+// another letter; high for a full legal document read almost whole;
 // medium in between.
-func confidence(docType string, cov float64, words int) string {
+func confidence(docType string, cov float64, words int, v Verdict, cuts Cuts) string {
+	defaults := true
+	for _, e := range v.Evidence {
+		defaults = defaults && IsDefaultCase(e.Title)
+	}
 	switch {
 	case words < minWords || docType == "other" || cov < minCoverage:
+		return ConfidenceLow
+	case len(v.Evidence) < minEvidence || defaults || spansLetters(v, cuts):
 		return ConfidenceLow
 	case words < fullWords || cov < fullCoverage:
 		return ConfidenceMedium
 	}
 	return ConfidenceHigh
+}
+
+// spansLetters reports whether the balance, one spread either way, crosses
+// a cut that would change the letter (a cut a blocker overrides does not).
+func spansLetters(v Verdict, cuts Cuts) bool {
+	lo, hi := v.Balance-v.Spread, v.Balance+v.Spread
+	low, high := v, v
+	low.Balance, high.Balance = lo, hi
+	return low.letter(cuts) != high.letter(cuts)
 }

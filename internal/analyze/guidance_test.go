@@ -18,7 +18,7 @@ func TestPrivacyGuidanceIsNotTermsAdvice(t *testing.T) {
 	sevs := []string{SeverityBlocker, SeverityBad, SeverityNeutral, SeverityGood}
 	for _, cat := range Categories {
 		for _, sev := range sevs {
-			_, _, g := wording(cat, sev)
+			_, _, g := wording(cat, sev, "")
 			f := phrased([]Finding{{Category: cat, Severity: sev, Guidance: g}}, "privacy")[0]
 			if termsAdvice.MatchString(f.Guidance) {
 				t.Errorf("%s/%s in a privacy policy: guidance %q", cat, sev, f.Guidance)

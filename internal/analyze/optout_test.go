@@ -24,10 +24,9 @@ func TestArbitrationOptOutIsItsOwnCase(t *testing.T) {
 	if !hasCase(forced, forcedArbitration, SeverityBad) || hasCase(forced, optOutArbitration, SeverityGood) {
 		t.Errorf("without an opt-out: cases %+v, want %q (bad) alone", forced.Cases, forcedArbitration)
 	}
-	// the opt-out counts toward the grade only as an admitted good case
-	// (good-cases.tsv); its finding shows either way (below)
-	if admitted := AdmittedGood(optOutArbitration); hasCase(free, optOutArbitration, SeverityGood) != admitted || free.Basis.Good != forced.Basis.Good+boolInt(admitted) {
-		t.Errorf("with an opt-out: cases %+v, basis %+v, want %q (good, admitted %v) beside %+v", free.Cases, free.Basis, optOutArbitration, admitted, forced.Basis)
+	// the opt-out counts toward the grade, weighed by its probability
+	if !hasCase(free, optOutArbitration, SeverityGood) || free.Basis.Good != forced.Basis.Good+1 {
+		t.Errorf("with an opt-out: cases %+v, basis %+v, want %q (good) beside %+v", free.Cases, free.Basis, optOutArbitration, forced.Basis)
 	}
 	i := slices.IndexFunc(free.Findings, func(f Finding) bool { return f.Case == optOutArbitration })
 	if i < 0 || free.Findings[i].Quote != optOut || free.Findings[i].Severity != SeverityGood || free.Findings[i].Category != "arbitration" {

@@ -705,7 +705,7 @@ type Analysis struct {
 	// Text the text the findings' start/end offsets count into (Unicode code points): the extracted text of a url, or the text as given
 	Text string `json:"text"`
 
-	// Why the grade and the rule that gives it, in one sentence: the cases counted by rating, the balance and the thresholds they are held to (internal/analyze/README-grade.md); empty on analyses stored before grades had a basis or graded by an earlier rule
+	// Why why this grade, in plain words, one paragraph each: the clauses that decided it (at most five, with their quotes), what weighed in the document's favour, what would change the letter, and the rule last (internal/analyze/README-grade.md); empty on analyses stored before grades had a basis or graded by an earlier rule
 	Why string `json:"why"`
 }
 
@@ -821,8 +821,10 @@ type ExtractionDocumentType string
 // Finding defines model for Finding.
 type Finding struct {
 	// Case the ToS;DR case the finding is an instance of (its title), absent for a finding of a category alone; its rating is the severity
-	Case        *string         `json:"case,omitempty"`
-	Category    string          `json:"category"`
+	Case     *string `json:"case,omitempty"`
+	Category string  `json:"category"`
+
+	// Confidence the calibrated probability (0 to 1) that the quoted sentence states the finding's case with its rating, measured on labelled documents; it weighs the finding in the grade
 	Confidence  float32         `json:"confidence"`
 	End         int             `json:"end"`
 	Explanation string          `json:"explanation"`

@@ -76,17 +76,18 @@ type Grading struct {
 	Cases []Case
 }
 
-// Why is the grade and the rule that gives it, in one sentence
-// (analyze.Why): the one explanation of the rule, which the API sends so
-// the portal restates nothing, and the command line and the MCP tool print. Empty on an analysis stored before grades
-// had a basis, or graded by an earlier rule whose letter its cases no
-// longer give (the sentence would explain another grade).
+// Why explains the grade in plain words (analyze.Explain): the clauses
+// that decided it, what was in the document's favour, what would change
+// it, and the rule last. The API sends it so the portal restates nothing;
+// the command line and the MCP tool print it. Empty on an analysis stored
+// before grades had a basis, or graded by an earlier rule whose letter
+// its findings no longer give (the text would explain another grade).
 func (a *Analysis) Why() string {
-	cases := engineCases(a.Cases)
-	if a.Basis == nil || analyze.Letter(cases, analyze.GradeThresholds) != a.Grade {
+	v := analyze.Judge(analyze.GradeCuts, engineFindings(a.Findings))
+	if a.Basis == nil || v.Grade != a.Grade {
 		return ""
 	}
-	return analyze.Why(cases)
+	return analyze.Explain(v, analyze.GradeCuts).String()
 }
 
 // Readability of the analyzed text.
@@ -136,23 +137,22 @@ func engineCases(in []Case) []analyze.Case {
 	return out
 }
 
-// overallGrading grades the union of the cases of a batch's analyses, as
-// ToS;DR grades a service from all its documents; nil without any.
+// overallGrading grades a batch's analyses together, each case counted
+// once, as ToS;DR grades a service from all its documents; nil without
+// any.
 func overallGrading(items []BatchItem) *Grading {
-	var lists [][]analyze.Case
+	var docs [][]analyze.Finding
 	for _, it := range items {
 		if it.Analysis != nil {
-			lists = append(lists, engineCases(it.Analysis.Cases))
+			docs = append(docs, engineFindings(it.Analysis.Findings))
 		}
 	}
-	if len(lists) == 0 {
+	if len(docs) == 0 {
 		return nil
 	}
-	cases := analyze.UnionCases(lists...)
-	grade, score, basis := analyze.Grade(cases)
-	return &Grading{Grade: grade, Score: score, Basis: GradeBasis(basis), Cases: casesOf(cases)}
+	v := analyze.Judge(analyze.GradeCuts, docs...)
+	return &Grading{Grade: v.Grade, Score: v.Score, Basis: GradeBasis(v.Basis), Cases: casesOf(v.Cases)}
 }
-
 func aiSummaryOf(s llm.Summary) *AISummary {
 	a := AISummary(s)
 	return &a
@@ -310,11 +310,20 @@ func fieldsUnder(err error, prefix string) error {
 	return e
 }
 
+// errNotLegal is the answer for a text with no sentence read as a clause:
+// a letter would say it was read as terms (analyze.Result.Graded). Its body
+// names the code, which 422 alone does not tell from an unreadable page.
+var errNotLegal = &Error{Code: CodeNotLegal, Data: map[string]any{"code": string(CodeNotLegal)}, Message: "not a legal document: no sentence of this text reads as a clause of terms or a privacy policy (it may be a page of links, a heading or a few words), so it gets no grade"}
+
 // AnalyzeText analyzes a text described by src: the analysis the API
-// returns, before any AI summary and unsaved. It charges nothing; Analyze
-// charges before it calls it, the command line calls it as it is.
-func (s *Service) AnalyzeText(text string, src Source) *Analysis {
+// returns, before any AI summary and unsaved, or errNotLegal. It charges
+// nothing; Analyze charges before it calls it (and gives the scan back on
+// an error), the command line calls it as it is.
+func (s *Service) AnalyzeText(text string, src Source) (*Analysis, error) {
 	r := s.analyzer.Analyze(text, analyze.Options{DocumentType: src.DocumentType})
+	if !r.Graded() {
+		return nil, errNotLegal
+	}
 	basis := GradeBasis(r.Basis)
 	a := &Analysis{
 		ID: newID(), Source: src, Grade: r.Grade, Score: r.Score, Basis: &basis, Cases: casesOf(r.Cases),
@@ -325,7 +334,7 @@ func (s *Service) AnalyzeText(text string, src Source) *Analysis {
 	if a.Guidance == nil {
 		a.Guidance = []string{}
 	}
-	return a
+	return a, nil
 }
 
 // inAnalysisPlace runs f, an analysis of a text of n characters, once the
@@ -390,8 +399,12 @@ func (s *Service) produceAnalysis(ctx context.Context, in AnalyzeInput) (*Analys
 		src.DocumentType = in.DocumentType
 	}
 	var a *Analysis
-	if err := s.inAnalysisPlace(ctx, len(text), func() { a = s.AnalyzeText(text, src) }); err != nil {
+	var notLegal error
+	if err := s.inAnalysisPlace(ctx, len(text), func() { a, notLegal = s.AnalyzeText(text, src) }); err != nil {
 		return nil, err
+	}
+	if notLegal != nil {
+		return nil, notLegal
 	}
 	if in.AI {
 		sum, err := s.llm.Summarize(ctx, llm.Input{Title: src.Title, DocumentType: src.DocumentType, Text: text, Findings: engineFindings(a.Findings)})

@@ -22,10 +22,11 @@ const (
 	CodeUpstream        Code = "upstream"   // the document's server failed or is unreachable
 	CodeTimeout         Code = "timeout"    // the document's server did not answer in time
 	CodeUnavailable     Code = "unavailable"
-	CodeBusy            Code = "busy"             // every place for the work is taken; retry in a moment
-	CodeTooLarge        Code = "too_large"        // a request body over the limit
-	CodeUnsupportedType Code = "unsupported_type" // a request body that is not JSON
-	CodeRetryLater      Code = "retry_later"      // expected now, applicable later (an event before the one it needs); the caller's retry will do
+	CodeBusy            Code = "busy"                 // every place for the work is taken; retry in a moment
+	CodeTooLarge        Code = "too_large"            // a request body over the limit
+	CodeUnsupportedType Code = "unsupported_type"     // a request body that is not JSON
+	CodeRetryLater      Code = "retry_later"          // expected now, applicable later (an event before the one it needs); the caller's retry will do
+	CodeNotLegal        Code = "not_a_legal_document" // a text with no sentence read as a clause: no grade
 	CodeInternal        Code = "internal"
 )
 

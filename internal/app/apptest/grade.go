@@ -16,13 +16,16 @@ const (
 		"You have the right to access, correct and delete your personal data at any time."
 )
 
-// Rule is the grade ToS;DR's rule gives cases as the API returns them: what
-// an analysis's or a batch's grade must be.
-func Rule(cases []app.Case) (grade string, score int, basis app.GradeBasis) {
-	in := make([]analyze.Case, len(cases))
-	for i, c := range cases {
-		in[i] = analyze.Case(c)
+// Rule is the grade the engine's rule gives findings as the API returns
+// them, one list per document: what an analysis's (one list) or a batch's
+// (its items' lists) grade must be.
+func Rule(docs ...[]app.Finding) (grade string, score int, basis app.GradeBasis) {
+	in := make([][]analyze.Finding, len(docs))
+	for i, fs := range docs {
+		for _, f := range fs {
+			in[i] = append(in[i], analyze.Finding(f))
+		}
 	}
-	grade, score, b := analyze.Grade(in)
-	return grade, score, app.GradeBasis(b)
+	v := analyze.Judge(analyze.GradeCuts, in...)
+	return v.Grade, v.Score, app.GradeBasis(v.Basis)
 }
