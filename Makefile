@@ -21,8 +21,8 @@ run: ## builds, saying so at least every 10 s, then the service on embedded SQLi
 test: lint ## every test, on SQLite and a real PostgreSQL, then the portal in Chromium
 	@echo "make test: go test -race on SQLite and PostgreSQL"
 	./scripts/with-postgres.sh $(GO) test -race -count=1 -timeout 8m $(PKGS)
-	@echo "make test: TestAnalysesIdentical without -race (four million characters analyzed; no goroutine in it to race)"
-	$(GO) test -count=1 -run '^TestAnalysesIdentical$$' ./internal/analyze
+	@echo "make test: TestFindingsGolden without -race (four million characters analyzed; no goroutine of its own to race)"
+	$(GO) test -count=1 -run '^TestFindingsGolden$$' ./internal/analyze
 	@echo "make test: FuzzExtract for 20000 inputs"
 	@# A count, not a duration: a time limit that ends while the fuzzer
 	@# minimizes a new input fails the run with "context deadline exceeded".
