@@ -62,8 +62,8 @@ fi
 together \
 	"go test -race on SQLite and PostgreSQL" "./scripts/with-postgres.sh $GO test -race -vet=off -count=1 -timeout 8m $PKGS" \
 	"staticcheck" "$STATICCHECK $PKGS"
-stage "TestAnalysesIdentical without -race (four million characters analyzed; no goroutine in it to race)" \
-	"$GO" test -vet=off -count=1 -run '^TestAnalysesIdentical$' ./internal/analyze
+stage "TestFindingsGolden without -race (four million characters analyzed; no goroutine of its own to race)" \
+	"$GO" test -vet=off -count=1 -run '^TestFindingsGolden$' ./internal/analyze
 # A count, not a duration: a time limit that ends while the fuzzer minimizes
 # a new input fails the run with "context deadline exceeded".
 together \

@@ -202,34 +202,42 @@ func (e *Engine) hitsFor(d *doc, paras []int, privacyDoc bool) []hit {
 		pt.reset()
 		for i := paras[k]; i < paras[k+1]; i++ {
 			s := d.sentence(i)
-			toks := pt.add(s)
-			ph = privacyHits(s, ph[:0])
-			ch = ch[:0]
 			n := len(hits)
-			var ms [nLabels]float32
-			ms, ch = e.clf.scores(s, toks, e.cd, ch)
-			// "We may update this privacy policy" is reported as a
-			// policy_change_notice, which the patterns grade more finely.
-			changeClause := ms[idxChange] >= e.clf.m.Thr[idxChange] && !privacyPolicyChange(ph, s, privacyDoc)
-			for j, v := range ms {
-				if v >= e.clf.m.Thr[j] && (j != idxChange || changeClause) {
-					cat := ClauseLabels[j]
-					hits = append(hits, hit{i, cat, clauseSeverity[cat], e.clf.confidence(j, v), -1, 0})
-				}
-			}
-			for _, p := range ph {
-				if changeClause && p.cat == "policy_change_notice" && p.sev != SeverityGood {
-					continue // already reported as unilateral_change
-				}
-				hits = append(hits, hit{i, p.cat, p.sev, p.conf, -1, 0})
-			}
-			hits = withCases(hits, n, i, ch, e.cd)
+			hits, ph, ch = e.hitsOf(hits, i, s, pt.add(s), privacyDoc, ph, ch)
+			hits = e.holdPolarity(hits, n, s, privacyDoc)
 		}
 		if e.pd != nil {
 			hits = e.pd.paragraph(d, paras[k], &pt, hits, first)
 		}
 	}
 	return hits
+}
+
+// hitsOf appends the hits of one sentence (index i, text s, normalised
+// tokens toks): the clause classifier's categories, the privacy
+// patterns' and the cases, each case standing for the category hit it
+// refines. ph and ch are buffers, given back for the next sentence.
+func (e *Engine) hitsOf(hits []hit, i int, s string, toks []string, privacyDoc bool, ph []privacyHit, ch []caseHit) ([]hit, []privacyHit, []caseHit) {
+	ph = privacyHits(s, ph[:0])
+	n := len(hits)
+	var ms [nLabels]float32
+	ms, ch = e.clf.scores(s, toks, e.cd, ch[:0])
+	// "We may update this privacy policy" is reported as a
+	// policy_change_notice, which the patterns grade more finely.
+	changeClause := ms[idxChange] >= e.clf.m.Thr[idxChange] && !privacyPolicyChange(ph, s, privacyDoc)
+	for j, v := range ms {
+		if v >= e.clf.m.Thr[j] && (j != idxChange || changeClause) {
+			cat := ClauseLabels[j]
+			hits = append(hits, hit{i, cat, clauseSeverity[cat], e.clf.confidence(j, v), -1, 0})
+		}
+	}
+	for _, p := range ph {
+		if changeClause && p.cat == "policy_change_notice" && p.sev != SeverityGood {
+			continue // already reported as unilateral_change
+		}
+		hits = append(hits, hit{i, p.cat, p.sev, p.conf, -1, 0})
+	}
+	return withCases(hits, n, i, ch, e.cd), ph, ch
 }
 
 // withCases adds a sentence's case hits to its category hits (those from

@@ -213,5 +213,6 @@ func protective(r *sentRead) bool {
 	if r.low == "" {
 		r.low = strings.ToLower(r.s)
 	}
-	return protectiveRe.MatchString(dntRe.ReplaceAllString(r.low, "dnt")) && !noticeDutyRe.MatchString(r.low)
+	// not deleting what the user deleted is retention (polarity.go)
+	return protectiveRe.MatchString(dntRe.ReplaceAllString(r.low, "dnt")) && !noticeDutyRe.MatchString(r.low) && !afterDeletionRe.MatchString(r.low)
 }

@@ -37,6 +37,9 @@ const (
 	titleLiabilityFees  = "Any liability on behalf of the service is only limited to the fees you paid as a user"
 	titleTermination    = "The service can delete your account without prior notice and without a reason"
 	titleChangeNoNotice = "Terms may be changed any time at their discretion, without notice to the user"
+	titleKeepsDeleted   = "This service holds onto content that you've deleted"
+	titleBiometric      = "Your biometric data is collected"
+	titleOtherSites     = "This service tracks you on other websites"
 )
 
 func weightyCase(title, rating, category string) model.CaseInfo {
@@ -51,10 +54,10 @@ func weightyCase(title, rating, category string) model.CaseInfo {
 // the rules missed (now found by a rule) and a dozen false alarms the
 // rules' readings of actor and purpose avoid.
 var weightyRules = []ruleCase{
-	{info: weightyCase(titleMoralRights, SeverityBlocker, ""), needs: []string{"moral"}, kw: []string{"moral right", "moral or", "droit moral"}, match: moralWaiver, conf: 0.85, only: true},
-	{info: weightyCase(titleLicenceAfter, SeverityBad, ""), needs: []string{"licen", "sublicen", "sub-licen"}, kw: []string{"surviv", "after", "continue", "following"}, match: licenceAfterClosing, conf: 0.75, group: "licence"},
+	{info: weightyCase(titleMoralRights, SeverityBlocker, ""), needs: []string{"moral", "attribut", "integrity", "paternity", "author", "credit", "droit"}, match: moralWaiver, conf: 0.85, only: true},
+	{info: weightyCase(titleLicenceAfter, SeverityBad, ""), needs: []string{"licen", "sublicen", "sub-licen", "permission"}, kw: []string{"surviv", "after", "continue", "following"}, match: licenceAfterClosing, conf: 0.75, group: "licence"},
 	{info: weightyCase(titleLicenceThird, SeverityBad, ""), needs: []string{"licen", "sublicen", "sub-licen"}, kw: []string{"affiliat", "third", "partner", "successor", "other"}, match: licenceToThirdParties, conf: 0.75, group: "licence"},
-	{info: weightyCase(titleBroadLicence, SeverityBad, ""), needs: []string{"licen", "sublicen", "sub-licen"}, kw: []string{"grant", "give", "provide", "confer", "assign", "hereby", "you"}, match: broadLicence, conf: 0.75, group: "licence"},
+	{info: weightyCase(titleBroadLicence, SeverityBad, ""), needs: []string{"licen", "sublicen", "sub-licen", "permission"}, kw: []string{"grant", "give", "provide", "confer", "assign", "hereby", "you"}, match: broadLicence, conf: 0.75, group: "licence"},
 	{info: weightyCase(titleClassAction, SeverityBad, "arbitration"), needs: []string{"class", "representative", "collective", "consolidat", "mass", "group", "individual", "attorney"}, match: classActionWaiver, conf: 0.85},
 	{info: weightyCase(titleArbitration, SeverityBad, "arbitration"), needs: []string{"arbitra", "waiv"}, match: bindingArbitration, conf: 0.8},
 	{info: weightyCase(titleLiabilityFees, SeverityBad, "limitation_of_liability"), needs: []string{"liab"}, kw: []string{"exceed", "limited to", "greater", "lesser", "excess", "cap", "amount", "total", "aggregate", "maximum", "cumulative", "entire", "overall", "paid"}, match: liabilityCap, conf: 0.85, group: "liability"},
@@ -64,6 +67,9 @@ var weightyRules = []ruleCase{
 	{info: weightyCase(titleSellUnlessOpt, SeverityBad, "data_sale"), needs: []string{"sell", "sold", "rent", "sale"}, match: sellsData, conf: 0.75, only: true},
 	{info: weightyCase(titleTargetedAds, SeverityBad, "tracking"), needs: []string{"advertis", "ads", "marketing", "iba", "oba"}, match: targetedThirdPartyAds, conf: 0.75, only: true, group: "ads", keepOthers: true},
 	{info: weightyCase(titleAds, SeverityBad, "tracking"), needs: []string{"advertis", "ads"}, match: personalisedAds, conf: 0.7, only: true, group: "ads", keepOthers: true},
+	{info: weightyCase(titleKeepsDeleted, SeverityBlocker, "retention"), needs: []string{"retain", "keep", "kept", "stor", "preserv", "hold", "remain", "persist", "continu", "archiv", "delet", "remov", "eras", "cop"}, kw: []string{"after", "once", "following", "despite", "even", "deleted", "removed", "copies"}, match: keptAfterDeletion, conf: 0.75, keepOthers: true},
+	{info: weightyCase(titleBiometric, SeverityBad, "data_collection"), needs: []string{"biometric", "face", "facial", "voiceprint", "voice", "iris", "retina", "palm", "fingerprint"}, match: collectsBiometrics, conf: 0.8, keepOthers: true},
+	{info: weightyCase(titleOtherSites, SeverityBad, "tracking"), needs: []string{"across", "other", "third", "cross", "off", "different", "non-affiliated", "unaffiliated"}, kw: []string{"track", "collect", "monitor", "follow", "observ", "record", "gather", "log", "about"}, match: tracksOnOtherSites, conf: 0.75, keepOthers: true},
 	{info: weightyCase(titleGivenThird, SeverityBad, "third_party_sharing"), needs: []string{"shar", "disclos", "provid", "transfer", "available", "giv", "pass"}, kw: []string{"third", "partner", "advertis", "affiliat", "compan", "broker", "sponsor", "network", "marketing"}, match: sharedWithThirdParties, conf: 0.7, only: true, keepOthers: true},
 }
 
@@ -73,23 +79,32 @@ func negatedBefore(w string, i, n int) bool {
 }
 
 var (
-	moralRe       = regexp.MustCompile(`\bmoral (rights?|or (\w+ ){0,2}rights)\b|\bdroit moral\b`)
-	moralWaiverRe = regexp.MustCompile(`\b(waive|waives|waived|waiving|waiver|relinquish\w*|not to (assert|exercise|enforce)|not (assert|exercise|enforce)|never (assert|exercise)|consent to (\w+ ){0,6}(act|acts|use|modification)|unenforceable|not be enforced)\b`)
+	// the moral rights by name or by what they are: to be named as the
+	// author (attribution, paternity) and to object to a distortion of
+	// the work (integrity)
+	moralRe = regexp.MustCompile(`\bmoral (rights?|or (\w+ ){0,2}rights)\b|\bdroits? moraux\b|\bdroit moral\b|\brights? (of|to) (attribution|integrity|paternity)\b|\bright to (be )?(identified|named|credited|attributed) as (the )?(author|creator)|\bright to object to (\w+ ){0,3}(derogatory|distortion|mutilation|modification)|\bauthorship rights\b`)
+	// using the user's work without naming them, which a waiver of the
+	// attribution right permits: "we may use, edit and publish your
+	// content without attribution to you"
+	noAttributionRe = regexp.MustCompile(`\b(use|uses|publish|display|modify|edit|adapt|reproduce|distribute|exploit)\b(\s+\S+){0,14}?\s+without (any )?(attribution|attributing|crediting|credit|naming|identifying)\b`)
+	moralWaiverRe   = regexp.MustCompile(`\b(waive|waives|waived|waiving|waiver|relinquish\w*|not to (assert|exercise|enforce)|not (assert|exercise|enforce)|never (assert|exercise)|consent to (\w+ ){0,6}(act|acts|use|modification)|unenforceable|not be enforced)\b`)
 )
 
 // moralWaiver: "you waive any moral rights", "you agree not to assert
 // your moral rights", "all moral rights ... have been waived"; not "you
 // retain all moral rights".
 func moralWaiver(w string) bool {
-	return moralRe.MatchString(w) && moralWaiverRe.MatchString(w)
+	return moralRe.MatchString(w) && moralWaiverRe.MatchString(w) || noAttributionRe.MatchString(w) && contentRe.MatchString(w)
 }
 
 var (
-	licenceGrantRe = regexp.MustCompile(`\b(grant|grants|granting|give|gives|giving|provide|provides|confer|confers|assign|assigns|hereby|you)\b(\s+\S+){0,40}?\s+(licen[cs]e|licen[cs]es|right|rights|permission)\b`)
-	contentRe      = regexp.MustCompile(`\b(content|submissions?|materials?|ugc|posts|photos?|videos?|uploads?|user[- ]generated|creations?|works?|feedback|reviews|listings|information you|ideas)\b`)
-	broadRe        = regexp.MustCompile(`\b(perpetual|perpetually|irrevocable|irrevocably|any purpose|any purposes|all purposes|whatever purpose|any (and all )?(media|manner|form)|now known or (hereafter|later) (developed|devised|invented)|unlimited|without (any )?(territorial|time) limitations?|exploit)\b`)
-	wideGrantRe    = regexp.MustCompile(`\bsub-?licens\w*\b`)
-	derivativeRe   = regexp.MustCompile(`\b(derivative works?|modify|adapt|adaptations?|translate|commerciali[sz]e)\b`)
+	permissionGrantRe = regexp.MustCompile(`\b(grant|grants|granting|give|gives|giving|provide|provides|confer|confers)\b (\S+ ){0,4}?(permission|the right|a right|rights|authori[sz]ation)\b (\S+ ){0,3}?to (use|reproduce|copy|display|publish|distribute|modify|exploit|adapt|broadcast|perform|sell|share)\b`)
+	anythingYoursRe   = regexp.MustCompile(`\b(anything|everything|whatever|all (that|of what)) you (upload|post|submit|share|create|provide|send|publish|make)\b`)
+	licenceGrantRe    = regexp.MustCompile(`\b(grant|grants|granting|give|gives|giving|provide|provides|confer|confers|assign|assigns|hereby|you)\b(\s+\S+){0,40}?\s+(licen[cs]e|licen[cs]es|right|rights|permission)\b`)
+	contentRe         = regexp.MustCompile(`\b(content|submissions?|materials?|ugc|posts|photos?|videos?|uploads?|user[- ]generated|creations?|works?|feedback|reviews|listings|information you|ideas)\b`)
+	broadRe           = regexp.MustCompile(`\b(perpetual|perpetually|irrevocable|irrevocably|any purpose|any purposes|all purposes|whatever purpose|any (and all )?(media|manner|form)|now known or (hereafter|later) (developed|devised|invented)|unlimited|without (any )?(territorial|time) limitations?|exploit)\b`)
+	wideGrantRe       = regexp.MustCompile(`\bsub-?licens\w*\b`)
+	derivativeRe      = regexp.MustCompile(`\b(derivative works?|modify|adapt|adaptations?|translate|commerciali[sz]e)\b`)
 	// a licence the service grants the user ("we grant you a licence to
 	// use the app"; "apart from this licence, you have no other rights")
 	toUserRe = regexp.MustCompile(`\b(grants? you|gives? you|granted to you|licen[cs]ed to you|you (are|have been) granted|no other rights)\b`)
@@ -102,8 +117,13 @@ var (
 
 // grantsContentLicence: the user grants a licence to their content.
 func grantsContentLicence(w string) bool {
-	if !strings.Contains(w, "licen") || toUserRe.MatchString(w) {
+	if toUserRe.MatchString(w) {
 		return false
+	}
+	if !strings.Contains(w, "licen") {
+		// a licence in other words: "you give us permission to use,
+		// reproduce and display anything you upload"
+		return permissionGrantRe.MatchString(w) && (contentRe.MatchString(w) || anythingYoursRe.MatchString(w))
 	}
 	return licenceGrantRe.MatchString(w) && contentRe.MatchString(w) || strings.Contains(w, "you grant")
 }
@@ -207,6 +227,57 @@ var (
 	// limited liability company": the words without the exclusion
 	notExclusionRe = regexp.MustCompile(`\b(jurisdictions|states|countries|laws?) (do|does|may) not (allow|permit)\b|\blimited liability (company|partnership)\b|\b(you|users?|customers?)\b(\s+\S+){0,4}?\s+(indemnify|indemnifies|defend)\b`)
 )
+
+var (
+	// keeping what the user deleted: kept, stored, not deleted, copies
+	// that remain
+	keepRe = regexp.MustCompile(`\b(retain|retains|retained|retaining|keep|keeps|kept|keeping|store|stores|stored|storing|preserve|preserves|preserved|hold|holds|remain|remains|persist|persists|archive|archives|archived|continue to (use|store|retain|keep|display|hold|process)|(not|n't) (\S+ ){0,2}?(delete|deleted|remove|removed|erase|erased|purge|purged))\b`)
+	// after the user deleted it
+	afterDeleteRe = regexp.MustCompile(`\b(after|even after|once|even if|even though|following|despite) (you |the user |users |a user )?(have |has )?((delet|remov|eras)\w*|(clos|cancel|terminat|deactivat)\w* (your |the |their |an? )?(user )?(account|profile|membership)|(the )?(deletion|closure|termination) of (your |the |their )?(account|profile|content|data|information))\b|\b(deleted|removed) (content|data|information|posts|photos|messages|files|accounts?|items)\b|\b(content|data|information|posts|photos|messages|files|items) (that |which )?you (have )?(deleted|removed)\b|\b(residual|backup|cached|archived|archival) copies\b|\bcopies (\S+ ){0,8}?(remain|persist)\b`)
+	// what is kept is the user's data or content, not an obligation or
+	// the account itself
+	keptDataRe = regexp.MustCompile(`\b(data|information|content|posts?|photos?|messages?|files?|copies|copy|records?|backups?|profile|comments?|videos?|uploads?)\b`)
+	// kept to comply with the law: a case of its own (data kept after
+	// erasure for legal obligations), not this one; nor is what "remains
+	// our property" or "remains in effect"
+	legalHoldRe = regexp.MustCompile(`\blegal (obligations?|requirements?|reasons|purposes|claims)|\brequired by (law|applicable law)|\bcomply with\b|\bas (reasonably )?necessary\b|\bremain\w* (\w+ ){0,2}(property|in (full )?(force|effect)|responsible|liable|active|valid|binding)\b`)
+	// a bounded period is another case ("backups are deleted within 30
+	// days"); without limit it is this one
+	boundedRe   = regexp.MustCompile(`\b(\d+|thirty|sixty|ninety|one|two|three|six|twelve|forty-eight|twenty-four) (hours?|days?|weeks?|months?)\b|\b(limited|short|reasonable|brief|certain) (period|time)\b|\bwithin\b|\bup to\b`)
+	unlimitedRe = regexp.MustCompile(`\b(indefinitely|forever|unlimited|undefined|no time limit)\b`)
+)
+
+// keptAfterDeletion: the service keeps (copies of) what the user
+// deleted, for no limited time.
+func keptAfterDeletion(w string) bool {
+	return keepRe.MatchString(w) && afterDeleteRe.MatchString(w) && keptDataRe.MatchString(w) && !legalHoldRe.MatchString(w) && (!boundedRe.MatchString(w) || unlimitedRe.MatchString(w))
+}
+
+var (
+	// biometric data by name or by kind; a device's or browser's
+	// "fingerprint" is tracking, not biometrics
+	biometricRe  = regexp.MustCompile(`\b(biometric\w*|face ?prints?|facial (recognition|geometry|features|scans?|templates?|data|images? analysis)|face (geometry|scans?|templates?|recognition)|voice ?prints?|iris (scans?|patterns?)|retina\w* scans?|palm ?prints?|fingerprints?)\b`)
+	deviceFPRe   = regexp.MustCompile(`\b(device|browser|digital|canvas|audio) fingerprint`)
+	bioCollectRe = regexp.MustCompile(`\b(collect\w*|captur\w*|obtain\w*|record\w*|process\w*|use|uses|used|using|scan\w*|stor\w*|extract\w*|creat\w*|generat\w*|analy[sz]\w*|derive\w*|receiv\w*|gather\w*|retain\w*|keep)\b`)
+)
+
+// collectsBiometrics: the service collects or uses biometric data.
+func collectsBiometrics(w string) bool {
+	return biometricRe.MatchString(w) && !deviceFPRe.MatchString(w) && bioCollectRe.MatchString(w)
+}
+
+// otherSitesRe: the user's activity followed beyond the service, on other
+// websites and apps ("track your activity across other websites",
+// "information about your online activities over time and across
+// third-party websites").
+var otherSitesRe = regexp.MustCompile(`\b(track|tracks|tracking|tracked|collect\w*|monitor\w*|follow\w*|observ\w*|record\w*|gather\w*|log|logs|logged|information about|data about)\b(\s+\S+){0,20}?\s+(across|on|over|at|from) (other|third[- ]party|different|non-affiliated|unaffiliated|multiple|various|many) (\S+ ){0,2}?(websites|sites|apps|applications|services|online services|platforms|devices|browsers)\b|\b(track|tracks|tracking|tracked|collect\w*|follow\w*)\b(\s+\S+){0,20}?\s+across (the )?(internet|web|websites|sites|apps|devices|platforms)\b|\bover time and across\b|\bcross[- ](site|app|device|context) (track\w*|behaviou?ral|advertis\w*|activit\w*)|\boff[- ](facebook|site|platform|app) activity\b`)
+
+// tracksOnOtherSites: the service or its partners follow the user's
+// activity across other websites or apps; a sentence about opting out of
+// it is the user's choice.
+func tracksOnOtherSites(w string) bool {
+	return otherSitesRe.MatchString(w) && !adOptOutRe.MatchString(w) && personRe.MatchString(w)
+}
 
 // liabilityCap: liability limited to an amount ("shall not exceed the fees
 // you paid", "aggregate liability ... limited to $100").
