@@ -156,7 +156,15 @@ func newServer(o Options, req context.Context) *sdk.Server {
 		}, req)
 	add(s, "create_monitor", "Watch a public URL for changes; its first check sets the baseline now (one scan; scope monitor).",
 		func(ctx context.Context, in monitorIn) (any, error) {
-			m, err := mon.CreateMonitor(ctx, monitor.MonitorCreate{URL: in.URL, Name: in.Name, IntervalSeconds: in.IntervalSeconds})
+			m, err := mon.CreateMonitor(ctx, monitor.MonitorCreate{URL: in.URL, Name: in.Name, IntervalSeconds: in.IntervalSeconds, AlertOn: in.AlertOn})
+			if err != nil {
+				return nil, err
+			}
+			return monitorOf(m), nil
+		}, req)
+	add(s, "update_monitor", "Change which of a monitor's changes raise an alert (alertOn: any or risk); consumes nothing (scope monitor).",
+		func(ctx context.Context, in monitorUpdateIn) (any, error) {
+			m, err := mon.UpdateMonitor(ctx, in.ID, monitor.MonitorUpdate{AlertOn: &in.AlertOn})
 			if err != nil {
 				return nil, err
 			}

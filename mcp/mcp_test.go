@@ -92,7 +92,7 @@ func TestToolsThroughTheSDKClient(t *testing.T) {
 		for _, tl := range list.Tools {
 			names = append(names, tl.Name)
 		}
-		if got := strings.Join(names, " "); got != "analyze analyze_batch create_monitor extract list_alerts list_monitors mark_alerts" {
+		if got := strings.Join(names, " "); got != "analyze analyze_batch create_monitor extract list_alerts list_monitors mark_alerts update_monitor" {
 			t.Errorf("tools: %s", got)
 		}
 
@@ -131,6 +131,24 @@ func TestToolsThroughTheSDKClient(t *testing.T) {
 		m, isErr := call(t, s, "create_monitor", map[string]any{"url": e.Docs.URL("/watched"), "name": "terms"})
 		if isErr || m["id"] == "" {
 			t.Fatalf("create_monitor: %v", m)
+		}
+		if m["alertOn"] != "any" {
+			t.Errorf("create_monitor without alertOn: alertOn %v, want any", m["alertOn"])
+		}
+		if u, isErr := call(t, s, "update_monitor", map[string]any{"id": m["id"], "alertOn": "risk"}); isErr || u["alertOn"] != "risk" {
+			t.Errorf("update_monitor to risk: %v", u)
+		}
+		if u, isErr := call(t, s, "update_monitor", map[string]any{"id": m["id"], "alertOn": "sometimes"}); !isErr {
+			t.Errorf("update_monitor to an unknown alertOn succeeded: %v", u)
+		}
+		if u, isErr := call(t, s, "update_monitor", map[string]any{"id": m["id"], "alertOn": "any"}); isErr || u["alertOn"] != "any" {
+			t.Errorf("update_monitor back to any: %v", u)
+		}
+		e.Docs.Set("/risky", apptest.Page{ContentType: "text/html", Body: apptest.TermsPage})
+		if r, isErr := call(t, s, "create_monitor", map[string]any{"url": e.Docs.URL("/risky"), "alertOn": "risk"}); isErr || r["alertOn"] != "risk" {
+			t.Errorf("create_monitor with alertOn risk: %v", r)
+		} else if err := e.Mon.DeleteMonitor(e.Ctx(k.RawKey), r["id"].(string)); err != nil {
+			t.Fatal(err)
 		}
 		ms, _ := call(t, s, "list_monitors", nil)
 		if got, _ := ms["monitors"].([]any); len(got) != 1 || got[0].(map[string]any)["id"] != m["id"] {

@@ -28,9 +28,15 @@ type batchIn struct {
 }
 
 type monitorIn struct {
-	URL             string `json:"url" jsonschema:"the public http(s) URL to watch"`
-	Name            string `json:"name,omitempty" jsonschema:"a name for the monitor"`
-	IntervalSeconds *int   `json:"intervalSeconds,omitempty" jsonschema:"seconds between checks; default a day"`
+	URL             string  `json:"url" jsonschema:"the public http(s) URL to watch"`
+	Name            string  `json:"name,omitempty" jsonschema:"a name for the monitor"`
+	IntervalSeconds *int    `json:"intervalSeconds,omitempty" jsonschema:"seconds between checks; default a day"`
+	AlertOn         *string `json:"alertOn,omitempty" jsonschema:"which changes raise an alert: any (default) or risk (only a change in findings or grade)"`
+}
+
+type monitorUpdateIn struct {
+	ID      string `json:"id" jsonschema:"the monitor's id"`
+	AlertOn string `json:"alertOn" jsonschema:"which changes raise an alert: any or risk (only a change in findings or grade)"`
 }
 
 type alertsIn struct {
@@ -154,6 +160,7 @@ type monitorOut struct {
 	LastCheckedAt   *int64 `json:"lastCheckedAt,omitempty"`
 	LastChangedAt   *int64 `json:"lastChangedAt,omitempty"`
 	LastError       string `json:"lastError,omitempty"`
+	AlertOn         string `json:"alertOn"`
 }
 
 type monitorsOut struct {
@@ -170,7 +177,8 @@ func msp(t *time.Time) *int64 {
 
 func monitorOf(m *monitor.Monitor) monitorOut {
 	return monitorOut{ID: m.ID, URL: m.URL, Name: m.Name, IntervalSeconds: m.IntervalSeconds, CreatedAt: ms(m.CreatedAt),
-		NextCheckAt: ms(m.NextCheckAt), LastCheckedAt: msp(m.LastCheckedAt), LastChangedAt: msp(m.LastChangedAt), LastError: m.LastError}
+		NextCheckAt: ms(m.NextCheckAt), LastCheckedAt: msp(m.LastCheckedAt), LastChangedAt: msp(m.LastChangedAt), LastError: m.LastError,
+		AlertOn: m.AlertOn}
 }
 
 type alertFindingOut struct {
