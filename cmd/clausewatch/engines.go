@@ -68,10 +68,10 @@ const (
 	// waits without working (and bounds the time where the system does not
 	// tell a process's CPU time).
 	pdfWall = 30 * time.Second
-	// pdfWorkerMemory bounds each worker's address space: an idle worker
-	// maps 1.7 GB (most of it reserved, not used), PDFium's sandbox may
-	// grow to 512 MiB more, and the text read from it is bounded.
-	pdfWorkerMemory = 4 << 30
+	// pdfWorkerMemory bounds each worker's resident memory: an idle worker
+	// holds 75 MB, PDFium's sandbox may grow to 512 MiB, and the text read
+	// from it is bounded.
+	pdfWorkerMemory = 1 << 30
 )
 
 // pdfCacheDir is where the compiled PDF reader is kept:

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -151,6 +152,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return errUsage
 	}
 	name, rest := args[0], args[1:]
+	// Progress lines come from more than one goroutine at once (a document
+	// being read while the PDF engine is prepared), so one at a time.
+	stderr = &lockedWriter{w: stderr}
 	if name == pdfWorkerCommand { // hidden: started by this program itself
 		return runPDFWorker(getenv, stdin, stdout)
 	}
@@ -236,4 +240,16 @@ func usageError(stderr io.Writer, c, msg string) error {
 func flagString(fs *flag.FlagSet, name string) string { return fs.Lookup(name).Value.String() }
 func flagBool(fs *flag.FlagSet, name string) bool {
 	return fs.Lookup(name).Value.String() == "true"
+}
+
+// lockedWriter serialises writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

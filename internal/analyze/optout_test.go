@@ -106,10 +106,3 @@ func TestRuleCasesFitNeeds(t *testing.T) {
 		t.Fatalf("%d rule cases, maxRuleCases is %d", len(ruleCases), maxRuleCases)
 	}
 }
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}

@@ -129,14 +129,6 @@ func casesOf(in []analyze.Case) []Case {
 	return out
 }
 
-func engineCases(in []Case) []analyze.Case {
-	out := make([]analyze.Case, len(in))
-	for i, c := range in {
-		out[i] = analyze.Case(c)
-	}
-	return out
-}
-
 // overallGrading grades a batch's analyses together, each case counted
 // once, as ToS;DR grades a service from all its documents; nil without
 // any.

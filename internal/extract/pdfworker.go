@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
-	"strings"
 	"sync"
 	"time"
 )
@@ -17,8 +16,8 @@ import (
 // a command that calls ServePDF. PDFium runs there without wazero's
 // termination checks (a quarter of its time), and the parent holds the
 // watchdog a loop inside PDFium cannot escape: a CPU and a wall-clock
-// deadline per document and a limit on the worker's memory, the worker
-// killed on a breach and another started in its place. Workers stay warm
+// deadline per document and a limit on the worker's resident memory, the
+// worker killed on a breach and another started in its place. Workers stay warm
 // between documents, so the WebAssembly compile is paid once per worker.
 //
 // The protocol is gob on the worker's standard input and output: the
@@ -144,8 +143,11 @@ type WorkerOptions struct {
 	// CPU and Wall bound one document: the worker's CPU time (where the
 	// system tells it: Linux) and the time it takes.
 	CPU, Wall time.Duration
-	// Memory bounds each worker's address space, in bytes (Linux); 0: the
-	// PDF engine's own sandbox is the only bound.
+	// Memory bounds each worker's resident memory, in bytes, watched
+	// while it reads (Linux); 0: the PDF engine's own sandbox (512 MiB) is
+	// the only bound. Resident, not address space (RLIMIT_AS): a worker's
+	// Go runtime and wazero reserve 1.7 GB they never touch, and a worker
+	// built with the race detector reserves terabytes.
 	Memory int64
 	// Preparing, when set, is called as the first worker starts (seconds
 	// on a cold compile cache), and the function it returns once it is
@@ -199,7 +201,7 @@ func (p *Workers) read(raw []byte) (text, md, title string, err error) {
 	if err != nil {
 		return "", "", "", err
 	}
-	a, err := w.read(raw, p.o.CPU, p.o.Wall)
+	a, err := w.read(raw, p.o.CPU, p.o.Wall, p.o.Memory)
 	if err != nil { // the worker is gone: the next PDF finds another ready
 		p.replace()
 		return "", "", "", err
@@ -291,10 +293,6 @@ func (p *Workers) start() (*worker, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("PDF worker: %w", err)
 	}
-	if err := limitMemory(cmd.Process.Pid, p.o.Memory); err != nil {
-		w.kill()
-		return nil, fmt.Errorf("PDF worker: limiting its memory: %w", err)
-	}
 	var ready pdfAnswer
 	done := make(chan error, 1)
 	go func() { done <- w.dec.Decode(&ready) }()
@@ -318,13 +316,15 @@ func (p *Workers) start() (*worker, error) {
 	return w, nil
 }
 
-// cpuPoll is how often the worker's CPU time is read while it reads a PDF.
-const cpuPoll = 20 * time.Millisecond
+// poll is how often the worker's CPU time and memory are read while it
+// reads a PDF. Between two reads it can grow by little more than PDFium's
+// sandbox allows.
+const poll = 20 * time.Millisecond
 
 // read sends raw to the worker and waits for its answer within the
 // deadlines. An error means the worker is gone (killed on a breach, or
 // dead): it is the document's error the caller answers with.
-func (w *worker) read(raw []byte, cpu, wall time.Duration) (pdfAnswer, error) {
+func (w *worker) read(raw []byte, cpu, wall time.Duration, memory int64) (pdfAnswer, error) {
 	var a pdfAnswer
 	done := make(chan error, 1)
 	go func() {
@@ -337,8 +337,8 @@ func (w *worker) read(raw []byte, cpu, wall time.Duration) (pdfAnswer, error) {
 	started, _ := cpuTime(w.cmd.Process.Pid)
 	deadline := time.NewTimer(wall)
 	defer deadline.Stop()
-	poll := time.NewTicker(cpuPoll)
-	defer poll.Stop()
+	ticker := time.NewTicker(poll)
+	defer ticker.Stop()
 	for {
 		select {
 		case err := <-done:
@@ -350,23 +350,25 @@ func (w *worker) read(raw []byte, cpu, wall time.Duration) (pdfAnswer, error) {
 			w.kill()
 			<-done
 			return pdfAnswer{}, fmt.Errorf("%w: the PDF takes more than %v to read", ErrTooComplex, wall)
-		case <-poll.C:
+		case <-ticker.C:
 			if used, ok := cpuTime(w.cmd.Process.Pid); ok && used-started > cpu {
 				w.kill()
 				<-done
 				return pdfAnswer{}, fmt.Errorf("%w: the PDF takes more than %v of CPU to read", ErrTooComplex, cpu)
 			}
+			if rss, ok := residentMemory(w.cmd.Process.Pid); ok && memory > 0 && rss > memory {
+				w.kill()
+				<-done
+				return pdfAnswer{}, fmt.Errorf("%w: the PDF needs more than %d MB of memory to read", ErrTooComplex, memory>>20)
+			}
 		}
 	}
 }
 
-// died is the error of a worker that stopped answering: out of the memory
-// it may use, or crashed on the document.
+// died is the error of a worker that stopped answering: it crashed on the
+// document.
 func (w *worker) died() error {
 	w.kill()
-	if strings.Contains(w.stderr.String(), "out of memory") {
-		return fmt.Errorf("%w: the PDF needs more memory than a reader may use", ErrTooComplex)
-	}
 	return fmt.Errorf("%w: the PDF reader stopped on the PDF", ErrUnsupported)
 }
 
@@ -393,8 +395,8 @@ func (w *worker) stop() {
 }
 
 // headWriter keeps the first KiB of a worker's standard error: a worker
-// writes there only as it dies, and the Go runtime's first line says why
-// ("fatal error: runtime: out of memory"); the goroutines' stacks follow.
+// writes there only as it fails, and its first lines say why (the start
+// error reports them).
 type headWriter struct {
 	mu  sync.Mutex
 	buf []byte

@@ -5,23 +5,25 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"syscall"
 	"time"
-	"unsafe"
 )
 
-// limitMemory sets the address-space limit (RLIMIT_AS) of process pid: an
-// allocation past it fails, and the Go runtime of a worker exits on it.
-func limitMemory(pid int, limit int64) error {
-	if limit <= 0 {
-		return nil
+// residentMemory is the resident memory of process pid, in bytes
+// (/proc/pid/statm's second field, in pages).
+func residentMemory(pid int) (int64, bool) {
+	statm, err := os.ReadFile(fmt.Sprintf("/proc/%d/statm", pid))
+	if err != nil {
+		return 0, false
 	}
-	lim := syscall.Rlimit{Cur: uint64(limit), Max: uint64(limit)}
-	_, _, errno := syscall.RawSyscall6(syscall.SYS_PRLIMIT64, uintptr(pid), syscall.RLIMIT_AS, uintptr(unsafe.Pointer(&lim)), 0, 0, 0)
-	if errno != 0 {
-		return errno
+	f := bytes.Fields(statm)
+	if len(f) < 2 {
+		return 0, false
 	}
-	return nil
+	pages, err := strconv.ParseInt(string(f[1]), 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return pages * int64(os.Getpagesize()), true
 }
 
 // clockTick is the unit of /proc's CPU times (USER_HZ, fixed at 100 in

@@ -53,9 +53,12 @@ func misbehaving(answer func([]byte) pdfAnswer) func([]byte) pdfAnswer {
 		case bytes.Equal(raw, sleepPDF):
 			select {}
 		case bytes.Equal(raw, allocPDF):
-			var held [][]byte
 			for {
-				held = append(held, make([]byte, 64<<20))
+				b := make([]byte, 64<<20)
+				for i := 0; i < len(b); i += 4096 { // resident: a write per page
+					b[i] = 1
+				}
+				allocSink = append(allocSink, b)
 			}
 		case bytes.Equal(raw, exitPDF):
 			os.Exit(3)
@@ -66,13 +69,17 @@ func misbehaving(answer func([]byte) pdfAnswer) func([]byte) pdfAnswer {
 
 var spinSink int
 
+// allocSink holds what the misbehaving worker allocates, so none of it is
+// collected.
+var allocSink [][]byte
+
 // The bounds of the package's test workers (testExtractor): looser than
 // the service's (2 s of CPU), since under -race the worker's Go side runs
 // several times slower, and a loaded machine stretches the wall clock.
 const (
 	testCPU    = 5 * time.Second
 	testWall   = time.Minute
-	testMemory = 2 << 30
+	testMemory = 1 << 30
 )
 
 // newTestExtractor makes an Extractor with the compile cache serve keeps
@@ -120,7 +127,7 @@ func TestWatchdogKillsStuckWorker(t *testing.T) {
 	// The wall-clock deadline is far above the CPU budget: under the load
 	// of parallel tests, the budget's worth of CPU can take seconds.
 	const cpu, wall = 300 * time.Millisecond, 10 * time.Second
-	w := testWorkers(t, WorkerOptions{Size: 1, CPU: cpu, Wall: wall, Memory: 2 << 30})
+	w := testWorkers(t, WorkerOptions{Size: 1, CPU: cpu, Wall: wall, Memory: 512 << 20})
 	x, err := newTestExtractor(w)
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +142,7 @@ func TestWatchdogKillsStuckWorker(t *testing.T) {
 	}{
 		{"endless loop", spinPDF, ErrTooComplex, "of CPU", wall},
 		{"endless wait", sleepPDF, ErrTooComplex, "to read", wall + 2*time.Second},
-		{"memory", allocPDF, ErrTooComplex, "memory", wall},
+		{"memory", allocPDF, ErrTooComplex, "MB of memory", wall},
 		{"exit", exitPDF, ErrUnsupported, "reader stopped", wall},
 	}
 	for _, tt := range tests {

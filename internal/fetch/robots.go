@@ -180,7 +180,7 @@ func (r Rules) Verdict(u *url.URL) (allowed bool, rule string) {
 		path += "?" + u.RawQuery
 	}
 	path = normalisePath(path)
-	best, allowed, won := -1, true, robotsRule{}
+	best, won := -1, robotsRule{}
 	for _, rule := range r.rules {
 		if len(rule.pattern) < best {
 			continue
@@ -189,7 +189,7 @@ func (r Rules) Verdict(u *url.URL) (allowed bool, rule string) {
 			continue
 		}
 		if len(rule.pattern) > best || rule.allow { // a tie: allow wins
-			best, allowed, won = len(rule.pattern), rule.allow, rule
+			best, won = len(rule.pattern), rule
 		}
 	}
 	if best < 0 {
