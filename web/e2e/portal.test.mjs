@@ -343,8 +343,10 @@ test("why this grade: the cases that count with their quotes, the rule, no sente
   const why = page.locator(".why");
   const text = await why.innerText();
   assert.match(text, /Why this grade/);
-  // the server's sentence (analyze.Why), not the portal's own
-  assert.match(text, /[A-E] from \d+ good, \d+ bad and \d+ blocker cases .*: balance [+-]?\d+ .*; E below -?[\d.]+, else D below/);
+  // the server's why (analyze.Explain), not the portal's own: the clauses
+  // that decided the letter first, the rule last
+  assert.match(text, /[A-E]: (\d+ cases? against the reader, weighing [\d.]+ in all|no clause against the reader was found)/);
+  assert.match(text, /The rule: .*This document's balance is [+-]?[\d.]+: E below -?[\d.]+, D below/);
   const links = page.locator(".why .quote-link");
   const n = await links.count();
   assert.ok(n >= 2, `quotes under the grade: ${n}`);
@@ -407,7 +409,7 @@ test("an analysis exports as the API's JSON, a Markdown report, and prints as a 
   const md = await saved("Download Markdown report");
   assert.match(md.file, /^acme-cloud-terms\.md$/);
   assert.match(md.text, new RegExp(`^# Acme Cloud terms: grade ${api.grade}`));
-  assert.match(md.text, new RegExp(`## Why this grade\\n\\n${api.grade} from \\d+ good`));
+  assert.match(md.text, new RegExp(`## Why this grade\\n\\n${api.grade}: \\d+ cases? against the reader`));
   assert.match(md.text, /## Findings/);
   assert.match(md.text, /> Any dispute arising from these terms will be resolved by binding arbitration/);
   assert.match(md.text, /Informational only/i);
