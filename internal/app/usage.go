@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"log/slog"
 	"math"
 	"strings"
 	"sync"
@@ -263,30 +264,39 @@ func (s *Service) PruneUsage(ctx context.Context, retention time.Duration) (int6
 // pruneEvery is how often Run drops what is past its retention.
 const pruneEvery = time.Hour
 
-// pruneLoop prunes the usage log and the revoked sessions at start and every pruneEvery until ctx ends. Several replicas
-// may all do it: the DELETEs are idempotent.
-func (s *Service) pruneLoop(ctx context.Context) error {
-	prunes := []struct {
-		what  string
-		prune func(context.Context) (int64, error)
-	}{
-		{"usage log", func(ctx context.Context) (int64, error) { return s.PruneUsage(ctx, s.retention) }},
-		{"revoked sessions", s.PruneSessions},
-	}
+// Prune is one kind of row dropped past its retention: what it is, for the
+// log, and the DELETE that drops it.
+type Prune struct {
+	What  string
+	Prune func(context.Context) (int64, error)
+}
+
+// PruneLoop runs prunes at start and every hour until ctx ends, logging
+// what each dropped. Several replicas may all do it: the DELETEs are
+// idempotent. Monitoring prunes its own history with it too.
+func PruneLoop(ctx context.Context, log *slog.Logger, prunes ...Prune) {
 	t := time.NewTicker(pruneEvery)
 	defer t.Stop()
 	for {
 		for _, p := range prunes {
-			if n, err := p.prune(ctx); err != nil && ctx.Err() == nil {
-				s.log.Warn("prune "+p.what, "err", err)
+			if n, err := p.Prune(ctx); err != nil && ctx.Err() == nil {
+				log.Warn("prune "+p.What, "err", err)
 			} else if n > 0 {
-				s.log.Info("pruned "+p.what, "rows", n)
+				log.Info("pruned "+p.What, "rows", n)
 			}
 		}
 		select {
 		case <-ctx.Done():
-			return nil
+			return
 		case <-t.C:
 		}
 	}
+}
+
+// pruneLoop prunes the usage log and the revoked sessions.
+func (s *Service) pruneLoop(ctx context.Context) error {
+	PruneLoop(ctx, s.log,
+		Prune{What: "usage log", Prune: func(ctx context.Context) (int64, error) { return s.PruneUsage(ctx, s.retention) }},
+		Prune{What: "revoked sessions", Prune: s.PruneSessions})
+	return nil
 }

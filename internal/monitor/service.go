@@ -94,36 +94,11 @@ func (s *Service) Run(ctx context.Context) error {
 	return err
 }
 
-// pruneEvery is how often Run drops what is past its retention.
-const pruneEvery = time.Hour
-
-// pruneLoop prunes the monitor history and the host schedule at start and
-// every pruneEvery until ctx ends. Several replicas may all do it: the
-// DELETEs are idempotent.
+// pruneLoop prunes the monitor history and the host schedule (app.PruneLoop).
 func (s *Service) pruneLoop(ctx context.Context) {
-	prunes := []struct {
-		what  string
-		prune func(context.Context) (int64, error)
-	}{
-		{"monitor history", s.PruneMonitorHistory},
-		{"host schedule", s.pruneHosts},
-	}
-	t := time.NewTicker(pruneEvery)
-	defer t.Stop()
-	for {
-		for _, p := range prunes {
-			if n, err := p.prune(ctx); err != nil && ctx.Err() == nil {
-				s.log.Warn("prune "+p.what, "err", err)
-			} else if n > 0 {
-				s.log.Info("pruned "+p.what, "rows", n)
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	app.PruneLoop(ctx, s.log,
+		app.Prune{What: "monitor history", Prune: s.PruneMonitorHistory},
+		app.Prune{What: "host schedule", Prune: s.pruneHosts})
 }
 
 func (s *Service) now() time.Time { return s.clock().UTC() }
