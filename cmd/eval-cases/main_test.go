@@ -81,10 +81,10 @@ func TestCheckRejectsLabelsOutsideTheGuidelines(t *testing.T) {
 }
 
 func TestWindowsCoverLongDocumentsEvenly(t *testing.T) {
-	if got := window(3); !slices.Equal(got, []int{0, 1, 2}) {
+	if got := window(3, maxSentences, windows, windowLen); !slices.Equal(got, []int{0, 1, 2}) {
 		t.Fatalf("window(3) = %v", got)
 	}
-	got := window(1000)
+	got := window(1000, maxSentences, windows, windowLen)
 	if len(got) != windows*windowLen || got[0] != 0 || got[windowLen] != 200 || got[len(got)-1] != 849 {
 		t.Fatalf("window(1000) = %v", got)
 	}

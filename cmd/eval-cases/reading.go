@@ -98,15 +98,17 @@ func readingReport(w io.Writer, ls []Label, data, dump string) error {
 	return nil
 }
 
-// readTexts maps each corpus document's source to its text.
+// readTexts maps each corpus and silver-set document's source to its text.
 func readTexts(data string) (map[string]string, error) {
-	docs, err := corpus.Read(filepath.Join(data, "corpus", "documents.jsonl.gz"))
-	if err != nil {
-		return nil, err
-	}
 	texts := map[string]string{}
-	for _, doc := range docs {
-		texts[doc.Source] = doc.Text
+	for _, dir := range []string{"corpus", "tosdr-silver"} {
+		docs, err := corpus.Read(filepath.Join(data, dir, "documents.jsonl.gz"))
+		if err != nil {
+			return nil, err
+		}
+		for _, doc := range docs {
+			texts[doc.Source] = doc.Text
+		}
 	}
 	return texts, nil
 }

@@ -30,6 +30,20 @@ const (
 	windowLen     = 50
 )
 
+// The second sample grows the labelled set with services that carry silver
+// grades (tosdr-silver/grades.jsonl), so the case weights the grade rests on
+// are measured on services whose letter we know: of the silver services with
+// both a terms of service and a privacy policy, every silverStride-th by
+// name, both current documents of each, in silverWindows evenly spaced runs
+// of silverWindowLen sentences (shorter windows than the first sample's:
+// more services for the same labelling work, which is what cross-validation
+// by service needs). It follows the first sample in labels.jsonl.
+const (
+	silverStride    = 2
+	silverWindows   = 2
+	silverWindowLen = 12
+)
+
 // sampleTypes are the labelled document types, in labelling order within a
 // service.
 var sampleTypes = []string{"Terms of Service", "Privacy Policy"}
@@ -45,9 +59,25 @@ func sampleDocuments(data string) ([]corpus.Doc, error) {
 	if err != nil {
 		return nil, err
 	}
+	return everyNth(all, func(s string) bool { return !dev[s] }, serviceStart, serviceStride), nil
+}
+
+// silverDocuments returns the second sample's documents in labelling order.
+func silverDocuments(data string) ([]corpus.Doc, error) {
+	all, err := corpus.Read(filepath.Join(data, "tosdr-silver", "documents.jsonl.gz"))
+	if err != nil {
+		return nil, err
+	}
+	return everyNth(all, func(string) bool { return true }, 0, silverStride), nil
+}
+
+// everyNth returns, of the services keep accepts that have a document of
+// each sampleTypes, every stride-th by name (case-insensitive) from start,
+// terms before privacy policy.
+func everyNth(all []corpus.Doc, keep func(service string) bool, start, stride int) []corpus.Doc {
 	byService := map[string]map[string]corpus.Doc{}
 	for _, d := range all {
-		if !slices.Contains(sampleTypes, d.Type) || dev[d.Service] {
+		if !slices.Contains(sampleTypes, d.Type) || !keep(d.Service) {
 			continue
 		}
 		if byService[d.Service] == nil {
@@ -69,12 +99,12 @@ func sampleDocuments(data string) ([]corpus.Doc, error) {
 		return services[i] < services[j]
 	})
 	var out []corpus.Doc
-	for i := serviceStart; i < len(services); i += serviceStride {
+	for i := start; i < len(services); i += stride {
 		for _, t := range sampleTypes {
 			out = append(out, byService[services[i]][t])
 		}
 	}
-	return out, nil
+	return out
 }
 
 // devServices reads the corpus names of the grade-evaluation services.
@@ -107,19 +137,19 @@ func sentences(text string) []string {
 }
 
 // window returns the indexes of the sentences to label among n: all of them
-// up to maxSentences, else windows runs of windowLen starting at k*n/windows,
-// so every part of a long document is sampled with its neighbours as context.
-func window(n int) []int {
+// up to upTo, else k runs of length starting at i*n/k, so every part of a
+// long document is sampled with its neighbours as context.
+func window(n, upTo, k, length int) []int {
 	var out []int
-	if n <= maxSentences {
+	if n <= upTo {
 		for i := range n {
 			out = append(out, i)
 		}
 		return out
 	}
-	for k := range windows {
-		start := k * n / windows
-		for i := start; i < start+windowLen; i++ {
+	for w := range k {
+		start := w * n / k
+		for i := start; i < start+length; i++ {
 			out = append(out, i)
 		}
 	}
@@ -129,17 +159,25 @@ func window(n int) []int {
 // sampleSentences returns the unlabelled sentences of the sample, in the
 // order of labels.jsonl.
 func sampleSentences(data string) ([]Label, error) {
-	docs, err := sampleDocuments(data)
+	first, err := sampleDocuments(data)
+	if err != nil {
+		return nil, err
+	}
+	silver, err := silverDocuments(data)
 	if err != nil {
 		return nil, err
 	}
 	var out []Label
-	for _, d := range docs {
-		ss := sentences(d.Text)
-		for _, i := range window(len(ss)) {
-			out = append(out, Label{Service: d.Service, Source: d.Source, Type: d.Type, Sentence: i, SHA256: hashText(ss[i]), Text: ss[i]})
+	add := func(docs []corpus.Doc, windowOf func(n int) []int) {
+		for _, d := range docs {
+			ss := sentences(d.Text)
+			for _, i := range windowOf(len(ss)) {
+				out = append(out, Label{Service: d.Service, Source: d.Source, Type: d.Type, Sentence: i, SHA256: hashText(ss[i]), Text: ss[i]})
+			}
 		}
 	}
+	add(first, func(n int) []int { return window(n, maxSentences, windows, windowLen) })
+	add(silver, func(n int) []int { return window(n, silverWindows*silverWindowLen, silverWindows, silverWindowLen) })
 	return out, nil
 }
 
