@@ -39,6 +39,7 @@ func main() {
 	folds := flag.Int("folds", 5, "folds of services for the cross-validated score (0: the shipped analyzer only)")
 	reading := flag.Bool("reading", false, "report only how the shipped analyzer reads the labelled sentences (actor, modality, kind, gate); -dump then writes the read services' sentences")
 	flag.StringVar(&dumpPath, "dump", "", "write the shipped analyzer's scored sentences (fold, label, cases found, reading) to this JSON-lines file")
+	agree := flag.String("agree", "", "print the agreement (Cohen's kappa per field) of this second labelling pass with -labels and exit (testdata/cases/second-pass.jsonl)")
 	flag.StringVar(&calibratePath, "calibrate", "", "write every finding's calibrated probability by case, cross-validated by service, to this file (internal/analyze/calibration.tsv)")
 	flag.Parse()
 	var err error
@@ -47,6 +48,8 @@ func main() {
 		err = writeSample(os.Stdout, *data)
 	case *points:
 		err = writePoints(os.Stdout, *data)
+	case *agree != "":
+		err = runAgreement(os.Stdout, *labels, *agree, *data)
 	default:
 		err = run(os.Stdout, *labels, *data, *folds, *reading)
 	}
