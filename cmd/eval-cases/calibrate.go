@@ -143,8 +143,11 @@ func logLoss(ev []evidence, ps []float64) float64 {
 
 // calibrate chooses the shrinkage by leaving one service out, prints the
 // reliability of the probabilities so given (each service's from a table
-// fitted without it) and, with -calibrate, writes the table fitted on all.
-func calibrate(w io.Writer, ss []scored) error {
+// fitted without it) and, with -calibrate, writes the table fitted on the
+// findings of every service but the graded ones: the grade evaluation
+// (cmd/eval-grades) scores those services' documents with the shipped
+// table, which must not have seen their labels.
+func calibrate(w io.Writer, ss []scored, graded map[string]bool) error {
 	ev := evidenceOf(ss)
 	if len(ev) == 0 {
 		return fmt.Errorf("no findings on the labelled sentences to calibrate with")
@@ -177,7 +180,9 @@ func calibrate(w io.Writer, ss []scored) error {
 	if calibratePath == "" {
 		return nil
 	}
-	return writeTable(calibratePath, fit(ev, bestK))
+	shipped := slices.DeleteFunc(ev, func(e evidence) bool { return graded[strings.ToLower(e.service)] })
+	fmt.Fprintf(w, "the written table: %d findings, leaving out the %d of the graded services\n", len(shipped), len(ps)-len(shipped))
+	return writeTable(calibratePath, fit(shipped, bestK))
 }
 
 // reliability prints predicted against observed precision in five bins.

@@ -146,7 +146,11 @@ func score(w io.Writer, ls []Label, data string, rating map[string]string, folds
 	}
 	fmt.Fprintf(w, "\n== cross-validated by service (%d folds): each service scored by a case model trained without its ToS;DR points and corpus documents\n\n", folds)
 	printScores(w, all, rating)
-	return calibrate(w, all)
+	graded, err := gradedServices(data)
+	if err != nil {
+		return err
+	}
+	return calibrate(w, all, graded)
 }
 
 // dumpPath is -dump's file: with it, the shipped analyzer's scored

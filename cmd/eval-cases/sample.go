@@ -107,7 +107,25 @@ func everyNth(all []corpus.Doc, keep func(service string) bool, start, stride in
 	return out
 }
 
-// devServices reads the corpus names of the grade-evaluation services.
+// gradedServices returns the services the grade is evaluated on, the dev
+// grades' and the silver set's, by lower-cased name (the silver set writes
+// "last.fm" where the corpus writes "Last.fm").
+func gradedServices(data string) (map[string]bool, error) {
+	out := map[string]bool{}
+	for _, path := range []string{filepath.Join(data, "tosdr", "dev-grades.jsonl"), filepath.Join(data, "tosdr-silver", "grades.jsonl")} {
+		m, err := devServices(path)
+		if err != nil {
+			return nil, err
+		}
+		for s := range m {
+			out[strings.ToLower(s)] = true
+		}
+	}
+	return out, nil
+}
+
+// devServices reads the corpus names of the grade-evaluation services of
+// a grades file (the service field of each line).
 func devServices(path string) (map[string]bool, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
