@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"math"
 	"strings"
 	"testing"
@@ -46,5 +47,13 @@ func TestAgreementJoinsOnSourceAndSentence(t *testing.T) {
 	moved.SHA256 = "other"
 	if err := agreement(&out, first, []Label{moved}); err == nil {
 		t.Fatal("a second-pass sentence whose text differs from the first pass's was accepted")
+	}
+}
+
+// The committed second pass must keep the guidelines' vocabulary and be
+// sentences of the first pass with the same text.
+func TestSecondPassIsConsistent(t *testing.T) {
+	if err := runAgreement(io.Discard, testLabels, "../../internal/analyze/testdata/cases/second-pass.jsonl", testData); err != nil {
+		t.Fatal(err)
 	}
 }
