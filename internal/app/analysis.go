@@ -347,7 +347,7 @@ func (s *Service) inAnalysisPlace(ctx context.Context, n int, f func()) error {
 // standing with AIError set, and gives back only the AI unit. A panic is an
 // internal error like any other (a batch item's goroutine would otherwise
 // end the process).
-func (s *Service) analyzeOne(ctx context.Context, c *charge, in AnalyzeInput) (*Analysis, error) {
+func (s *Service) analyzeOne(ctx context.Context, c *Charge, in AnalyzeInput) (*Analysis, error) {
 	var a *Analysis
 	err := catch(func() (err error) {
 		a, err = s.produceAnalysis(ctx, in)
