@@ -36,14 +36,18 @@ func principalFrom(ctx context.Context) (*Principal, error) {
 	return nil, ErrUnauthenticated()
 }
 
-// Require checks that the caller may use an operation needing scope. Account
-// sessions are not scope-limited; keys must hold the scope.
-func Require(ctx context.Context, scope string) error {
+// Authorize is the caller of operation op: unauthenticated without one,
+// forbidden when its key lacks op's scope. Op "" is an account operation
+// any credential of the account may use.
+func Authorize(ctx context.Context, op Operation) (*Principal, error) {
 	p, err := principalFrom(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return missingScope(p, scope)
+	if err := missingScope(p, ScopeOf(op)); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // missingScope is the 403 of a key without scope, nil when p may act:
