@@ -8,8 +8,8 @@ import (
 	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
-// monitorJSON is a monitor as /api/monitor writes it.
-type monitorJSON struct {
+// monitorResponse is a monitor as /api/monitor writes it.
+type monitorResponse struct {
 	ID                  string  `json:"id"`
 	URL                 string  `json:"url"`
 	Name                string  `json:"name"`
@@ -26,34 +26,34 @@ type monitorJSON struct {
 	ConsecutiveFailures int     `json:"consecutiveFailures"`
 }
 
-func newMonitorJSON(m *monitor.Monitor) monitorJSON {
-	return monitorJSON{ID: m.ID, URL: m.URL, Name: m.Name, IntervalSeconds: m.IntervalSeconds, AlertOn: m.AlertOn, Status: m.Status(),
+func newMonitorResponse(m *monitor.Monitor) monitorResponse {
+	return monitorResponse{ID: m.ID, URL: m.URL, Name: m.Name, IntervalSeconds: m.IntervalSeconds, AlertOn: m.AlertOn, Status: m.Status(),
 		CreatedAt: Time(m.CreatedAt), LastCheckedAt: timePtr(m.LastCheckedAt), NextCheckAt: Time(m.NextCheckAt),
 		LastChangedAt: timePtr(m.LastChangedAt), LastError: nonEmpty(m.LastError),
 		LastErrorCode: nonEmpty(m.LastErrorCode), BlockedBy: nonEmpty(m.BlockedBy), ConsecutiveFailures: m.ConsecutiveFailures}
 }
 
-// findingJSON is a finding that appeared in or went away from a document.
-type findingJSON struct {
+// alertFindingResponse is a finding that appeared in or went away from a document.
+type alertFindingResponse struct {
 	Category string `json:"category"`
 	Severity string `json:"severity"`
 	Title    string `json:"title"`
 	Quote    string `json:"quote"`
 }
 
-// alertJSON is an alert as /api/monitor/alerts writes it.
-type alertJSON struct {
-	ID              string        `json:"id"`
-	MonitorID       string        `json:"monitorId"`
-	URL             string        `json:"url"`
-	DetectedAt      Time          `json:"detectedAt"`
-	Read            bool          `json:"read"`
-	Summary         string        `json:"summary"`
-	Diff            string        `json:"diff"`
-	Added           int           `json:"added"`
-	Removed         int           `json:"removed"`
-	FindingsAdded   []findingJSON `json:"findingsAdded"`
-	FindingsRemoved []findingJSON `json:"findingsRemoved"`
+// alertResponse is an alert as /api/monitor/alerts writes it.
+type alertResponse struct {
+	ID              string                 `json:"id"`
+	MonitorID       string                 `json:"monitorId"`
+	URL             string                 `json:"url"`
+	DetectedAt      Time                   `json:"detectedAt"`
+	Read            bool                   `json:"read"`
+	Summary         string                 `json:"summary"`
+	Diff            string                 `json:"diff"`
+	Added           int                    `json:"added"`
+	Removed         int                    `json:"removed"`
+	FindingsAdded   []alertFindingResponse `json:"findingsAdded"`
+	FindingsRemoved []alertFindingResponse `json:"findingsRemoved"`
 	// null on alerts stored before alerts had grades
 	GradeBefore  *string        `json:"gradeBefore"`
 	GradeAfter   *string        `json:"gradeAfter"`
@@ -61,10 +61,10 @@ type alertJSON struct {
 	CasesRemoved []caseResponse `json:"casesRemoved"`
 }
 
-func newFindingsJSON(fs []monitor.AlertFinding) []findingJSON {
-	out := make([]findingJSON, len(fs))
+func newAlertFindingsResponse(fs []monitor.AlertFinding) []alertFindingResponse {
+	out := make([]alertFindingResponse, len(fs))
 	for i, f := range fs {
-		out[i] = findingJSON(f)
+		out[i] = alertFindingResponse(f)
 	}
 	return out
 }
@@ -78,7 +78,7 @@ func (s *server) handleMonitorCreate(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, newMonitorJSON(m))
+	return writeJSON(w, http.StatusCreated, newMonitorResponse(m))
 }
 
 func (s *server) handleMonitorList(w http.ResponseWriter, r *http.Request) error {
@@ -86,9 +86,9 @@ func (s *server) handleMonitorList(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	out := make([]monitorJSON, len(ms))
+	out := make([]monitorResponse, len(ms))
 	for i := range ms {
-		out[i] = newMonitorJSON(&ms[i])
+		out[i] = newMonitorResponse(&ms[i])
 	}
 	return writeJSON(w, http.StatusOK, map[string]any{"monitors": out})
 }
@@ -111,7 +111,7 @@ func (s *server) handleMonitorUpdate(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newMonitorJSON(m))
+	return writeJSON(w, http.StatusOK, newMonitorResponse(m))
 }
 
 func (s *server) handleMonitorCheck(w http.ResponseWriter, r *http.Request) error {
@@ -119,7 +119,7 @@ func (s *server) handleMonitorCheck(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newMonitorJSON(m))
+	return writeJSON(w, http.StatusOK, newMonitorResponse(m))
 }
 
 func (s *server) handleAlertList(w http.ResponseWriter, r *http.Request) error {
@@ -140,11 +140,11 @@ func (s *server) handleAlertList(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]alertJSON, len(page.Alerts))
+	out := make([]alertResponse, len(page.Alerts))
 	for i, a := range page.Alerts {
-		out[i] = alertJSON{ID: a.ID, MonitorID: a.MonitorID, URL: a.URL, DetectedAt: Time(a.DetectedAt), Read: a.Read,
+		out[i] = alertResponse{ID: a.ID, MonitorID: a.MonitorID, URL: a.URL, DetectedAt: Time(a.DetectedAt), Read: a.Read,
 			Summary: a.Summary, Diff: a.Diff, Added: a.Added, Removed: a.Removed,
-			FindingsAdded: newFindingsJSON(a.FindingsAdded), FindingsRemoved: newFindingsJSON(a.FindingsRemoved),
+			FindingsAdded: newAlertFindingsResponse(a.FindingsAdded), FindingsRemoved: newAlertFindingsResponse(a.FindingsRemoved),
 			GradeBefore: nonEmpty(a.GradeBefore), GradeAfter: nonEmpty(a.GradeAfter),
 			CasesAdded:   append([]caseResponse{}, mapAll(a.CasesAdded, newCaseResponse)...),
 			CasesRemoved: append([]caseResponse{}, mapAll(a.CasesRemoved, newCaseResponse)...)}
