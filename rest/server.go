@@ -19,6 +19,7 @@ import (
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/middleware"
 	"github.com/clausewatch/clausewatch/internal/monitor"
+	"github.com/clausewatch/clausewatch/internal/view"
 )
 
 // Options configures the REST handler.
@@ -140,34 +141,9 @@ func (s *server) wrap(h handler) http.Handler {
 	})
 }
 
-// statusOf is the one table from error code to HTTP status.
-var statusOf = map[app.Code]int{
-	app.CodeInvalid:         http.StatusBadRequest,
-	app.CodeUnauthenticated: http.StatusUnauthorized,
-	app.CodeForbidden:       http.StatusForbidden,
-	app.CodeNotFound:        http.StatusNotFound,
-	app.CodeConflict:        http.StatusConflict,
-	app.CodeTooLarge:        http.StatusRequestEntityTooLarge,
-	app.CodeUnsupportedType: http.StatusUnsupportedMediaType,
-	app.CodeUnreadable:      http.StatusUnprocessableEntity,
-	app.CodeNotLegal:        http.StatusUnprocessableEntity,
-	app.CodeRateLimited:     http.StatusTooManyRequests,
-	app.CodeInternal:        http.StatusInternalServerError,
-	app.CodeRetryLater:      http.StatusInternalServerError, // the contract's webhook failure, which the provider retries
-	app.CodeUpstream:        http.StatusBadGateway,
-	app.CodeUnavailable:     http.StatusServiceUnavailable,
-	app.CodeBusy:            http.StatusServiceUnavailable,
-	app.CodeTimeout:         http.StatusGatewayTimeout,
-}
-
-// Status is the HTTP status of an error code; codes added to app later
-// answer 500 until the table names them.
-func Status(c app.Code) int {
-	if s, ok := statusOf[c]; ok {
-		return s
-	}
-	return http.StatusInternalServerError
-}
+// Status is the HTTP status of an error code (view's one table, which MCP
+// answers by too).
+func Status(c app.Code) int { return view.Status(c) }
 
 // writeError is the only writer of error responses: { "error": message,
 // "details"?: [...], ...contract-fixed members }. Internal causes are logged
@@ -192,16 +168,8 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="clausewatch"`)
 	}
-	body := map[string]any{}
-	for k, v := range e.Data {
-		body[k] = v
-	}
-	body["error"] = e.Message
-	if len(e.Fields) > 0 {
-		body["details"] = e.Fields
-	}
 	middleware.SetError(r.Context(), e.Message)
-	_ = writeJSON(w, status, body)
+	_ = writeJSON(w, status, view.ErrorBody(e))
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) error {

@@ -6,36 +6,8 @@ import (
 
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/monitor"
+	"github.com/clausewatch/clausewatch/internal/view"
 )
-
-// versionResponse is one version of a monitored document.
-type versionResponse struct {
-	ContentHash string `json:"contentHash"`
-	FirstSeenAt Time   `json:"firstSeenAt"`
-	LastSeenAt  Time   `json:"lastSeenAt"`
-	WordCount   int    `json:"wordCount"`
-	Grade       string `json:"grade"`
-}
-
-func newVersionResponse(v *monitor.MonitorVersion) versionResponse {
-	return versionResponse{ContentHash: v.ContentHash, FirstSeenAt: Time(v.FirstSeenAt), LastSeenAt: Time(v.LastSeenAt), WordCount: v.WordCount, Grade: v.Grade}
-}
-
-// versionDiffResponse is GET /api/monitor/versions/diff's answer.
-type versionDiffResponse struct {
-	MonitorID       string                 `json:"monitorId"`
-	From            versionResponse        `json:"from"`
-	To              versionResponse        `json:"to"`
-	Diff            string                 `json:"diff"`
-	Added           int                    `json:"added"`
-	Removed         int                    `json:"removed"`
-	Changed         int                    `json:"changed"`
-	Summarised      bool                   `json:"summarised"`
-	FindingsAdded   []alertFindingResponse `json:"findingsAdded"`
-	FindingsRemoved []alertFindingResponse `json:"findingsRemoved"`
-	GradeBefore     string                 `json:"gradeBefore"`
-	GradeAfter      string                 `json:"gradeAfter"`
-}
 
 func (s *server) handleVersionList(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
@@ -51,8 +23,7 @@ func (s *server) handleVersionList(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"versions": append([]versionResponse{}, mapAll(page.Versions, func(v monitor.MonitorVersion) versionResponse { return newVersionResponse(&v) })...),
-		"nextCursor": page.NextCursor})
+	return writeJSON(w, http.StatusOK, view.NewVersionList(page))
 }
 
 func (s *server) handleVersionDiff(w http.ResponseWriter, r *http.Request) error {
@@ -61,8 +32,5 @@ func (s *server) handleVersionDiff(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, versionDiffResponse{MonitorID: d.MonitorID, From: newVersionResponse(&d.From), To: newVersionResponse(&d.To),
-		Diff: d.Diff, Added: d.Added, Removed: d.Removed, Changed: d.Changed, Summarised: d.Summarised,
-		FindingsAdded: newAlertFindingsResponse(d.FindingsAdded), FindingsRemoved: newAlertFindingsResponse(d.FindingsRemoved),
-		GradeBefore: d.GradeBefore, GradeAfter: d.GradeAfter})
+	return writeJSON(w, http.StatusOK, view.NewVersionDiff(d))
 }
