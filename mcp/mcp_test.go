@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -319,7 +318,7 @@ func TestRefusedCallsCountAsErrors(t *testing.T) {
 func TestInternalErrorsAreLogged(t *testing.T) {
 	store := dbtest.Open(t, dbtest.SQLite)
 	e := apptest.New(t, store)
-	var logs syncBuffer
+	var logs apptest.Logs
 	log := slog.New(slog.NewJSONHandler(&logs, nil))
 	h := mcp.NewHandler(mcp.Options{Service: e.Svc, Monitors: e.Mon, Logger: log})
 	srv := httptest.NewServer(middleware.Observe(slog.New(slog.DiscardHandler), middleware.NewMetrics(prometheus.NewRegistry()), h))
@@ -339,22 +338,4 @@ func TestInternalErrorsAreLogged(t *testing.T) {
 	if got := logs.String(); !strings.Contains(got, `"msg":"internal error"`) || !strings.Contains(got, `"request_id":"`) {
 		t.Errorf("log %q, want one internal error with its request id", got)
 	}
-}
-
-// syncBuffer is a bytes.Buffer the server's goroutines may write to.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
