@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"slices"
 	"strings"
 	"time"
@@ -159,20 +160,16 @@ func (s *Store) FindActiveKeyWithKeys(ctx context.Context, hash []byte, includeR
 
 // FindActiveKeyAndCharge implements app.Store. On PostgreSQL it is one
 // statement: the key and its account found by the hash, and the key's pool
-// charged within the limit of the account's tier by a conditional UPDATE
+// charged within the limit of the account's plan by a conditional UPDATE
 // (re-checked on the row's newest version when it waits on a concurrent
 // charge, so a pool is never overrun), or, when the pool has no row yet, by
 // the conditional upsert of consumeBudgetSQL. A refusal is the UPDATE's
 // WHERE failing: it locks no row, so refused requests of one key do not
-// queue behind each other as the upsert's lock made them. SQLite, one connection and no data-modifying
-// WITH, runs the two statements one after the other.
+// queue behind each other as the upsert's lock made them. The plans'
+// limits are data (a JSON object of plan to limit, a parameter), and the
+// scope is one of the key's scopes exactly. SQLite, one connection and no
+// data-modifying WITH, runs the two statements one after the other.
 func (s *Store) FindActiveKeyAndCharge(ctx context.Context, hash []byte, c app.KeyCharge) (*app.Key, *app.Account, app.ChargeOutcome, error) {
-	limit := func(t app.Tier) int {
-		if l, ok := c.Limits[t]; ok {
-			return l
-		}
-		return c.Limits[app.TierFree]
-	}
 	var out app.ChargeOutcome
 	if !s.postgres {
 		k, a, err := s.FindActiveKeyByHash(ctx, hash)
@@ -180,8 +177,12 @@ func (s *Store) FindActiveKeyAndCharge(ctx context.Context, hash []byte, c app.K
 			return k, a, out, err
 		}
 		out.Tried = true
-		out.Used, out.OK, err = s.ConsumeBudget(ctx, k.ID, c.Kind, c.Period, c.N, limit(a.Tier))
+		out.Used, out.OK, err = s.ConsumeBudget(ctx, k.ID, c.Kind, c.Period, c.N, c.Limit(a.Tier))
 		return k, a, out, err
+	}
+	limits, err := json.Marshal(c.Limits)
+	if err != nil {
+		return nil, nil, out, err
 	}
 	var (
 		k    keyRow
@@ -189,11 +190,10 @@ func (s *Store) FindActiveKeyAndCharge(ctx context.Context, hash []byte, c app.K
 		used sql.NullInt64
 	)
 	dest := append(append(k.fields(), a.fields()...), &used)
-	scope := "%," + c.Scope + ",%"
 	n, err := s.queryRows(ctx, chargeWithKeySQL, func(r *sql.Rows) error { return r.Scan(dest...) },
-		limit(app.TierBase), limit(app.TierAdvanced), limit(app.TierFree), hash,
-		c.N, c.Kind, c.Period, scope, c.N,
-		c.Kind, c.Period, c.N, scope, c.N, c.Kind, c.Period)
+		string(limits), c.Limit(""), c.Scope, hash,
+		c.N, c.Kind, c.Period, c.N,
+		c.Kind, c.Period, c.N, c.N, c.Kind, c.Period)
 	if err == nil && n == 0 {
 		err = translate(sql.ErrNoRows)
 	}
@@ -206,8 +206,9 @@ func (s *Store) FindActiveKeyAndCharge(ctx context.Context, hash []byte, c app.K
 	return key, a.toApp(), out, nil
 }
 
-// chargeWithKeySQL: k is the key (with its tier's limit), c the charge,
-// tried only when the key holds the scope and n fits the limit at all.
+// chargeWithKeySQL: k is the key (with its plan's limit, looked up in the
+// limits given, and whether it holds the scope), c the charge, tried only
+// when the key holds the scope and n fits the limit at all.
 const chargeWithKeySQL = `WITH k AS (
   SELECT k.id AS k_id, k.account_id AS k_account_id, k.name AS k_name, k.key_prefix AS k_key_prefix, k.key_hash AS k_key_hash,
          k.scopes AS k_scopes, k.request_count AS k_request_count, k.last_used_at AS k_last_used_at, k.created_at AS k_created_at,
@@ -215,19 +216,20 @@ const chargeWithKeySQL = `WITH k AS (
          a.id AS a_id, a.subject AS a_subject, a.email AS a_email, a.tier AS a_tier, a.subscription_status AS a_subscription_status,
          a.credits AS a_credits, a.customer_id AS a_customer_id, a.subscription_id AS a_subscription_id,
          a.subscription_event_at AS a_subscription_event_at, a.created_at AS a_created_at, a.updated_at AS a_updated_at,
-         CASE a.tier WHEN 'base' THEN CAST(? AS integer) WHEN 'advanced' THEN CAST(? AS integer) ELSE CAST(? AS integer) END AS lim
+         COALESCE(CAST(CAST(? AS jsonb) ->> a.tier AS integer), CAST(? AS integer)) AS lim,
+         CAST(? AS text) = ANY (string_to_array(k.scopes, ',')) AS scoped
   FROM api_keys k JOIN accounts a ON a.id = k.account_id
   WHERE k.key_hash = ? AND k.revoked_at IS NULL
 ), u AS (
   UPDATE budget_usage SET used = used + CAST(? AS integer)
   FROM k
-  WHERE owner_id = CAST(k_id AS text) AND kind = ? AND period = ? AND (',' || k_scopes || ',') LIKE ?
+  WHERE owner_id = CAST(k_id AS text) AND kind = ? AND period = ? AND scoped
     AND (lim < 0 OR used + CAST(? AS integer) <= lim)
   RETURNING used
 ), i AS (
   INSERT INTO budget_usage (owner_id, kind, period, used)
   SELECT CAST(k_id AS text), ?, ?, CAST(? AS integer) FROM k
-  WHERE (',' || k_scopes || ',') LIKE ? AND (lim < 0 OR CAST(? AS integer) <= lim)
+  WHERE scoped AND (lim < 0 OR CAST(? AS integer) <= lim)
     AND NOT EXISTS (SELECT 1 FROM budget_usage b WHERE b.owner_id = CAST(k_id AS text) AND b.kind = ? AND b.period = ?)
   ON CONFLICT (owner_id, kind, period) DO UPDATE SET used = budget_usage.used + excluded.used
   WHERE (SELECT lim FROM k) < 0 OR budget_usage.used + excluded.used <= (SELECT lim FROM k)

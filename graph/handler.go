@@ -131,30 +131,9 @@ func introspects(doc *ast.QueryDocument, set ast.SelectionSet) bool {
 	return false
 }
 
-// codes is the one table from app codes to extensions.code. Codes missing
-// here (added to app later) become their upper-case form.
-var codes = map[app.Code]string{
-	app.CodeInvalid:         "INVALID",
-	app.CodeUnauthenticated: "UNAUTHENTICATED",
-	app.CodeForbidden:       "FORBIDDEN",
-	app.CodeNotFound:        "NOT_FOUND",
-	app.CodeConflict:        "CONFLICT",
-	app.CodeRateLimited:     "RATE_LIMITED",
-	app.CodeUnreadable:      "UNREADABLE",
-	app.CodeNotLegal:        "NOT_A_LEGAL_DOCUMENT",
-	app.CodeUpstream:        "UPSTREAM",
-	app.CodeTimeout:         "TIMEOUT",
-	app.CodeUnavailable:     "UNAVAILABLE",
-	app.CodeBusy:            "BUSY",
-	app.CodeTooLarge:        "TOO_LARGE",
-	app.CodeUnsupportedType: "UNSUPPORTED_TYPE",
-	app.CodeInternal:        "INTERNAL",
-}
-
+// errorCode is an app code as extensions.code: app's one table of codes,
+// upper-cased (not_found: NOT_FOUND), so graph restates none of them.
 func errorCode(c app.Code) string {
-	if s, ok := codes[c]; ok {
-		return s
-	}
 	return strings.ToUpper(string(c))
 }
 

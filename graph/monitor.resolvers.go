@@ -34,7 +34,7 @@ func (r *monitorResolver) BlockedBy(ctx context.Context, obj *monitor.Monitor) (
 }
 
 func (r *monitorResolver) Versions(ctx context.Context, obj *monitor.Monitor, limit *int, cursor *string) (*monitor.VersionPage, error) {
-	return r.Monitoring.FindMonitorVersions(ctx, obj.ID, limit, deref(cursor))
+	return r.Monitoring.FindMonitorVersions(ctx, monitor.VersionFilter{MonitorID: obj.ID, Limit: limit, Cursor: deref(cursor)})
 }
 
 func (r *monitorVersionResolver) Grade(ctx context.Context, obj *monitor.MonitorVersion) (string, error) {

@@ -10,6 +10,7 @@ import (
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 const monitorPage = `<html><head><title>Terms of Service</title></head><body><main><h1>Terms of Service</h1>
@@ -176,7 +177,7 @@ func TestVersionDiffsDrawScans(t *testing.T) {
 	if _, err := e.Mon.CheckMonitor(e.Ctx(k.RawKey), created.CreateMonitor.ID); err != nil {
 		t.Fatal(err)
 	}
-	page, err := e.Mon.FindMonitorVersions(e.Ctx(k.RawKey), created.CreateMonitor.ID, nil, "")
+	page, err := e.Mon.FindMonitorVersions(e.Ctx(k.RawKey), monitor.VersionFilter{MonitorID: created.CreateMonitor.ID})
 	if err != nil || len(page.Versions) != 2 {
 		t.Fatalf("versions: %v %v", page, err)
 	}

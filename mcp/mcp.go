@@ -13,13 +13,13 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/middleware"
 	"github.com/clausewatch/clausewatch/internal/monitor"
+	"github.com/clausewatch/clausewatch/internal/view"
 )
 
 // Options configures the MCP handler.
@@ -38,13 +38,16 @@ func NewHandler(o Options) http.Handler {
 	if o.Version == "" {
 		o.Version = "dev"
 	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
 	h := sdk.NewStreamableHTTPHandler(func(r *http.Request) *sdk.Server {
 		return newServer(o, r.Context())
 	}, &sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: o.Logger})
 	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.ServeHTTP(w, middleware.RateLimitHeaders(w, r))
 	})
-	return middleware.Authenticate(o.Service, fail, limitBatches(inner))
+	return middleware.Authenticate(o.Service, failer(o.Logger), limitBatches(inner))
 }
 
 // MaxBatch is the most calls one JSON-RPC batch may hold. Each call is
@@ -120,16 +123,16 @@ func newServer(o Options, req context.Context) *sdk.Server {
 			if err != nil {
 				return nil, err
 			}
-			return extraction(x), nil
-		}, req)
+			return view.NewExtraction(x), nil
+		}, o.Logger, req)
 	add(s, "analyze", "Analyze a public URL or given text: the grade, why, and each finding with its quote (one scan; scope analyze).",
 		func(ctx context.Context, in analyzeIn) (any, error) {
 			a, err := svc.Analyze(ctx, in.input())
 			if err != nil {
 				return nil, err
 			}
-			return analysis(a), nil
-		}, req)
+			return view.NewAnalysis(a), nil
+		}, o.Logger, req)
 	add(s, "analyze_batch", "Analyze up to 5 documents (URLs or texts) at once, admitted whole: one scan each (scope analyze).",
 		func(ctx context.Context, in batchIn) (any, error) {
 			items := make([]app.AnalyzeInput, len(in.Items))
@@ -140,44 +143,40 @@ func newServer(o Options, req context.Context) *sdk.Server {
 			if err != nil {
 				return nil, err
 			}
-			return batch(b), nil
-		}, req)
+			return view.NewBatchResult(b), nil
+		}, o.Logger, req)
 	add(s, "list_monitors", "List the account's monitors of documents, newest first (scope monitor).",
 		func(ctx context.Context, _ struct{}) (any, error) {
 			ms, err := mon.FindMonitors(ctx)
 			if err != nil {
 				return nil, err
 			}
-			out := monitorsOut{Monitors: make([]monitorOut, len(ms))}
-			for i := range ms {
-				out.Monitors[i] = monitorOf(&ms[i])
-			}
-			return out, nil
-		}, req)
+			return view.NewMonitorList(ms), nil
+		}, o.Logger, req)
 	add(s, "create_monitor", "Watch a public URL for changes; its first check sets the baseline now (one scan; scope monitor).",
 		func(ctx context.Context, in monitorIn) (any, error) {
 			m, err := mon.CreateMonitor(ctx, monitor.MonitorCreate{URL: in.URL, Name: in.Name, IntervalSeconds: in.IntervalSeconds, AlertOn: in.AlertOn})
 			if err != nil {
 				return nil, err
 			}
-			return monitorOf(m), nil
-		}, req)
+			return view.NewMonitor(m), nil
+		}, o.Logger, req)
 	add(s, "update_monitor", "Change which of a monitor's changes raise an alert (alertOn: any or risk); consumes nothing (scope monitor).",
 		func(ctx context.Context, in monitorUpdateIn) (any, error) {
 			m, err := mon.UpdateMonitor(ctx, in.ID, monitor.MonitorUpdate{AlertOn: &in.AlertOn})
 			if err != nil {
 				return nil, err
 			}
-			return monitorOf(m), nil
-		}, req)
+			return view.NewMonitor(m), nil
+		}, o.Logger, req)
 	add(s, "list_alerts", "Read the alerts raised by monitors' changes, newest first (scope monitor).",
 		func(ctx context.Context, in alertsIn) (any, error) {
 			p, err := mon.FindAlerts(ctx, monitor.AlertFilter{Unread: in.Unread, MonitorID: in.MonitorID, Limit: in.Limit, Cursor: in.Cursor, WithoutDiff: true})
 			if err != nil {
 				return nil, err
 			}
-			return alerts(p), nil
-		}, req)
+			return view.NewAlertList(p), nil
+		}, o.Logger, req)
 	add(s, "mark_alerts", "Mark alerts read (or unread with read false) (scope monitor).",
 		func(ctx context.Context, in markIn) (any, error) {
 			read := true
@@ -188,16 +187,18 @@ func newServer(o Options, req context.Context) *sdk.Server {
 			if err != nil {
 				return nil, err
 			}
-			return map[string]int{"updated": n}, nil
-		}, req)
+			return view.AlertsUpdated{Updated: n}, nil
+		}, o.Logger, req)
 	return s
 }
 
 // add registers a tool whose call runs in the HTTP request's context (req:
 // the authenticated principal and the rate-limit observer), cancelled with
-// the tool call's. An app error becomes a tool error whose structured
-// content is REST's error body with the code: {code, error, details?, ...}.
-func add[In any](s *sdk.Server, name, desc string, call func(context.Context, In) (any, error), req context.Context) {
+// the tool call's. Its result is REST's response body for the same
+// operation (view's one type per response); an app error becomes a tool
+// error whose structured content is REST's error body with the code and
+// the status REST answers: {code, status, error, details?, ...}.
+func add[In any](s *sdk.Server, name, desc string, call func(context.Context, In) (any, error), log *slog.Logger, req context.Context) {
 	sdk.AddTool(s, &sdk.Tool{Name: name, Description: desc}, func(ctx context.Context, _ *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
 		cctx, cancel := context.WithCancel(req)
 		defer cancel()
@@ -205,59 +206,60 @@ func add[In any](s *sdk.Server, name, desc string, call func(context.Context, In
 		defer stop()
 		out, err := call(cctx, in)
 		if err != nil {
-			return errorResult(req, err), nil, nil
+			return errorResult(req, log, name, err), nil, nil
 		}
 		b, err := json.Marshal(out)
 		if err != nil {
-			return errorResult(req, app.Internal(err)), nil, nil
+			return errorResult(req, log, name, app.Internal(err)), nil, nil
 		}
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil, nil
 	})
 }
 
-// ErrorBody is a failed tool call's structured content.
-func errorBody(err error) map[string]any {
-	e := app.AsError(err)
-	body := map[string]any{}
-	for k, v := range e.Data {
-		body[k] = v
-	}
-	body["code"] = string(e.Code)
-	body["error"] = e.Message
-	if len(e.Fields) > 0 {
-		body["details"] = e.Fields
-	}
-	return body
-}
-
 // errorResult is a refused tool call's result. The HTTP exchange still
 // answers 200 (the refusal is the call's, inside the JSON-RPC response), so
 // the refusal is noted for the usage log here: a refused call counts as an
-// error in the key's usage like a refused REST request.
-func errorResult(req context.Context, err error) *sdk.CallToolResult {
-	body := errorBody(err)
-	middleware.SetError(req, body["error"].(string))
+// error in the key's usage like a refused REST request. An internal cause
+// is logged here, once, as REST logs it, and never sent.
+func errorResult(req context.Context, log *slog.Logger, tool string, err error) *sdk.CallToolResult {
+	e := app.AsError(err)
+	logInternal(req, log, e, "tool", tool)
+	body := view.ErrorBody(e)
+	body["code"] = string(e.Code)
+	body["status"] = view.Status(e.Code)
+	middleware.SetError(req, e.Message)
 	b, _ := json.Marshal(body)
 	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}
 }
 
-func ms(t time.Time) int64 { return t.UnixMilli() }
+// logInternal logs an internal error with the request's id, as REST does:
+// at INFO when the client went away (nothing failed here), else at ERROR.
+func logInternal(ctx context.Context, log *slog.Logger, e *app.Error, attrs ...any) {
+	if e.Code != app.CodeInternal {
+		return
+	}
+	attrs = append([]any{"request_id", middleware.InfoFrom(ctx).ID, "err", e}, attrs...)
+	if middleware.Cancelled(ctx) {
+		log.Info("request cancelled by the client", attrs...)
+		return
+	}
+	log.Error("internal error", attrs...)
+}
 
-// fail answers a request refused before MCP (no or a bad credential) as
-// REST does: 401 with WWW-Authenticate and {"error": ...}.
-func fail(w http.ResponseWriter, r *http.Request, err error) {
-	e := app.AsError(err)
-	status := http.StatusUnauthorized
-	if e.Code != app.CodeUnauthenticated {
-		status = http.StatusForbidden
-		if e.Code == app.CodeInternal {
-			status = http.StatusInternalServerError
+// failer answers a request refused before MCP (no or a bad credential, or
+// a store that failed while authenticating) as REST does: the status of
+// view's one table, WWW-Authenticate with a 401, and {"error": ...}.
+func failer(log *slog.Logger) func(http.ResponseWriter, *http.Request, error) {
+	return func(w http.ResponseWriter, r *http.Request, err error) {
+		e := app.AsError(err)
+		logInternal(r.Context(), log, e)
+		status := view.Status(e.Code)
+		if status == http.StatusUnauthorized {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="clausewatch"`)
 		}
+		middleware.SetError(r.Context(), e.Message)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_ = json.NewEncoder(w).Encode(view.ErrorBody(e))
 	}
-	if status == http.StatusUnauthorized {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="clausewatch"`)
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]string{"error": e.Message})
 }

@@ -106,7 +106,7 @@ func TestToolsThroughTheSDKClient(t *testing.T) {
 
 		a, isErr := call(t, s, "analyze", map[string]any{"url": e.Docs.URL("/terms")})
 		findings, _ := a["findings"].([]any)
-		if isErr || a["grade"] == "" || len(a["why"].([]any)) == 0 || len(findings) == 0 || findings[0].(map[string]any)["quote"] == "" {
+		if isErr || a["grade"] == "" || a["why"] == "" || len(findings) == 0 || findings[0].(map[string]any)["quote"] == "" {
 			t.Errorf("analyze url: %v", a)
 		}
 		// The grade is explained in the command line's own sentence.
@@ -114,7 +114,7 @@ func TestToolsThroughTheSDKClient(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := a["why"].([]any)[0]; got != stored.Why() {
+		if got := a["why"]; got != stored.Why() {
 			t.Errorf("analyze url: why %q, want %q", got, stored.Why())
 		}
 		a, isErr = call(t, s, "analyze", map[string]any{"text": "We may terminate your account at any time without notice."})
@@ -309,5 +309,33 @@ func TestRefusedCallsCountAsErrors(t *testing.T) {
 	}
 	if st.ErrorCount < 1 || len(st.RecentErrors) < 1 || !strings.Contains(st.RecentErrors[0].Error, "scope") {
 		t.Errorf("usage after a refused call: %d errors, recent %+v; want the refusal", st.ErrorCount, st.RecentErrors)
+	}
+}
+
+// An internal error is logged once with the request id, as REST logs it,
+// and its cause is never sent: here the database goes away under a
+// connected client.
+func TestInternalErrorsAreLogged(t *testing.T) {
+	store := dbtest.Open(t, dbtest.SQLite)
+	e := apptest.New(t, store)
+	var logs apptest.Logs
+	log := slog.New(slog.NewJSONHandler(&logs, nil))
+	h := mcp.NewHandler(mcp.Options{Service: e.Svc, Monitors: e.Mon, Logger: log})
+	srv := httptest.NewServer(middleware.Observe(slog.New(slog.DiscardHandler), middleware.NewMetrics(prometheus.NewRegistry()), h))
+	t.Cleanup(srv.Close)
+	tok, _ := e.MustAccount("")
+	s, b := connect(t, srv.URL, e.MustKey(tok, "monitor").RawKey)
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: "list_monitors"})
+	if err == nil {
+		t.Fatal("list_monitors answered without its database")
+	}
+	if b.last == nil || b.last.StatusCode != http.StatusInternalServerError {
+		t.Errorf("status %v, want 500 (REST's for internal)", b.last)
+	}
+	if got := logs.String(); !strings.Contains(got, `"msg":"internal error"`) || !strings.Contains(got, `"request_id":"`) {
+		t.Errorf("log %q, want one internal error with its request id", got)
 	}
 }

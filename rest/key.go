@@ -4,18 +4,19 @@ import (
 	"net/http"
 
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/view"
 )
 
 // keyResponse is a key as the contract lists it (interface.md 2.1).
 type keyResponse struct {
-	ID           string   `json:"id"`
-	Name         string   `json:"name"`
-	KeyPrefix    string   `json:"keyPrefix"`
-	Scopes       []string `json:"scopes"`
-	RequestCount int64    `json:"requestCount"`
-	LastUsedAt   *Time    `json:"lastUsedAt"`
-	CreatedAt    Time     `json:"createdAt"`
-	RevokedAt    *Time    `json:"revokedAt"`
+	ID           string     `json:"id"`
+	Name         string     `json:"name"`
+	KeyPrefix    string     `json:"keyPrefix"`
+	Scopes       []string   `json:"scopes"`
+	RequestCount int64      `json:"requestCount"`
+	LastUsedAt   *view.Time `json:"lastUsedAt"`
+	CreatedAt    view.Time  `json:"createdAt"`
+	RevokedAt    *view.Time `json:"revokedAt"`
 }
 
 func newKeyResponse(k app.Key) keyResponse {
@@ -24,7 +25,7 @@ func newKeyResponse(k app.Key) keyResponse {
 		scopes = app.Scopes{}
 	}
 	return keyResponse{ID: k.ID, Name: k.Name, KeyPrefix: k.Prefix, Scopes: scopes, RequestCount: k.RequestCount,
-		LastUsedAt: timePtr(k.LastUsedAt), CreatedAt: Time(k.CreatedAt), RevokedAt: timePtr(k.RevokedAt)}
+		LastUsedAt: view.TimePtr(k.LastUsedAt), CreatedAt: view.Time(k.CreatedAt), RevokedAt: view.TimePtr(k.RevokedAt)}
 }
 
 type keyListResponse struct {
@@ -45,7 +46,7 @@ func (s *server) handleKeyList(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, keyListResponse{Keys: mapAll(keys, newKeyResponse)})
+	return writeJSON(w, http.StatusOK, keyListResponse{Keys: view.MapAll(keys, newKeyResponse)})
 }
 
 func (s *server) handleKeyCreate(w http.ResponseWriter, r *http.Request) error {

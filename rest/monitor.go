@@ -6,68 +6,8 @@ import (
 
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/monitor"
+	"github.com/clausewatch/clausewatch/internal/view"
 )
-
-// monitorJSON is a monitor as /api/monitor writes it.
-type monitorJSON struct {
-	ID                  string  `json:"id"`
-	URL                 string  `json:"url"`
-	Name                string  `json:"name"`
-	IntervalSeconds     int     `json:"intervalSeconds"`
-	AlertOn             string  `json:"alertOn"`
-	Status              string  `json:"status"`
-	CreatedAt           Time    `json:"createdAt"`
-	LastCheckedAt       *Time   `json:"lastCheckedAt"`
-	NextCheckAt         Time    `json:"nextCheckAt"`
-	LastChangedAt       *Time   `json:"lastChangedAt"`
-	LastError           *string `json:"lastError"`
-	LastErrorCode       *string `json:"lastErrorCode"`
-	BlockedBy           *string `json:"blockedBy"`
-	ConsecutiveFailures int     `json:"consecutiveFailures"`
-}
-
-func newMonitorJSON(m *monitor.Monitor) monitorJSON {
-	return monitorJSON{ID: m.ID, URL: m.URL, Name: m.Name, IntervalSeconds: m.IntervalSeconds, AlertOn: m.AlertOn, Status: m.Status(),
-		CreatedAt: Time(m.CreatedAt), LastCheckedAt: timePtr(m.LastCheckedAt), NextCheckAt: Time(m.NextCheckAt),
-		LastChangedAt: timePtr(m.LastChangedAt), LastError: nonEmpty(m.LastError),
-		LastErrorCode: nonEmpty(m.LastErrorCode), BlockedBy: nonEmpty(m.BlockedBy), ConsecutiveFailures: m.ConsecutiveFailures}
-}
-
-// findingJSON is a finding that appeared in or went away from a document.
-type findingJSON struct {
-	Category string `json:"category"`
-	Severity string `json:"severity"`
-	Title    string `json:"title"`
-	Quote    string `json:"quote"`
-}
-
-// alertJSON is an alert as /api/monitor/alerts writes it.
-type alertJSON struct {
-	ID              string        `json:"id"`
-	MonitorID       string        `json:"monitorId"`
-	URL             string        `json:"url"`
-	DetectedAt      Time          `json:"detectedAt"`
-	Read            bool          `json:"read"`
-	Summary         string        `json:"summary"`
-	Diff            string        `json:"diff"`
-	Added           int           `json:"added"`
-	Removed         int           `json:"removed"`
-	FindingsAdded   []findingJSON `json:"findingsAdded"`
-	FindingsRemoved []findingJSON `json:"findingsRemoved"`
-	// null on alerts stored before alerts had grades
-	GradeBefore  *string        `json:"gradeBefore"`
-	GradeAfter   *string        `json:"gradeAfter"`
-	CasesAdded   []caseResponse `json:"casesAdded"`
-	CasesRemoved []caseResponse `json:"casesRemoved"`
-}
-
-func newFindingsJSON(fs []monitor.AlertFinding) []findingJSON {
-	out := make([]findingJSON, len(fs))
-	for i, f := range fs {
-		out[i] = findingJSON(f)
-	}
-	return out
-}
 
 func (s *server) handleMonitorCreate(w http.ResponseWriter, r *http.Request) error {
 	var in monitor.MonitorCreate
@@ -78,7 +18,7 @@ func (s *server) handleMonitorCreate(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, newMonitorJSON(m))
+	return writeJSON(w, http.StatusCreated, view.NewMonitor(m))
 }
 
 func (s *server) handleMonitorList(w http.ResponseWriter, r *http.Request) error {
@@ -86,11 +26,7 @@ func (s *server) handleMonitorList(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	out := make([]monitorJSON, len(ms))
-	for i := range ms {
-		out[i] = newMonitorJSON(&ms[i])
-	}
-	return writeJSON(w, http.StatusOK, map[string]any{"monitors": out})
+	return writeJSON(w, http.StatusOK, view.NewMonitorList(ms))
 }
 
 func (s *server) handleMonitorDelete(w http.ResponseWriter, r *http.Request) error {
@@ -111,7 +47,7 @@ func (s *server) handleMonitorUpdate(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newMonitorJSON(m))
+	return writeJSON(w, http.StatusOK, view.NewMonitor(m))
 }
 
 func (s *server) handleMonitorCheck(w http.ResponseWriter, r *http.Request) error {
@@ -119,7 +55,7 @@ func (s *server) handleMonitorCheck(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newMonitorJSON(m))
+	return writeJSON(w, http.StatusOK, view.NewMonitor(m))
 }
 
 func (s *server) handleAlertList(w http.ResponseWriter, r *http.Request) error {
@@ -140,16 +76,7 @@ func (s *server) handleAlertList(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]alertJSON, len(page.Alerts))
-	for i, a := range page.Alerts {
-		out[i] = alertJSON{ID: a.ID, MonitorID: a.MonitorID, URL: a.URL, DetectedAt: Time(a.DetectedAt), Read: a.Read,
-			Summary: a.Summary, Diff: a.Diff, Added: a.Added, Removed: a.Removed,
-			FindingsAdded: newFindingsJSON(a.FindingsAdded), FindingsRemoved: newFindingsJSON(a.FindingsRemoved),
-			GradeBefore: nonEmpty(a.GradeBefore), GradeAfter: nonEmpty(a.GradeAfter),
-			CasesAdded:   append([]caseResponse{}, mapAll(a.CasesAdded, newCaseResponse)...),
-			CasesRemoved: append([]caseResponse{}, mapAll(a.CasesRemoved, newCaseResponse)...)}
-	}
-	return writeJSON(w, http.StatusOK, map[string]any{"alerts": out, "nextCursor": page.NextCursor})
+	return writeJSON(w, http.StatusOK, view.NewAlertList(page))
 }
 
 func (s *server) handleAlertUpdate(w http.ResponseWriter, r *http.Request) error {
@@ -161,13 +88,5 @@ func (s *server) handleAlertUpdate(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]int{"updated": n})
-}
-
-// nonEmpty is s, or null for "".
-func nonEmpty(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
+	return writeJSON(w, http.StatusOK, view.AlertsUpdated{Updated: n})
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/middleware"
 	"github.com/clausewatch/clausewatch/internal/monitor"
+	"github.com/clausewatch/clausewatch/internal/view"
 )
 
 // Options configures the REST handler.
@@ -49,26 +50,38 @@ type handler func(w http.ResponseWriter, r *http.Request) error
 func Register(mux *http.ServeMux, o Options) {
 	s := &server{svc: o.Service, mon: o.Monitors, log: o.Logger, ready: o.Ready, publicURL: o.PublicURL}
 
-	// scoped routes: interface.md 5.3, the scope read from app's one table
-	s.route(mux, "POST /api/extract", app.OpExtract, s.handleExtract)
-	s.route(mux, "POST /api/analyze", app.OpAnalyze, s.handleAnalyze)
-	s.route(mux, "POST /api/analyze/batch", app.OpAnalyzeBatch, s.handleAnalyzeBatch)
-	s.route(mux, "POST /api/monitor", app.OpMonitor, s.handleMonitorCreate)
-	s.route(mux, "GET /api/monitor", app.OpMonitor, s.handleMonitorList)
-	s.route(mux, "DELETE /api/monitor", app.OpMonitor, s.handleMonitorDelete)
-	s.route(mux, "PATCH /api/monitor", app.OpMonitor, s.handleMonitorUpdate)
-	s.route(mux, "POST /api/monitor/check", app.OpMonitor, s.handleMonitorCheck)
-	s.route(mux, "GET /api/monitor/alerts", app.OpMonitor, s.handleAlertList)
-	s.route(mux, "PATCH /api/monitor/alerts", app.OpMonitor, s.handleAlertUpdate)
-	s.route(mux, "GET /api/monitor/versions", app.OpMonitor, s.handleVersionList)
-	s.route(mux, "GET /api/monitor/versions/diff", app.OpMonitor, s.handleVersionDiff)
+	// The route table: each authenticated route with what it asks of its
+	// caller's admission (app.Ask): the operation whose scope it needs
+	// (interface.md 5.3, read from app's one table; none for an account
+	// route, which any credential of the account may use), the scans one
+	// call charges, and the key list it reads.
+	routes := []struct {
+		pattern string
+		ask     app.Ask
+		h       handler
+	}{
+		{"POST /api/extract", app.Ask{Op: app.OpExtract, Scans: 1}, s.handleExtract},
+		{"POST /api/analyze", app.Ask{Op: app.OpAnalyze, Scans: 1}, s.handleAnalyze},
+		{"POST /api/analyze/batch", app.Ask{Op: app.OpAnalyzeBatch}, s.handleAnalyzeBatch}, // its scans are its items'
+		{"POST /api/monitor", app.Ask{Op: app.OpMonitor}, s.handleMonitorCreate},
+		{"GET /api/monitor", app.Ask{Op: app.OpMonitor}, s.handleMonitorList},
+		{"DELETE /api/monitor", app.Ask{Op: app.OpMonitor}, s.handleMonitorDelete},
+		{"PATCH /api/monitor", app.Ask{Op: app.OpMonitor}, s.handleMonitorUpdate},
+		{"POST /api/monitor/check", app.Ask{Op: app.OpMonitor}, s.handleMonitorCheck},
+		{"GET /api/monitor/alerts", app.Ask{Op: app.OpMonitor}, s.handleAlertList},
+		{"PATCH /api/monitor/alerts", app.Ask{Op: app.OpMonitor}, s.handleAlertUpdate},
+		{"GET /api/monitor/versions", app.Ask{Op: app.OpMonitor}, s.handleVersionList},
+		{"GET /api/monitor/versions/diff", app.Ask{Op: app.OpMonitor}, s.handleVersionDiff},
 
-	// account routes: any credential of the account
-	s.route(mux, "GET /api/developer/keys", "", s.handleKeyList)
-	s.route(mux, "POST /api/developer/keys", "", s.handleKeyCreate)
-	s.route(mux, "DELETE /api/developer/keys/{id}", "", s.handleKeyRevoke)
-	s.route(mux, "GET /api/developer/usage", "", s.handleUsage)
-	s.route(mux, "GET /api/developer/usage/per-key", "", s.handleUsagePerKey)
+		{"GET /api/developer/keys", app.Ask{KeyList: true}, s.handleKeyList},
+		{"POST /api/developer/keys", app.Ask{}, s.handleKeyCreate},
+		{"DELETE /api/developer/keys/{id}", app.Ask{}, s.handleKeyRevoke},
+		{"GET /api/developer/usage", app.Ask{}, s.handleUsage},
+		{"GET /api/developer/usage/per-key", app.Ask{}, s.handleUsagePerKey},
+	}
+	for _, rt := range routes {
+		s.route(mux, rt.pattern, rt.ask, rt.h)
+	}
 
 	mux.Handle("POST /api/webhooks/payment", s.wrap(s.handleWebhook))
 	// Feeds: public by their token, outside /api and its credentials.
@@ -100,42 +113,24 @@ func Register(mux *http.ServeMux, o Options) {
 	}))
 }
 
-// route mounts an authenticated handler for op ("" for an account route
-// any credential may use). The scope and a scan refused with the
-// authentication are checked before the handler reads the body, so a key
-// lacking the scope gets 403, and a key whose daily scans are spent 429,
-// before any 400, 413 or 415.
-func (s *server) route(mux *http.ServeMux, pattern string, op app.Operation, h handler) {
-	scope := app.ScopeOf(op)
-	inner := s.wrap(func(w http.ResponseWriter, r *http.Request) error {
-		r = middleware.RateLimitHeaders(w, r)
-		if scope != "" {
-			if err := app.Require(r.Context(), scope); err != nil {
-				return err
-			}
+// route mounts an authenticated handler. Its admission (app.Service.Admit:
+// the caller, the scope, the scans the route charges) is decided before the
+// handler reads the body, so a key lacking the scope gets 403, and a key
+// whose daily scans are spent 429, before any 400, 413 or 415; the scans
+// the handler's operation does not take are given back when it returns.
+func (s *server) route(mux *http.ServeMux, pattern string, ask app.Ask, h handler) {
+	need := func(*http.Request) app.Ask { return ask }
+	if ask.KeyList {
+		need = func(r *http.Request) app.Ask {
+			a := ask
+			a.IncludeRevoked = r.URL.Query().Get("includeRevoked") == "true"
+			return a
 		}
-		if err := s.svc.RefusedScan(r.Context()); err != nil {
-			return err // before the body is read: a refused request costs no more
-		}
-		return h(w, r)
-	})
-	mux.Handle(pattern, middleware.AuthenticateFor(s.svc, prefetchOf(pattern, scope), s.writeError, inner))
-}
-
-// prefetchOf is what a route asks of the store right after authentication,
-// so that an API key's authentication does it in the same statement: the
-// key list, or the one scan a single analysis or extraction charges (taken
-// with the key, refunded if the request fails before charging).
-func prefetchOf(pattern, scope string) func(*http.Request) app.Prefetch {
-	switch pattern {
-	case "GET /api/developer/keys":
-		return func(r *http.Request) app.Prefetch {
-			return app.Prefetch{KeyList: true, IncludeRevoked: r.URL.Query().Get("includeRevoked") == "true"}
-		}
-	case "POST /api/analyze", "POST /api/extract":
-		return func(*http.Request) app.Prefetch { return app.Prefetch{Scans: 1, Scope: scope} }
 	}
-	return nil
+	admit := middleware.Admit(s.svc, need, s.writeError, s.wrap(h))
+	mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		admit.ServeHTTP(w, middleware.RateLimitHeaders(w, r)) // a refusal's 429 carries them too
+	}))
 }
 
 func (s *server) wrap(h handler) http.Handler {
@@ -146,34 +141,9 @@ func (s *server) wrap(h handler) http.Handler {
 	})
 }
 
-// statusOf is the one table from error code to HTTP status.
-var statusOf = map[app.Code]int{
-	app.CodeInvalid:         http.StatusBadRequest,
-	app.CodeUnauthenticated: http.StatusUnauthorized,
-	app.CodeForbidden:       http.StatusForbidden,
-	app.CodeNotFound:        http.StatusNotFound,
-	app.CodeConflict:        http.StatusConflict,
-	app.CodeTooLarge:        http.StatusRequestEntityTooLarge,
-	app.CodeUnsupportedType: http.StatusUnsupportedMediaType,
-	app.CodeUnreadable:      http.StatusUnprocessableEntity,
-	app.CodeNotLegal:        http.StatusUnprocessableEntity,
-	app.CodeRateLimited:     http.StatusTooManyRequests,
-	app.CodeInternal:        http.StatusInternalServerError,
-	app.CodeRetryLater:      http.StatusInternalServerError, // the contract's webhook failure, which the provider retries
-	app.CodeUpstream:        http.StatusBadGateway,
-	app.CodeUnavailable:     http.StatusServiceUnavailable,
-	app.CodeBusy:            http.StatusServiceUnavailable,
-	app.CodeTimeout:         http.StatusGatewayTimeout,
-}
-
-// Status is the HTTP status of an error code; codes added to app later
-// answer 500 until the table names them.
-func Status(c app.Code) int {
-	if s, ok := statusOf[c]; ok {
-		return s
-	}
-	return http.StatusInternalServerError
-}
+// Status is the HTTP status of an error code (view's one table, which MCP
+// answers by too).
+func Status(c app.Code) int { return view.Status(c) }
 
 // writeError is the only writer of error responses: { "error": message,
 // "details"?: [...], ...contract-fixed members }. Internal causes are logged
@@ -198,16 +168,8 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="clausewatch"`)
 	}
-	body := map[string]any{}
-	for k, v := range e.Data {
-		body[k] = v
-	}
-	body["error"] = e.Message
-	if len(e.Fields) > 0 {
-		body["details"] = e.Fields
-	}
 	middleware.SetError(r.Context(), e.Message)
-	_ = writeJSON(w, status, body)
+	_ = writeJSON(w, status, view.ErrorBody(e))
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) error {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/view"
 )
 
 // usageResponse is the body of GET /api/developer/usage (interface.md 2.3).
@@ -28,21 +29,21 @@ type dailyRequestsResponse struct {
 }
 
 type recentErrorResponse struct {
-	At        Time   `json:"at"`
-	KeyPrefix string `json:"keyPrefix"`
-	Method    string `json:"method"`
-	Path      string `json:"path"`
-	Status    int    `json:"status"`
-	Error     string `json:"error"`
+	At        view.Time `json:"at"`
+	KeyPrefix string    `json:"keyPrefix"`
+	Method    string    `json:"method"`
+	Path      string    `json:"path"`
+	Status    int       `json:"status"`
+	Error     string    `json:"error"`
 }
 
 func newUsageResponse(st *app.UsageStats) usageResponse {
 	return usageResponse{Stats: usageStatsResponse{
 		TotalRequests: st.TotalRequests, SuccessCount: st.SuccessCount, ErrorCount: st.ErrorCount,
 		SuccessRate: st.SuccessRate, ErrorRate: st.ErrorRate,
-		DailyRequests: mapAll(st.DailyRequests, func(d app.DailyRequests) dailyRequestsResponse { return dailyRequestsResponse(d) }),
-		RecentErrors: mapAll(st.RecentErrors, func(e app.RecentError) recentErrorResponse {
-			return recentErrorResponse{At: Time(e.At), KeyPrefix: e.KeyPrefix, Method: e.Method, Path: e.Path, Status: e.Status, Error: e.Error}
+		DailyRequests: view.MapAll(st.DailyRequests, func(d app.DailyRequests) dailyRequestsResponse { return dailyRequestsResponse(d) }),
+		RecentErrors: view.MapAll(st.RecentErrors, func(e app.RecentError) recentErrorResponse {
+			return recentErrorResponse{At: view.Time(e.At), KeyPrefix: e.KeyPrefix, Method: e.Method, Path: e.Path, Status: e.Status, Error: e.Error}
 		}),
 	}}
 }
@@ -83,7 +84,7 @@ type budgetResponse struct {
 
 func newKeyLimitsResponse(l *app.KeyLimits) keyLimitsResponse {
 	account := accountPoolResponse{Scans: budgetResponse(l.Account.Scans), AI: budgetResponse(l.Account.AI), Credits: l.Account.Credits}
-	return keyLimitsResponse{Tier: l.Tier, Account: account, Keys: mapAll(l.Keys, func(k app.KeyLimit) keyLimitResponse {
+	return keyLimitsResponse{Tier: l.Tier, Account: account, Keys: view.MapAll(l.Keys, func(k app.KeyLimit) keyLimitResponse {
 		return keyLimitResponse{KeyID: k.KeyID, KeyPrefix: k.KeyPrefix, Scopes: k.Scopes, Status: keyStatusResponse{
 			Scans: budgetResponse(k.Status.Scans), AI: budgetResponse(k.Status.AI)}}
 	})}

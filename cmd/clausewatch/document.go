@@ -17,7 +17,7 @@ import (
 	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/fetch"
-	"github.com/clausewatch/clausewatch/rest"
+	"github.com/clausewatch/clausewatch/internal/view"
 )
 
 // documentService is what the document commands call: no database, a URL
@@ -128,7 +128,7 @@ func runExtract(ctx context.Context, args []string, getenv func(string) string, 
 		return err
 	}
 	if asJSON {
-		return printJSON(stdout, rest.NewExtractionResponse(d.Extraction()))
+		return printJSON(stdout, view.NewExtraction(d.Extraction()))
 	}
 	out := d.Extracted.Text
 	if markdown {
@@ -169,7 +169,7 @@ func runAnalyze(ctx context.Context, args []string, getenv func(string) string, 
 		return err
 	}
 	if asJSON {
-		return printJSON(stdout, rest.NewAnalysisResponse(a))
+		return printJSON(stdout, view.NewAnalysis(a))
 	}
 	return printAnalysis(stdout, a)
 }

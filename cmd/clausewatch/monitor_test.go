@@ -135,8 +135,16 @@ func TestMonitorsAcrossProcesses(t *testing.T) {
 			}
 		}
 	}
+	// The window is the schedule's own clock: it closes once every monitor
+	// has been checked ten times in it (ten intervals), not after a guessed
+	// sleep. The processes run on wall time, so no test clock reaches them.
 	start := time.Now()
-	time.Sleep(11 * time.Second)
+	for !checkedSince(s, 50, start, 10) {
+		if time.Since(start) > 20*time.Second {
+			t.Fatalf("50 monitors not checked ten times each within 20s\n%s\n%s", outA, outB)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	end := time.Now()
 	for _, p := range []*exec.Cmd{a, b} {
 		_ = p.Process.Signal(syscall.SIGTERM)
@@ -203,4 +211,21 @@ func TestMonitorsAcrossProcesses(t *testing.T) {
 		t.Errorf("taken over %v after the killed check began; the lease is 7s", wait.Round(time.Millisecond))
 	}
 	t.Logf("killed at +%v, taken over %v after the check began", killedAt.Sub(hits[1]).Round(time.Millisecond), hits[2].Sub(hits[1]).Round(time.Millisecond))
+}
+
+// checkedSince says whether each of the n monitors of s (/m/0 ...) was
+// fetched at least times times after from.
+func checkedSince(s *site, n int, from time.Time, times int) bool {
+	for i := range n {
+		c := 0
+		for _, h := range s.times(fmt.Sprintf("/m/%d", i)) {
+			if h.After(from) {
+				c++
+			}
+		}
+		if c < times {
+			return false
+		}
+	}
+	return true
 }

@@ -1,13 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 
 	"github.com/clausewatch/clausewatch/internal/analyze/train"
+
+	"github.com/clausewatch/clausewatch/internal/corpus"
 )
 
 // Label is one labelled sentence of labels.jsonl (GUIDELINES.md says what
@@ -35,22 +35,16 @@ var (
 
 // readLabels reads labels.jsonl.
 func readLabels(path string) ([]Label, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	var out []Label
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for n := 1; sc.Scan(); n++ {
+	err := corpus.EachLine(path, func(line []byte) error {
 		var l Label
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+		if err := json.Unmarshal(line, &l); err != nil {
+			return err
 		}
 		out = append(out, l)
-	}
-	return out, sc.Err()
+		return nil
+	})
+	return out, err
 }
 
 // check reports the first way l breaks the guidelines' vocabulary: a kind,

@@ -10,7 +10,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -32,6 +31,8 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/clausewatch/clausewatch/internal/extract"
+
+	"github.com/clausewatch/clausewatch/internal/corpus"
 )
 
 type record struct {
@@ -298,28 +299,19 @@ func peerText(raw []byte, rec record, pdftotext, file string) (string, error) {
 }
 
 func readIndex(path string) ([]record, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	var recs []record
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
+	err := corpus.EachLine(path, func(line []byte) error {
 		var r record
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+		if err := json.Unmarshal(line, &r); err != nil {
+			return err
 		}
 		if r.Format == "" {
 			r.Format = strings.TrimPrefix(filepath.Ext(r.File), ".")
 		}
 		recs = append(recs, r)
-	}
-	return recs, sc.Err()
+		return nil
+	})
+	return recs, err
 }
 
 var (

@@ -23,7 +23,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -67,7 +66,7 @@ func run(data string, verbose bool) error {
 	var dev []struct {
 		Service, ToSDR, Grade string
 	}
-	if err := readJSONL(filepath.Join(data, "tosdr", "dev-grades.jsonl"), func(b []byte) error {
+	if err := corpus.EachLine(filepath.Join(data, "tosdr", "dev-grades.jsonl"), func(b []byte) error {
 		var d struct{ Service, Tosdr, Grade string }
 		err := json.Unmarshal(b, &d)
 		dev = append(dev, struct{ Service, ToSDR, Grade string }{d.Service, d.Tosdr, d.Grade})
@@ -78,7 +77,7 @@ func run(data string, verbose bool) error {
 	var silver []struct {
 		Service, ToSDR, Grade string
 	}
-	if err := readJSONL(filepath.Join(data, "tosdr-silver", "grades.jsonl"), func(b []byte) error {
+	if err := corpus.EachLine(filepath.Join(data, "tosdr-silver", "grades.jsonl"), func(b []byte) error {
 		var d struct {
 			Service, Tosdr string
 			Grade          string `json:"silver_grade"`
@@ -299,21 +298,4 @@ func ranks(xs []string) []float64 {
 		i = j
 	}
 	return out
-}
-
-// readJSONL calls line for each line of the file at path.
-func readJSONL(path string, line func([]byte) error) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		if err := line(sc.Bytes()); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-	}
-	return sc.Err()
 }

@@ -206,7 +206,7 @@ type BatchResult struct {
 // takes one scan, and one AI unit with AI set; both come back if it fails
 // (the scan not when the work was done: WorkDone).
 func (s *Service) Analyze(ctx context.Context, in AnalyzeInput) (*Analysis, error) {
-	if err := Require(ctx, ScopeOf(OpAnalyze)); err != nil {
+	if _, err := Authorize(ctx, OpAnalyze); err != nil {
 		return nil, err
 	}
 	if err := s.checkAnalyzeInput(in); err != nil {
@@ -222,7 +222,7 @@ func (s *Service) Analyze(ctx context.Context, in AnalyzeInput) (*Analysis, erro
 // AnalyzeBatch analyzes 1 to 5 items. The batch is admitted whole or not at
 // all; items run concurrently and fail one by one, each giving back its scan.
 func (s *Service) AnalyzeBatch(ctx context.Context, in BatchInput) (*BatchResult, error) {
-	if err := Require(ctx, ScopeOf(OpAnalyzeBatch)); err != nil {
+	if _, err := Authorize(ctx, OpAnalyzeBatch); err != nil {
 		return nil, err
 	}
 	if len(in.Items) == 0 || len(in.Items) > MaxBatch {
@@ -347,7 +347,7 @@ func (s *Service) inAnalysisPlace(ctx context.Context, n int, f func()) error {
 // standing with AIError set, and gives back only the AI unit. A panic is an
 // internal error like any other (a batch item's goroutine would otherwise
 // end the process).
-func (s *Service) analyzeOne(ctx context.Context, c *charge, in AnalyzeInput) (*Analysis, error) {
+func (s *Service) analyzeOne(ctx context.Context, c *Charge, in AnalyzeInput) (*Analysis, error) {
 	var a *Analysis
 	err := catch(func() (err error) {
 		a, err = s.produceAnalysis(ctx, in)
@@ -448,10 +448,10 @@ func (p AnalysisParts) Covers(q AnalysisParts) bool {
 // FindAnalysis returns the parts asked for of one of the caller's stored
 // analyses.
 func (s *Service) FindAnalysis(ctx context.Context, id string, parts AnalysisParts) (*Analysis, error) {
-	if err := Require(ctx, ScopeOf(OpAnalyses)); err != nil {
+	p, err := Authorize(ctx, OpAnalyses)
+	if err != nil {
 		return nil, err
 	}
-	p, _ := PrincipalFrom(ctx)
 	if !validID(id) {
 		return nil, Errorf(CodeNotFound, "analysis not found")
 	}
@@ -473,10 +473,10 @@ type AnalysisFilter struct {
 
 // FindAnalyses pages through the caller's analyses, newest first.
 func (s *Service) FindAnalyses(ctx context.Context, f AnalysisFilter) (*AnalysisPage, error) {
-	if err := Require(ctx, ScopeOf(OpAnalyses)); err != nil {
+	p, err := Authorize(ctx, OpAnalyses)
+	if err != nil {
 		return nil, err
 	}
-	p, _ := PrincipalFrom(ctx)
 	limit, after, err := pageArgs(f.Limit, f.Cursor, validID)
 	if err != nil {
 		return nil, err

@@ -125,9 +125,19 @@ func budgetOf(limit, used int, w window) Budget {
 	return b
 }
 
-// charge is what one operation took from the caller's pools; refund gives
+// planScans is each plan's daily scans, as the store charges a key's pool
+// within its account's plan (KeyCharge.Limits).
+func planScans() map[Tier]int {
+	out := make(map[Tier]int, len(plans))
+	for t, l := range plans {
+		out[t] = l.scans
+	}
+	return out
+}
+
+// Charge is what one operation took from the caller's pools; refund gives
 // it back when the operation fails.
-type charge struct {
+type Charge struct {
 	mu         sync.Mutex // batch items refund concurrently
 	rate       RateLimit  // the scan pool as last reported, kept current by refunds
 	owner      string
@@ -142,93 +152,91 @@ type charge struct {
 // chargeScans takes scans (and ai units) from the caller's pools at once:
 // the key's pools for an API key, the account's own pool then its credits
 // for an account session. It is one conditional update per pool, exact under
-// any concurrency; nothing is taken when any part is refused.
-func (s *Service) chargeScans(ctx context.Context, scans, ai int) (*charge, error) {
+// any concurrency; nothing is taken when any part is refused. Scans the
+// request's admission took already (Admit) are taken over, not charged
+// twice.
+func (s *Service) chargeScans(ctx context.Context, scans, ai int) (*Charge, error) {
 	p, err := principalFrom(ctx)
 	if err != nil {
 		return nil, err
 	}
 	// The principal's account was read by this request's authentication, so
 	// after an upgrade the very next call uses the new tier.
-	acct := &p.Account
-	lim := limitsOf(acct.Tier)
+	lim := limitsOf(p.Account.Tier)
 	now := s.now()
-	day, month := dayWindow(now), monthWindow(now)
-	c := &charge{owner: acct.ID, scanPeriod: day.period, aiPeriod: month.period, accountID: acct.ID, store: s.store}
+	c := &Charge{owner: p.Account.ID, scanPeriod: dayWindow(now).period, aiPeriod: monthWindow(now).period, accountID: p.Account.ID, store: s.store}
 	if p.Key != nil {
 		c.owner = p.Key.ID
 	}
-
-	if pre, ok := p.take(scans); ok && scans > 0 {
-		// Charged with the authentication, in the same statement.
-		day = pre.day
-		c.scanPeriod = day.period
-		if !pre.result.OK {
-			return nil, s.keyScansSpent(ctx, p, day, scans)
-		}
-		c.scans = scans
-		c.rate = s.rateLimit(lim.scans, lim.scans-pre.result.Used, day.end)
-		observeRate(ctx, c.rate)
-	} else if scans > 0 {
-		used, ok, err := s.store.ConsumeBudget(ctx, c.owner, kindScan, day.period, scans, lim.scans)
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case ok:
-			c.scans = scans
-			c.rate = s.rateLimit(lim.scans, lim.scans-used, day.end)
+	if a := admissionFrom(ctx); scans > 0 && a != nil && a.Principal == p {
+		if held := a.take(scans); held != nil {
+			held.aiPeriod = c.aiPeriod
+			c, scans = held, 0
 			observeRate(ctx, c.rate)
-		case p.Key == nil:
-			// The portal pool is spent: the account's purchased credits take over.
-			if ok, err := s.store.ConsumeCredits(ctx, acct.ID, scans); err != nil {
-				return nil, err
-			} else if !ok {
-				return nil, s.scanLimitError(ctx, "Daily scan limit reached for this account", acct.Tier, false, c.owner, day, scans, lim.scans)
-			}
-			c.credits = scans
-			observeRate(ctx, s.rateLimit(lim.scans, 0, day.end)) // the daily pool is spent; credits paid
-		default:
-			return nil, s.keyScansSpent(ctx, p, day, scans)
+		}
+	}
+	if scans > 0 {
+		if err := s.takeScans(ctx, p, c, scans, lim.scans, dayWindow(now)); err != nil {
+			return nil, err
 		}
 	}
 	if ai > 0 {
-		if _, ok, err := s.store.ConsumeBudget(ctx, c.owner, kindAI, month.period, ai, lim.ai); err != nil || !ok {
+		if err := s.takeAI(ctx, p, c, ai, lim.ai, monthWindow(now)); err != nil {
 			c.refund(ctx)
-			if err != nil {
-				return nil, err
-			}
-			observeRate(ctx, s.rateLimit(lim.ai, 0, month.end))
-			msg := "Monthly AI limit reached for this API key"
-			if p.Key == nil {
-				msg = "Monthly AI limit reached for this account"
-			}
-			used := lim.ai
-			if ai > 1 {
-				if u, err := s.store.BudgetUsed(ctx, []string{c.owner}, kindAI, month.period); err == nil {
-					used = u[c.owner]
-				}
-			}
-			return nil, &Error{Code: CodeRateLimited, Message: msg, Data: limitData(map[string]any{
-				"aiRemaining": 0, "aiLimit": lim.ai, "aiResetsAt": month.end.UnixMilli(),
-			}, lim.ai, used, month.end, aiHint(acct.Tier, lim.ai, used, now, month.end))}
+			return nil, err
 		}
-		c.ai = ai
 	}
 	return c, nil
 }
 
-// RefusedScan is the 429 of a request whose scan was refused with its
-// authentication (the key's daily scans are spent), nil otherwise. A route
-// asks it before it reads the body, so a refused request costs one
-// statement and its answer whatever it sends (interface.md 7: the 429 is
-// the key's budget; a body that would be invalid is not charged either way).
-func (s *Service) RefusedScan(ctx context.Context) error {
-	p, err := principalFrom(ctx)
-	if err != nil || p.pre == nil || p.Key == nil || !p.pre.result.Tried || p.pre.result.OK {
+// takeScans adds scans to c from p's daily pool, or for an account session
+// past its pool from the account's credits.
+func (s *Service) takeScans(ctx context.Context, p *Principal, c *Charge, scans, limit int, day window) error {
+	used, ok, err := s.store.ConsumeBudget(ctx, c.owner, kindScan, day.period, scans, limit)
+	switch {
+	case err != nil:
+		return err
+	case ok:
+		c.scans = scans
+		c.rate = s.rateLimit(limit, limit-used, day.end)
+		observeRate(ctx, c.rate)
+		return nil
+	case p.Key != nil:
+		return s.keyScansSpent(ctx, p, day, scans)
+	}
+	// The portal pool is spent: the account's purchased credits take over.
+	if ok, err := s.store.ConsumeCredits(ctx, p.Account.ID, scans); err != nil {
+		return err
+	} else if !ok {
+		return s.scanLimitError(ctx, "Daily scan limit reached for this account", p.Account.Tier, false, c.owner, day, scans, limit)
+	}
+	c.credits = scans
+	observeRate(ctx, s.rateLimit(limit, 0, day.end)) // the daily pool is spent; credits paid
+	return nil
+}
+
+// takeAI adds ai units to c from p's monthly AI pool.
+func (s *Service) takeAI(ctx context.Context, p *Principal, c *Charge, ai, limit int, month window) error {
+	if _, ok, err := s.store.ConsumeBudget(ctx, c.owner, kindAI, month.period, ai, limit); err != nil {
+		return err
+	} else if ok {
+		c.ai = ai
 		return nil
 	}
-	return s.keyScansSpent(ctx, p, p.pre.day, p.pre.scans)
+	observeRate(ctx, s.rateLimit(limit, 0, month.end))
+	msg := "Monthly AI limit reached for this API key"
+	if p.Key == nil {
+		msg = "Monthly AI limit reached for this account"
+	}
+	used := limit
+	if ai > 1 {
+		if u, err := s.store.BudgetUsed(ctx, []string{c.owner}, kindAI, month.period); err == nil {
+			used = u[c.owner]
+		}
+	}
+	return &Error{Code: CodeRateLimited, Message: msg, Data: limitData(map[string]any{
+		"aiRemaining": 0, "aiLimit": limit, "aiResetsAt": month.end.UnixMilli(),
+	}, limit, used, month.end, aiHint(p.Account.Tier, limit, used, s.now(), month.end))}
 }
 
 // keyScansSpent is the 429 of an API key whose daily scans are spent.
@@ -256,12 +264,12 @@ func (s *Service) scanLimitError(ctx context.Context, msg string, tier Tier, key
 
 // refund gives back everything still held. A refund the database refuses is
 // dropped: it costs the customer that one scan, never more.
-func (c *charge) refund(ctx context.Context) {
+func (c *Charge) refund(ctx context.Context) {
 	c.refundPart(ctx, c.scans+c.credits, c.ai)
 }
 
 // refundPart gives back scans (credits first) and ai units.
-func (c *charge) refundPart(ctx context.Context, scans, ai int) {
+func (c *Charge) refundPart(ctx context.Context, scans, ai int) {
 	if c == nil {
 		return
 	}

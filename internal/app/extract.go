@@ -32,7 +32,7 @@ type Extraction struct {
 // extract scope and consumes one scan, given back if the fetch or the
 // extraction fails, unless the work was done (WorkDone).
 func (s *Service) Extract(ctx context.Context, in ExtractInput) (*Extraction, error) {
-	if err := Require(ctx, ScopeOf(OpExtract)); err != nil {
+	if _, err := Authorize(ctx, OpExtract); err != nil {
 		return nil, err
 	}
 	if err := s.validate(in); err != nil {

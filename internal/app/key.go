@@ -154,8 +154,10 @@ func (s *Service) FindKeys(ctx context.Context, includeRevoked bool) ([]Key, err
 	if err != nil {
 		return nil, err
 	}
-	if p.hasKeys && p.keysRev == includeRevoked {
-		return p.keys, nil // read with the authentication
+	if a := admissionFrom(ctx); a != nil && a.Principal == p {
+		if keys, ok := a.prefetchedKeys(includeRevoked); ok {
+			return keys, nil // read with the authentication
+		}
 	}
 	return s.store.FindKeys(ctx, KeyFilter{AccountID: p.Account.ID, IncludeRevoked: includeRevoked})
 }

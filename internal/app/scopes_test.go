@@ -49,7 +49,7 @@ var scopedCalls = []struct {
 	{app.OpMonitor, "monitor", func(e *apptest.Env, ctx context.Context) error { _, err := e.Mon.CheckMonitor(ctx, "nope"); return err }},
 	{app.OpMonitor, "monitor", func(e *apptest.Env, ctx context.Context) error { return e.Mon.DeleteMonitor(ctx, "nope") }},
 	{app.OpMonitor, "monitor", func(e *apptest.Env, ctx context.Context) error {
-		_, err := e.Mon.FindMonitorVersions(ctx, "nope", nil, "")
+		_, err := e.Mon.FindMonitorVersions(ctx, monitor.VersionFilter{MonitorID: "nope"})
 		return err
 	}},
 	{app.OpMonitor, "monitor", func(e *apptest.Env, ctx context.Context) error {

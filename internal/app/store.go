@@ -62,12 +62,21 @@ type Store interface {
 }
 
 // KeyCharge is a charge of N on a key's own pool of Kind in Period, taken
-// with the key's authentication when the key holds Scope; Limits is the
-// pool's limit per tier (a tier not named uses Limits[TierFree]).
+// with the key's authentication when the key holds Scope (exactly); Limits
+// is the pool's limit per plan, data the store passes on (a plan not named
+// uses Limits[TierFree]).
 type KeyCharge struct {
 	Scope, Kind, Period string
 	N                   int
 	Limits              map[Tier]int
+}
+
+// Limit is the pool's limit for an account of tier t.
+func (c KeyCharge) Limit(t Tier) int {
+	if l, ok := c.Limits[t]; ok {
+		return l
+	}
+	return c.Limits[TierFree]
 }
 
 // ChargeOutcome is what FindActiveKeyAndCharge did with its charge.

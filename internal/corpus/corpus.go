@@ -5,6 +5,7 @@ package corpus
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
@@ -59,4 +60,29 @@ func Text(docs []Doc, n int) string {
 		n -= utf8.RuneCountInString(t)
 	}
 	return sb.String()
+}
+
+// EachLine calls line with each non-blank line of the file at path (a JSONL
+// file of the data: labels, indexes, documents; lines up to 16 MiB), and
+// names the file and the line in the error of one it refuses.
+func EachLine(path string, line func([]byte) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 16<<20)
+	for n := 1; sc.Scan(); n++ {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		if err := line(sc.Bytes()); err != nil {
+			return fmt.Errorf("%s:%d: %w", path, n, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }

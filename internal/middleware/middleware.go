@@ -156,26 +156,34 @@ func Bearer(r *http.Request) string {
 // request context, or calls fail (each transport writes its own 401). Once
 // the handler has run, the request goes to the usage log.
 func Authenticate(svc *app.Service, fail func(http.ResponseWriter, *http.Request, error), next http.Handler) http.Handler {
-	return AuthenticateFor(svc, nil, fail, next)
+	return Admit(svc, nil, fail, next)
 }
 
-// AuthenticateFor is Authenticate for a route that says (prefetch, may be
-// nil) what it will ask of the store, so that an API key's authentication
-// reads or takes it in the same statement (app.Prefetch).
-func AuthenticateFor(svc *app.Service, prefetch func(*http.Request) app.Prefetch, fail func(http.ResponseWriter, *http.Request, error), next http.Handler) http.Handler {
+// Admit is Authenticate for a route that says (ask, may be nil) what it
+// charges and reads, so that app.Service.Admit authenticates the caller
+// and charges, or refuses, in one call. A refusal of a known caller (a
+// scope it lacks, a spent budget) goes to fail before the handler reads
+// anything, and to the usage log; app settles the admission after the
+// handler.
+func Admit(svc *app.Service, ask func(*http.Request) app.Ask, fail func(http.ResponseWriter, *http.Request, error), next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var pf app.Prefetch
-		if prefetch != nil {
-			pf = prefetch(r)
+		var need app.Ask
+		if ask != nil {
+			need = ask(r)
 		}
-		p, err := svc.AuthenticateFor(r.Context(), Bearer(r), pf)
-		if err != nil {
+		a, err := svc.Admit(r.Context(), Bearer(r), need)
+		if a == nil {
 			fail(w, r, err)
 			return
 		}
-		defer svc.Settle(r.Context(), p)
+		defer svc.Settle(r.Context(), a)
 		info := InfoFrom(r.Context())
-		next.ServeHTTP(w, r.WithContext(app.WithPrincipal(r.Context(), p)))
+		if err != nil {
+			fail(w, r, err)
+		} else {
+			next.ServeHTTP(w, r.WithContext(app.WithAdmission(r.Context(), a)))
+		}
+		p := a.Principal
 		rec := app.RequestRecord{
 			At: time.Now(), AccountID: p.Account.ID, Method: r.Method, Path: r.URL.Path,
 			Status: info.Status, Error: info.Error,

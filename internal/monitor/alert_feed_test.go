@@ -51,7 +51,7 @@ func TestAlertOnRisk(t *testing.T) {
 		if got.AlertOn != monitor.AlertOnRisk || got.LastChangedAt != nil {
 			t.Errorf("risk monitor after the harmless change: %+v", got)
 		}
-		vp, err := e.Mon.FindMonitorVersions(ctx, risk.ID, nil, "")
+		vp, err := e.Mon.FindMonitorVersions(ctx, monitor.VersionFilter{MonitorID: risk.ID})
 		if err != nil || len(vp.Versions) != 2 {
 			t.Fatalf("the harmless change is not the current version: %+v %v", vp, err)
 		}
@@ -214,7 +214,7 @@ func TestVersionHistoryDiff(t *testing.T) {
 		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "a=1", false, harmless, arbitration), ""))
 		e.mustCheck(t, ctx, m.ID)
 
-		page, err := e.Mon.FindVersionHistory(ctx, m.ID, nil, "")
+		page, err := e.Mon.FindVersionHistory(ctx, monitor.VersionFilter{MonitorID: m.ID})
 		if err != nil || len(page.Versions) != 3 {
 			t.Fatalf("history: %+v %v", page, err)
 		}

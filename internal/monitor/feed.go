@@ -58,7 +58,7 @@ type feedStore interface {
 // session may rotate: an API key reads and writes through its scopes, and
 // a feed token reads feeds only.
 func (s *Service) RotateFeedToken(ctx context.Context) (*NewFeedToken, error) {
-	p, err := caller(ctx)
+	p, err := app.Authorize(ctx, "")
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +81,7 @@ func (s *Service) RotateFeedToken(ctx context.Context) (*NewFeedToken, error) {
 // FindFeedToken is the caller's feed token (its prefix and creation time);
 // CodeNotFound until one was made. Any credential of the account may ask.
 func (s *Service) FindFeedToken(ctx context.Context) (*FeedToken, error) {
-	p, err := caller(ctx)
+	p, err := app.Authorize(ctx, "")
 	if err != nil {
 		return nil, err
 	}

@@ -202,7 +202,7 @@ func TestCheckNowAlwaysRecordsAndReports(t *testing.T) {
 			t.Errorf("lastChangedAt %v, want the second check's time %v", got.LastChangedAt, e.Clock.Now())
 		}
 		// Two distinct texts, the first seen again by the second check.
-		if vp, err := e.Mon.FindMonitorVersions(ctx, m.ID, ptr(100), ""); err != nil || len(vp.Versions) != 2 || vp.Versions[1].ContentHash != got.ContentHash {
+		if vp, err := e.Mon.FindMonitorVersions(ctx, monitor.VersionFilter{MonitorID: m.ID, Limit: ptr(100)}); err != nil || len(vp.Versions) != 2 || vp.Versions[1].ContentHash != got.ContentHash {
 			t.Errorf("versions %+v (%v), want the clause's and the first seen again: none left unrecorded", vp, err)
 		}
 
@@ -249,7 +249,7 @@ func TestMonitorHistoryRetention(t *testing.T) {
 		e.SetTier(accounts[app.TierFree], app.TierFree)
 		count := func(tier app.Tier) (versions, alerts int) {
 			t.Helper()
-			vp, err := e.Mon.FindMonitorVersions(callers[tier], monitors[tier].ID, ptr(100), "")
+			vp, err := e.Mon.FindMonitorVersions(callers[tier], monitor.VersionFilter{MonitorID: monitors[tier].ID, Limit: ptr(100)})
 			if err != nil {
 				t.Fatal(err)
 			}

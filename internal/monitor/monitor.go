@@ -130,10 +130,10 @@ type MonitorCreate struct {
 // or on a page the site's robots.txt disallows (read first), it is refused
 // with nothing consumed.
 func (s *Service) CreateMonitor(ctx context.Context, in MonitorCreate) (*Monitor, error) {
-	if err := app.Require(ctx, app.ScopeOf(app.OpMonitor)); err != nil {
+	p, err := app.Authorize(ctx, app.OpMonitor)
+	if err != nil {
 		return nil, err
 	}
-	p, _ := app.PrincipalFrom(ctx)
 	in.URL, in.Name = strings.TrimSpace(in.URL), strings.TrimSpace(in.Name)
 	if err := s.app.Validate(in); err != nil {
 		return nil, err
@@ -206,10 +206,10 @@ func (s *Service) interval(secs *int) (time.Duration, error) {
 
 // FindMonitors lists the caller's monitors, newest first.
 func (s *Service) FindMonitors(ctx context.Context) ([]Monitor, error) {
-	if err := app.Require(ctx, app.ScopeOf(app.OpMonitor)); err != nil {
+	p, err := app.Authorize(ctx, app.OpMonitor)
+	if err != nil {
 		return nil, err
 	}
-	p, _ := app.PrincipalFrom(ctx)
 	return s.store.FindMonitors(ctx, p.Account.ID)
 }
 
@@ -226,7 +226,8 @@ func (s *Service) FindMonitor(ctx context.Context, id string) (*Monitor, error) 
 // the monitor scope and an id (a missing one is invalid), and an id that is
 // no UUID names no monitor.
 func monitorCaller(ctx context.Context, id string) (*app.Principal, error) {
-	if err := app.Require(ctx, app.ScopeOf(app.OpMonitor)); err != nil {
+	p, err := app.Authorize(ctx, app.OpMonitor)
+	if err != nil {
 		return nil, err
 	}
 	if id == "" {
@@ -235,7 +236,6 @@ func monitorCaller(ctx context.Context, id string) (*app.Principal, error) {
 	if !app.ValidID(id) {
 		return nil, app.Errorf(app.CodeNotFound, "monitor not found")
 	}
-	p, _ := app.PrincipalFrom(ctx) // Require found one
 	return p, nil
 }
 
@@ -318,14 +318,23 @@ type VersionPage struct {
 	NextCursor *string
 }
 
+// VersionFilter selects a page of one monitor's versions. Every list input
+// has this shape (app.AnalysisFilter, AlertFilter): what to select, then
+// Limit and Cursor.
+type VersionFilter struct {
+	MonitorID string
+	Limit     *int   // 1 to 100; 20 when nil
+	Cursor    string // a previous page's NextCursor; "" for the first page
+}
+
 // FindMonitorVersions pages through the distinct texts one of the caller's
 // monitors has seen.
-func (s *Service) FindMonitorVersions(ctx context.Context, monitorID string, limit *int, cursor string) (*VersionPage, error) {
-	m, err := s.FindMonitor(ctx, monitorID)
+func (s *Service) FindMonitorVersions(ctx context.Context, f VersionFilter) (*VersionPage, error) {
+	m, err := s.FindMonitor(ctx, f.MonitorID)
 	if err != nil {
 		return nil, err
 	}
-	n, after, err := app.PageArgs(limit, cursor, isContentHash)
+	n, after, err := app.PageArgs(f.Limit, f.Cursor, isContentHash)
 	if err != nil {
 		return nil, err
 	}
@@ -348,7 +357,7 @@ type AlertFilter struct {
 	Unread    bool
 	MonitorID string // "": every monitor
 	Limit     *int   // 1 to 100; 20 when nil
-	Cursor    string // a previous page's NextCursor
+	Cursor    string // a previous page's NextCursor; "" for the first page
 	// WithoutDiff is for a caller that shows no diff (MCP): Diff stays
 	// empty and is not read.
 	WithoutDiff bool
@@ -363,10 +372,10 @@ type AlertPage struct {
 // FindAlerts pages through the caller's alerts, newest first. Alerts of
 // deleted monitors stay readable.
 func (s *Service) FindAlerts(ctx context.Context, f AlertFilter) (*AlertPage, error) {
-	if err := app.Require(ctx, app.ScopeOf(app.OpMonitor)); err != nil {
+	p, err := app.Authorize(ctx, app.OpMonitor)
+	if err != nil {
 		return nil, err
 	}
-	p, _ := app.PrincipalFrom(ctx)
 	if f.MonitorID != "" && !app.ValidID(f.MonitorID) {
 		return nil, &app.Error{Code: app.CodeInvalid, Message: "invalid monitorId", Fields: []app.FieldError{{Field: "monitorId", Message: "must be a monitor's id (UUID)"}}}
 	}
@@ -395,10 +404,10 @@ const MaxAlertUpdate = 100
 // UpdateAlerts marks the caller's alerts read or unread and returns how many
 // changed; ids of other accounts' alerts change nothing and count 0.
 func (s *Service) UpdateAlerts(ctx context.Context, in AlertUpdate) (int, error) {
-	if err := app.Require(ctx, app.ScopeOf(app.OpMonitor)); err != nil {
+	p, err := app.Authorize(ctx, app.OpMonitor)
+	if err != nil {
 		return 0, err
 	}
-	p, _ := app.PrincipalFrom(ctx)
 	if err := s.app.Validate(in); err != nil {
 		return 0, err
 	}

@@ -197,11 +197,11 @@ func TestMonitorDetectsRealChangesOnly(t *testing.T) {
 		if !strings.HasPrefix(a.Summary, "1 paragraph changed; added: ") || !strings.Contains(a.Summary, "binding arbitration") || !strings.Contains(a.Summary, "(bad)") {
 			t.Errorf("summary %q", a.Summary)
 		}
-		vp, err := e.Mon.FindMonitorVersions(ctx, m.ID, ptr(1), "")
+		vp, err := e.Mon.FindMonitorVersions(ctx, monitor.VersionFilter{MonitorID: m.ID, Limit: ptr(1)})
 		if err != nil || len(vp.Versions) != 1 || vp.NextCursor == nil {
 			t.Fatalf("versions page 1: %+v %v", vp, err)
 		}
-		vp2, err := e.Mon.FindMonitorVersions(ctx, m.ID, ptr(1), *vp.NextCursor)
+		vp2, err := e.Mon.FindMonitorVersions(ctx, monitor.VersionFilter{MonitorID: m.ID, Limit: ptr(1), Cursor: *vp.NextCursor})
 		if err != nil || len(vp2.Versions) != 1 || vp2.NextCursor != nil || vp2.Versions[0].ContentHash == vp.Versions[0].ContentHash {
 			t.Fatalf("versions page 2: %+v %v", vp2, err)
 		}
@@ -443,7 +443,7 @@ func TestMonitorRules(t *testing.T) {
 		if _, err := e.Mon.CheckMonitor(other, mine[0].ID); app.ErrorCode(err) != app.CodeNotFound {
 			t.Errorf("another account checks: %v", err)
 		}
-		if _, err := e.Mon.FindMonitorVersions(other, mine[0].ID, nil, ""); app.ErrorCode(err) != app.CodeNotFound {
+		if _, err := e.Mon.FindMonitorVersions(other, monitor.VersionFilter{MonitorID: mine[0].ID}); app.ErrorCode(err) != app.CodeNotFound {
 			t.Errorf("another account reads versions: %v", err)
 		}
 		if err := e.Mon.DeleteMonitor(other, mine[0].ID); app.ErrorCode(err) != app.CodeNotFound {

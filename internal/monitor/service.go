@@ -107,12 +107,3 @@ func (s *Service) now() time.Time { return s.clock().UTC() }
 func (s *Service) monitorNow() time.Time { return s.now().Truncate(time.Millisecond) }
 
 func newID() string { return uuid.NewString() }
-
-// caller is the principal of ctx; unauthenticated without one.
-func caller(ctx context.Context) (*app.Principal, error) {
-	p, ok := app.PrincipalFrom(ctx)
-	if !ok {
-		return nil, app.ErrUnauthenticated()
-	}
-	return p, nil
-}

@@ -30,7 +30,7 @@ type VersionDiff struct {
 // historyCaller checks an operation on the history of the caller's monitor
 // monitorID: a missing id is invalid, an unknown or foreign one not_found.
 func (s *Service) historyCaller(ctx context.Context, monitorID string) (*Monitor, error) {
-	if err := app.Require(ctx, app.ScopeOf(app.OpMonitor)); err != nil {
+	if _, err := app.Authorize(ctx, app.OpMonitor); err != nil {
 		return nil, err
 	}
 	if monitorID == "" {
@@ -155,11 +155,11 @@ func gradeKey(v *MonitorVersion) string { return v.ContentHash + "/" + v.Extract
 // FindVersionHistory is FindMonitorVersions for the history view: the
 // monitor id is required (invalid when missing) and each version carries
 // its grade.
-func (s *Service) FindVersionHistory(ctx context.Context, monitorID string, limit *int, cursor string) (*VersionPage, error) {
-	if _, err := s.historyCaller(ctx, monitorID); err != nil {
+func (s *Service) FindVersionHistory(ctx context.Context, f VersionFilter) (*VersionPage, error) {
+	if _, err := s.historyCaller(ctx, f.MonitorID); err != nil {
 		return nil, err
 	}
-	page, err := s.FindMonitorVersions(ctx, monitorID, limit, cursor)
+	page, err := s.FindMonitorVersions(ctx, f)
 	if err != nil {
 		return nil, err
 	}

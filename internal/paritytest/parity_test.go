@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"sort"
 	"strings"
 	"testing"
 
@@ -210,6 +212,9 @@ var cases = []parityCase{
 		mcp: tool("list_alerts", map[string]any{"unread": true, "limit": 5})},
 	{name: "alerts, limit 0", scopes: []string{"monitor"},
 		rest: route("GET", "/api/monitor/alerts?limit=0", nil), gql: query(`{ alerts(limit: 0) { nextCursor } }`), mcp: tool("list_alerts", map[string]any{"limit": 0}), want: app.CodeInvalid},
+	updateMonitorCase("update monitor", watched(false), "risk", "", 1),
+	updateMonitorCase("update monitor, alertOn unknown", watched(false), "sometimes", app.CodeInvalid, 1),
+	updateMonitorCase("update monitor, unknown id", unknown, "risk", app.CodeNotFound, 0),
 	alertsUpdateCase("alerts update", watched(true), "", 2),
 	alertsUpdateCase("alerts update, not a UUID", func(e *apptest.Env, c *caller) { c.target = "x" }, app.CodeInvalid, 0),
 
@@ -270,6 +275,21 @@ func monitorCase(name string, setup func(*apptest.Env, *caller), method, path, g
 		}}
 }
 
+// updateMonitorCase sets the target monitor's alertOn.
+func updateMonitorCase(name string, setup func(*apptest.Env, *caller), alertOn string, want app.Code, scans int) parityCase {
+	return parityCase{name: name, scopes: []string{"monitor"}, setup: setup, want: want, scans: scans,
+		rest: func(e *apptest.Env, c *caller) (string, string, any) {
+			return "PATCH", "/api/monitor?id=" + c.target, map[string]any{"alertOn": alertOn}
+		},
+		gql: func(e *apptest.Env, c *caller) (string, map[string]any) {
+			return `mutation($id: ID!, $in: UpdateMonitorInput!) { updateMonitor(id: $id, input: $in) { id alertOn } }`,
+				map[string]any{"id": c.target, "in": map[string]any{"alertOn": alertOn}}
+		},
+		mcp: func(e *apptest.Env, c *caller) (string, map[string]any) {
+			return "update_monitor", map[string]any{"id": c.target, "alertOn": alertOn}
+		}}
+}
+
 func alertsUpdateCase(name string, setup func(*apptest.Env, *caller), want app.Code, scans int) parityCase {
 	return parityCase{name: name, scopes: []string{"monitor"}, setup: setup, want: want, scans: scans,
 		rest: func(e *apptest.Env, c *caller) (string, string, any) {
@@ -305,7 +325,8 @@ func TestRESTAndGraphQLAgree(t *testing.T) {
 		e := newEnv(t, d)
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
-				r, g := e.run(t, c, e.viaREST), e.run(t, c, e.viaGraphQL)
+				r, restBody := e.run(t, c, e.viaREST)
+				g, _ := e.run(t, c, e.viaGraphQL)
 				want := outcome{code: c.want, scans: c.scans, remaining: r.remaining}
 				if r.code != want.code || r.scans != want.scans {
 					t.Errorf("REST: %+v, want code %q and %d scans used", r, c.want, c.scans)
@@ -314,8 +335,15 @@ func TestRESTAndGraphQLAgree(t *testing.T) {
 					t.Errorf("GraphQL: %+v, REST: %+v", g, r)
 				}
 				if c.mcp != nil {
-					if m := e.run(t, c, e.viaMCP); m != want {
+					m, mcpBody := e.run(t, c, e.viaMCP)
+					if m != want {
 						t.Errorf("MCP: %+v, REST: %+v", m, r)
+					}
+					// The tool's output is REST's body: the same shape, key for key.
+					if r.code == "" && m.code == "" {
+						if rs, ms := shape(t, restBody), shape(t, mcpBody); rs != ms {
+							t.Errorf("MCP's output is not REST's body:\nMCP:  %s\nREST: %s", ms, rs)
+						}
 					}
 				}
 			})
@@ -343,7 +371,7 @@ func newEnv(t *testing.T, d dbtest.Dialect) *env {
 }
 
 // run gives c a fresh caller, sends it through one transport and reads the effect.
-func (e *env) run(t *testing.T, c parityCase, send func(*testing.T, parityCase, *caller) (app.Code, http.Header)) outcome {
+func (e *env) run(t *testing.T, c parityCase, send func(*testing.T, parityCase, *caller) (app.Code, http.Header, []byte)) (outcome, []byte) {
 	t.Helper()
 	tok, acct := e.MustAccount("")
 	cl := &caller{token: tok, key: e.MustKey(tok, c.scopes...)}
@@ -354,28 +382,28 @@ func (e *env) run(t *testing.T, c parityCase, send func(*testing.T, parityCase, 
 	if c.setup != nil {
 		c.setup(e.Env, cl)
 	}
-	code, h := send(t, c, cl)
-	return outcome{code: code, scans: e.ScansUsed(cl.owner), remaining: h.Get("RateLimit-Remaining")}
+	code, h, body := send(t, c, cl)
+	return outcome{code: code, scans: e.ScansUsed(cl.owner), remaining: h.Get("RateLimit-Remaining")}, body
 }
 
 // viaREST maps the status back to the code REST's table gives it.
-func (e *env) viaREST(t *testing.T, c parityCase, cl *caller) (app.Code, http.Header) {
+func (e *env) viaREST(t *testing.T, c parityCase, cl *caller) (app.Code, http.Header, []byte) {
 	method, path, body := c.rest(e.Env, cl)
 	res, b := e.post(t, method, path, cl.bearer, body)
 	if res.StatusCode < 300 {
-		return "", res.Header
+		return "", res.Header, b
 	}
 	for _, code := range codes {
 		if rest.Status(code) == res.StatusCode {
-			return code, res.Header
+			return code, res.Header, b
 		}
 	}
 	t.Fatalf("REST answered %d %s, a status no app code maps to", res.StatusCode, b)
-	return "", nil
+	return "", nil, nil
 }
 
 // viaGraphQL reads the first error's extensions.code, app's code upper-cased.
-func (e *env) viaGraphQL(t *testing.T, c parityCase, cl *caller) (app.Code, http.Header) {
+func (e *env) viaGraphQL(t *testing.T, c parityCase, cl *caller) (app.Code, http.Header, []byte) {
 	q, vars := c.gql(e.Env, cl)
 	res, b := e.post(t, "POST", "/graphql", cl.bearer, map[string]any{"query": q, "variables": vars})
 	var out struct {
@@ -388,14 +416,14 @@ func (e *env) viaGraphQL(t *testing.T, c parityCase, cl *caller) (app.Code, http
 		t.Fatalf("GraphQL answered %d %s", res.StatusCode, b)
 	}
 	if len(out.Errors) == 0 {
-		return "", res.Header
+		return "", res.Header, b
 	}
-	return app.Code(strings.ToLower(out.Errors[0].Extensions.Code)), res.Header
+	return app.Code(strings.ToLower(out.Errors[0].Extensions.Code)), res.Header, b
 }
 
 // viaMCP calls the case's tool through the SDK's client and reads the code
 // of a failed call's structured content.
-func (e *env) viaMCP(t *testing.T, c parityCase, cl *caller) (app.Code, http.Header) {
+func (e *env) viaMCP(t *testing.T, c parityCase, cl *caller) (app.Code, http.Header, []byte) {
 	name, args := c.mcp(e.Env, cl)
 	rt := &keyed{bearer: cl.bearer}
 	client := sdk.NewClient(&sdk.Implementation{Name: "parity", Version: "1"}, nil)
@@ -408,14 +436,21 @@ func (e *env) viaMCP(t *testing.T, c parityCase, cl *caller) (app.Code, http.Hea
 	if err != nil {
 		t.Fatalf("MCP %s: %v", name, err)
 	}
+	text := []byte(res.Content[0].(*sdk.TextContent).Text)
 	if !res.IsError {
-		return "", rt.last
+		return "", rt.last, text
 	}
-	var out struct{ Code string }
-	if err := json.Unmarshal([]byte(res.Content[0].(*sdk.TextContent).Text), &out); err != nil {
+	var out struct {
+		Code   string
+		Status int
+	}
+	if err := json.Unmarshal(text, &out); err != nil {
 		t.Fatalf("MCP %s: %v", name, err)
 	}
-	return app.Code(out.Code), rt.last
+	if want := rest.Status(app.Code(out.Code)); out.Status != want {
+		t.Errorf("MCP %s: status %d for %s, REST's table says %d", name, out.Status, out.Code, want)
+	}
+	return app.Code(out.Code), rt.last, text
 }
 
 // keyed sends the caller's credential and keeps the last response's headers.
@@ -464,4 +499,71 @@ var codes = []app.Code{
 	app.CodeInvalid, app.CodeUnauthenticated, app.CodeForbidden, app.CodeNotFound, app.CodeConflict,
 	app.CodeRateLimited, app.CodeUnreadable, app.CodeUpstream, app.CodeTimeout, app.CodeUnavailable,
 	app.CodeTooLarge, app.CodeUnsupportedType, app.CodeInternal,
+}
+
+// shape is a JSON body's keys, object by object (an array by its first
+// element), with each leaf's JSON kind: two bodies of one Go type have one
+// shape whatever their values.
+func shape(t *testing.T, body []byte) string {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		t.Fatalf("not JSON: %s", body)
+	}
+	var walk func(v any) string
+	walk = func(v any) string {
+		switch v := v.(type) {
+		case map[string]any:
+			keys := make([]string, 0, len(v))
+			for k := range v {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			parts := make([]string, len(keys))
+			for i, k := range keys {
+				parts[i] = k + ":" + walk(v[k])
+			}
+			return "{" + strings.Join(parts, ",") + "}"
+		case []any:
+			if len(v) == 0 {
+				return "[]"
+			}
+			return "[" + walk(v[0]) + "]"
+		case nil:
+			return "null"
+		default:
+			return fmt.Sprintf("%T", v)
+		}
+	}
+	return walk(v)
+}
+
+// Every MCP tool is in the parity table: a tool without a case could
+// answer what REST does not.
+func TestParityCoversEveryTool(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite)
+	covered := map[string]bool{}
+	for _, c := range cases {
+		if c.mcp != nil {
+			name, _ := c.mcp(e.Env, &caller{})
+			covered[name] = true
+		}
+	}
+	tok, _ := e.MustAccount("")
+	rt := &keyed{bearer: e.MustKey(tok).RawKey}
+	client := sdk.NewClient(&sdk.Implementation{Name: "parity", Version: "1"}, nil)
+	s, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: e.srv.URL + "/mcp", HTTPClient: &http.Client{Transport: rt}, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	list, err := s.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range list.Tools {
+		if !covered[tl.Name] {
+			t.Errorf("MCP tool %s has no case in the parity table", tl.Name)
+		}
+	}
 }

@@ -30,6 +30,13 @@ func (b *Logs) Panics() int {
 	return strings.Count(b.buf.String(), "panic: ")
 }
 
+// String is everything logged so far.
+func (b *Logs) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // LogTo makes the service log to b, as JSON.
 func LogTo(b *Logs) Option {
 	return Configure(func(o *app.Options) { o.Logger = slog.New(slog.NewJSONHandler(b, nil)) })
