@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/clausewatch/clausewatch/internal/analyze/model"
 )
 
 // Polarity: which way a sentence points once its negation is read in its
@@ -156,6 +158,76 @@ func unrisked(hits []hit, n int, optOut bool) []hit {
 	}
 	return append(out, neutral...)
 }
+
+// titleChangeNotified is ToS;DR's neutral case for a change clause whose
+// document promises notice of the changes.
+const titleChangeNotified = "The service may change its terms at any time, but the user will receive notification of the changes."
+
+// holdNotice: a change clause is not "without notice" when its paragraph
+// promises notice of the changes ("We may update this policy from time to
+// time. If we make material changes, we will notify you by email at least
+// 30 days before they take effect."): among the hits of one paragraph
+// (hits[first:], of sentences lo to hi-1), a sentence promising notice
+// (noticePromised) turns the other sentences' "changed without notice"
+// case into ToS;DR's neutral case of a change with notice, or drops it
+// where the case model lacks that case or the paragraph has it already.
+// A clause that says "without notice" itself keeps its case.
+func (e *Engine) holdNotice(d *doc, hits []hit, first, lo, hi int) []hit {
+	change := false
+	for _, h := range hits[first:] {
+		change = change || h.cas >= 0 && e.cd.m.Cases[h.cas].Title == titleChangeNoNotice
+	}
+	if !change {
+		return hits
+	}
+	notified := -1
+	for i := lo; i < hi && notified < 0; i++ {
+		if noticePromised(strings.ToLower(quoteFolder.Replace(d.sentence(i)))) {
+			notified = i
+		}
+	}
+	if notified < 0 {
+		return hits
+	}
+	out := hits[:first]
+	for _, h := range hits[first:] {
+		if h.cas >= 0 && h.sent != notified && e.cd.m.Cases[h.cas].Title == titleChangeNoNotice &&
+			!withoutNotice.MatchString(strings.ToLower(d.sentence(h.sent))) {
+			j := slices.IndexFunc(e.cd.m.Cases, func(c model.CaseInfo) bool { return c.Title == titleChangeNotified })
+			if j < 0 || hasHit(out[first:], "unilateral_change", SeverityNeutral) {
+				continue
+			}
+			h = hit{h.sent, e.cd.m.Cases[j].Category, SeverityNeutral, h.conf, j, 0}
+			if h.cat == "" {
+				h.cat = "unilateral_change"
+			}
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+var (
+	// a promise of notice: "we will notify you", "you will receive an
+	// email", "30 days' prior notice"; "we may notify you" promises none
+	noticePromiseRe = regexp.MustCompile(`\b(will|shall|'ll|commit to|promise to)( \w+){0,4}? (notify|inform|tell|e-?mail|alert|contact|let you know|send you|give you|provide you|provide( \w+){0,2} notice|ask for|seek|obtain)\b|\byou will (be notified|be informed|receive( \w+){0,3} (notice|notification|e-?mail|message))\b|\b(\d+|seven|fourteen|fifteen|thirty|sixty|ninety|one|two|a) (days?|weeks?|months?)'?( \w+){0,2}? notice\b`)
+	// about the changes
+	changeWordRe = regexp.MustCompile(`\b(chang|modif|amend|updat|revis)\w*`)
+	// notice only by posting the new text or its date, which the case
+	// labels' guidelines read as no notice at all
+	postingOnlyRe = regexp.MustCompile(`\bby (posting|updating|revising|changing|publishing|placing|displaying)\b|\b(will|shall) be (posted|published)\b`)
+	noticeMeansRe = regexp.MustCompile(`\be-?mail|\bin-app\b|\bnotification|\bdirect mail|\bmessage|\bprominent|\bpush\b|\bletter\b`)
+)
+
+// noticePromised: low (a lower-cased sentence) promises notice of
+// changes, by more than posting them, with no negation.
+func noticePromised(low string) bool {
+	return noticePromiseRe.MatchString(low) && changeWordRe.MatchString(low) && !noticeNegRe.MatchString(low) &&
+		!withoutNotice.MatchString(low) && (!postingOnlyRe.MatchString(low) || noticeMeansRe.MatchString(low))
+}
+
+// noticeNegRe: a negation as a word ("notice" holds "not").
+var noticeNegRe = regexp.MustCompile(`\b(not|never|no|none|nothing|cannot)\b|n't\b`)
 
 // readAgain is the hits of rest, part of sentence i, read as a sentence.
 func (e *Engine) readAgain(i int, rest string, privacyDoc bool) []hit {

@@ -1,0 +1,34 @@
+package analyze
+
+import "testing"
+
+// A change clause whose paragraph promises notice of the changes is not
+// "changed without notice" (the bundled examples/page.html, issue 30 item
+// 9): it is ToS;DR's neutral case of a change with notice. A clause that
+// says "without notice" itself, or a paragraph that refuses notice, keeps
+// the bad case.
+func TestChangeWithNoticeIsNotWithoutNotice(t *testing.T) {
+	e := engine(t)
+	for _, c := range []struct {
+		bad      bool
+		doc, txt string
+	}{
+		{false, "privacy", "We may update this policy from time to time. If we make material changes, we will notify you by email at least 30 days before they take effect."},
+		{false, "terms", "We may change these terms at any time. We will tell you about any change by email and in the app at least 30 days before it takes effect."},
+		{false, "terms", "We will always give you at least 30 days' notice by email of any changes to these terms. We may revise these terms from time to time."},
+		{true, "terms", "We may change these terms at any time without notice. We will notify you by email at least 30 days before any increase in your subscription fees."},
+		{true, "terms", "We may change these terms at any time. We are not obliged to notify you of any change, so please check this page regularly."},
+		{true, "privacy", "We may update this policy from time to time."},
+	} {
+		r := e.Analyze(c.txt, Options{DocumentType: c.doc})
+		got := false
+		for _, f := range r.Findings {
+			if f.Case == titleChangeNoNotice {
+				got = true
+			}
+		}
+		if got != c.bad {
+			t.Errorf("%q: changed without notice %v, want %v", c.txt, got, c.bad)
+		}
+	}
+}
