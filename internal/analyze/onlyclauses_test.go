@@ -96,3 +96,33 @@ func TestOnlyClauses(t *testing.T) {
 		}
 	}
 }
+
+// The service's right to delete or close is never the user's right over
+// their data: "We may delete your account at any time" gives no "You can
+// access, delete or control your data" beside its risk; the user's
+// request makes it one.
+func TestServiceRightIsNoUserRight(t *testing.T) {
+	e := engine(t)
+	for _, c := range []struct {
+		good bool
+		text string
+	}{
+		{false, "We may delete your account at any time without notice."},
+		{false, "If you breach these terms, we may delete your account at any time without prior notice."},
+		{false, "We may disable or delete your account and all of its content for any reason."},
+		{true, "We may delete your personal data at your request, unless we must keep it by law."},
+		{true, "You can access, correct or delete your personal data at any time from the settings page."},
+	} {
+		for _, typ := range []string{"terms", "privacy"} {
+			var good []string
+			for _, f := range e.Analyze(c.text, Options{DocumentType: typ}).Findings {
+				if f.Severity == SeverityGood {
+					good = append(good, f.Title)
+				}
+			}
+			if (len(good) > 0) != c.good {
+				t.Errorf("%s %q: good findings %q, want some: %v", typ, c.text, good, c.good)
+			}
+		}
+	}
+}

@@ -115,7 +115,15 @@ func (e *Engine) holdPolarity(hits []hit, n int, s string, privacyDoc bool) []hi
 			hits = heldTo(hits, n, e.readAgain(hits[n].sent, rest, privacyDoc), isBad)
 		}
 	}
-	if !good || !slices.ContainsFunc(hits[n:], isBad) || !userEventRe.MatchString(low) {
+	if !good || !slices.ContainsFunc(hits[n:], isBad) {
+		return hits
+	}
+	if rd := ReadClause(s, nil); rd.Actor == ActorService && rd.Modality == ModRight && !rd.Negated && !userAskRe.MatchString(low) {
+		// the service's right to delete or close ("we may delete your
+		// account at any time") is not the user's right over their data
+		hits = heldTo(hits, n, nil, func(h hit) bool { return h.sev == SeverityGood && h.cas < 0 && h.cat == "user_rights" })
+	}
+	if !userEventRe.MatchString(low) {
 		return hits
 	}
 	// a good finding of a sentence whose main clause, read without the
@@ -228,6 +236,10 @@ func noticePromised(low string) bool {
 
 // noticeNegRe: a negation as a word ("notice" holds "not").
 var noticeNegRe = regexp.MustCompile(`\b(not|never|no|none|nothing|cannot)\b|n't\b`)
+
+// userAskRe: the user's request or choice, which makes the service's act
+// the user's right ("we may delete your data at your request").
+var userAskRe = regexp.MustCompile(`\b(request|requests|ask|asks|instruct\w*|at your (choice|option|direction)|you (can|may|have|choose|decide|tell))\b`)
 
 // readAgain is the hits of rest, part of sentence i, read as a sentence.
 func (e *Engine) readAgain(i int, rest string, privacyDoc bool) []hit {
