@@ -19,6 +19,11 @@ func TestChangeWithNoticeIsNotWithoutNotice(t *testing.T) {
 		{true, "terms", "We may change these terms at any time without notice. We will notify you by email at least 30 days before any increase in your subscription fees."},
 		{true, "terms", "We may change these terms at any time. We are not obliged to notify you of any change, so please check this page regularly."},
 		{true, "privacy", "We may update this policy from time to time."},
+		// notice by the date or the change log, only where the law requires
+		// it, or that the service "may" give, is no promise
+		{true, "terms", "We may modify these Terms at any time. If we make material changes, we will provide reasonable notice, such as updating the date at the top of these Terms or a notice on the site."},
+		{true, "privacy", "We may change this policy from time to time. If we make changes, we will notify you by revising the change log below, and in some cases we may send you an email."},
+		{true, "terms", "We may modify these Terms at any time. If a revision is material, we will notify you as required by law."},
 	} {
 		r := e.Analyze(c.txt, Options{DocumentType: c.doc})
 		got := false

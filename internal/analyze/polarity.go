@@ -223,15 +223,36 @@ var (
 	changeWordRe = regexp.MustCompile(`\b(chang|modif|amend|updat|revis)\w*`)
 	// notice only by posting the new text or its date, which the case
 	// labels' guidelines read as no notice at all
-	postingOnlyRe = regexp.MustCompile(`\bby (posting|updating|revising|changing|publishing|placing|displaying)\b|\b(will|shall) be (posted|published)\b`)
+	postingOnlyRe = regexp.MustCompile(`\b(by|such as|like|including) (posting|updating|revising|changing|publishing|placing|displaying)\b|\b(will|shall) be (posted|published)\b|\b(updat\w*|revis\w*|chang\w*) the (\S+ ){0,3}date\b|\bchange ?log\b`)
+	// notice only where the law requires it promises nothing of the
+	// service's own
+	lawNoticeRe = regexp.MustCompile(`\b(as|where|when|if|to the extent( that)?) (\w+ ){0,2}(required|necessary|mandated|permitted) by (\w+ ){0,2}law\b|\bas (the )?law requires\b`)
+	// what follows "may" is no promise ("... and in some cases we may
+	// send you an email")
+	mayTailRe = regexp.MustCompile(`\b(may|might|can|could)\b.*$`)
+	// a promise says when: "30 days before", "in advance", "before they
+	// take effect"
+	noticeTimeRe  = regexp.MustCompile(`\b\d+ (days?|weeks?|months?)\b|\b(seven|fourteen|fifteen|thirty|sixty|ninety|one|two) (days?|weeks?|months?)\b|\bin advance\b|\b(before|prior to) (they|it|the|any|such|these|those|that|this|them)\b`)
 	noticeMeansRe = regexp.MustCompile(`\be-?mail|\bin-app\b|\bnotification|\bdirect mail|\bmessage|\bprominent|\bpush\b|\bletter\b`)
 )
 
 // noticePromised: low (a lower-cased sentence) promises notice of
-// changes, by more than posting them, with no negation.
+// changes with its means (email, in the app, ...) or its time (30 days
+// before, in advance), by more than posting them or their date, with no
+// negation, not only where the law requires it, and before any "may".
 func noticePromised(low string) bool {
-	return noticePromiseRe.MatchString(low) && changeWordRe.MatchString(low) && !noticeNegRe.MatchString(low) &&
-		!withoutNotice.MatchString(low) && (!postingOnlyRe.MatchString(low) || noticeMeansRe.MatchString(low))
+	if !changeWordRe.MatchString(low) || noticeNegRe.MatchString(low) || withoutNotice.MatchString(low) || lawNoticeRe.MatchString(low) {
+		return false
+	}
+	loc := noticePromiseRe.FindStringIndex(low)
+	if loc == nil {
+		return false
+	}
+	// the promise runs from its verb to any "may" after it, and says how
+	// (by more than posting) or when
+	w := low[loc[0]:loc[1]] + mayTailRe.ReplaceAllString(low[loc[1]:], "")
+	means := noticeMeansRe.MatchString(w)
+	return (means || noticeTimeRe.MatchString(w)) && (means || !postingOnlyRe.MatchString(w))
 }
 
 // noticeNegRe: a negation as a word ("notice" holds "not").
