@@ -126,3 +126,29 @@ func TestServiceRightIsNoUserRight(t *testing.T) {
 		}
 	}
 }
+
+// A protection taken back by its "but" clause keeps the risk the clause
+// states (examples/page.html: "..., but we may retain backups and log data
+// indefinitely"), and the clause counts as that risk; a negated "but"
+// clause adds none.
+func TestButTakesBackAProtection(t *testing.T) {
+	e := engine(t)
+	for _, c := range []struct {
+		risk bool
+		text string
+	}{
+		{true, "When you delete your account, we delete your notes within 30 days, but we may retain backups and log data indefinitely."},
+		{true, "We delete your notes within 30 days after you close your account, but we keep the messages you sent forever."},
+		{false, "We delete your notes within 30 days after you close your account, but we never keep copies of your messages."},
+		{false, "We delete your personal data within 30 days after you close your account, but you can ask us to delete it sooner."},
+	} {
+		r := e.Analyze(c.text, Options{DocumentType: "privacy"})
+		risk := false
+		for _, f := range r.Findings {
+			risk = risk || f.Severity == SeverityBad || f.Severity == SeverityBlocker
+		}
+		if risk != c.risk || c.risk && r.Basis.Good > 0 {
+			t.Errorf("%q: risk %v (basis %+v), want %v", c.text, risk, r.Basis, c.risk)
+		}
+	}
+}

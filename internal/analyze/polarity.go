@@ -103,6 +103,9 @@ func (e *Engine) holdPolarity(hits []hit, n int, s string, privacyDoc bool) []hi
 		good = good || h.sev == SeverityGood
 	}
 	if !bad {
+		if good {
+			return e.butRisk(hits, n, s, privacyDoc)
+		}
 		return hits
 	}
 	low := strings.ToLower(quoteFolder.Replace(s))
@@ -261,6 +264,30 @@ var noticeNegRe = regexp.MustCompile(`\b(not|never|no|none|nothing|cannot)\b|n't
 // userAskRe: the user's request or choice, which makes the service's act
 // the user's right ("we may delete your data at your request").
 var userAskRe = regexp.MustCompile(`\b(request|requests|ask|asks|instruct\w*|at your (choice|option|direction)|you (can|may|have|choose|decide|tell))\b`)
+
+// butRe: the "but" that takes back part of a protection ("we delete your
+// notes within 30 days, but we may retain backups indefinitely").
+var butRe = regexp.MustCompile(`,? but (we|the company|the service|our|your|it|they|copies|backups|some)\b`)
+
+// butRisk adds the risks of a protection's "but" clause, read alone, to the
+// hits of sentence s (hits[n:], good and no risk): the patterns give a
+// category one finding a sentence, and the protection before the "but"
+// hides the risk after it. One clause counts once, as its risk (Judge).
+func (e *Engine) butRisk(hits []hit, n int, s string, privacyDoc bool) []hit {
+	low := strings.ToLower(quoteFolder.Replace(s))
+	loc := butRe.FindStringSubmatchIndex(low)
+	// a negated "but" clause ("but we never share it") is left to the
+	// reading of the whole sentence
+	if loc == nil || noticeNegRe.MatchString(low[loc[2]:]) {
+		return hits
+	}
+	for _, h := range e.readAgain(hits[n].sent, low[loc[2]:], privacyDoc) {
+		if (h.sev == SeverityBad || h.sev == SeverityBlocker) && !hasHit(hits[n:], h.cat, h.sev) {
+			hits = append(hits, h)
+		}
+	}
+	return hits
+}
 
 // readAgain is the hits of rest, part of sentence i, read as a sentence.
 func (e *Engine) readAgain(i int, rest string, privacyDoc bool) []hit {
