@@ -8,10 +8,11 @@ import (
 )
 
 // One clause moves the grade once (issue 30 item 3): findings of
-// different cases on one sentence span count as their weightiest risk by
-// calibrated weight (a ToS;DR blocker weighs three times its
-// probability), so the balance is what that finding alone gives; the
-// other findings stay for the reader.
+// different cases on one sentence span count as one of them, the
+// weightiest by calibrated weight of the worst side (a blocker, whose
+// finding the reader sees keeps the letter below B, before a bad case,
+// before a good one), so the balance is what that finding alone gives;
+// the other findings stay for the reader.
 func TestOneClauseCountsItsWeightiestCase(t *testing.T) {
 	f := func(title, rating string, p float64) Finding {
 		return Finding{Category: "other", Severity: rating, Title: title, Case: title, Quote: "one sentence", Start: 100, End: 160, Confidence: p}
@@ -25,7 +26,8 @@ func TestOneClauseCountsItsWeightiestCase(t *testing.T) {
 	}{
 		{"two bad cases", []Finding{f("arbitration", SeverityBad, 0.6), f("class action", SeverityBad, 0.8)}, 1, false},
 		{"a likely blocker over a bad case", []Finding{f("moral rights", SeverityBlocker, 0.5), f("licence", SeverityBad, 0.9)}, 0, true},
-		{"an unlikely blocker under a bad case", []Finding{f("moral rights", SeverityBlocker, 0.2), f("licence", SeverityBad, 0.9)}, 1, false},
+		{"an unlikely blocker over a likelier bad case", []Finding{f("moral rights", SeverityBlocker, 0.2), f("licence", SeverityBad, 0.9)}, 0, true},
+		{"the heavier of two blockers", []Finding{f("moral rights", SeverityBlocker, 0.3), f("kept after deletion", SeverityBlocker, 0.6)}, 1, true},
 		{"a bad case over a heavier good one", []Finding{f("leave any time", SeverityGood, 0.95), f("terminate", SeverityBad, 0.3)}, 1, false},
 		{"two good cases", []Finding{f("no sale", SeverityGood, 0.4), f("deletion", SeverityGood, 0.7)}, 1, false},
 	} {
@@ -90,8 +92,8 @@ func TestOneSentenceMovesTheGradeOnce(t *testing.T) {
 	}
 }
 
-// cmpRisk orders findings as a clause counts them: risks before good
-// ones, then by calibrated weight.
+// cmpRisk orders findings as a clause counts them: blockers, bad, good
+// and neutral ones, then by calibrated weight.
 func cmpRisk(a, b Finding) int {
 	switch {
 	case side(a.Severity) != side(b.Severity):
