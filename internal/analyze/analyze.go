@@ -206,6 +206,7 @@ func (e *Engine) hitsFor(d *doc, paras []int, privacyDoc bool) []hit {
 			hits, ph, ch = e.hitsOf(hits, i, s, pt.add(s), privacyDoc, ph, ch)
 			hits = e.holdPolarity(hits, n, s, privacyDoc)
 		}
+		hits = e.holdNotice(d, hits, first, paras[k], paras[k+1])
 		if e.pd != nil {
 			hits = e.pd.paragraph(d, paras[k], &pt, hits, first)
 		}

@@ -273,13 +273,22 @@ var ratingWording = map[string]text{
 // what the category (or, where the category has no wording at that
 // severity, the rating) means for the reader.
 func wording(cat, sev, caseTitle string) (title, explanation, guidance string) {
-	t, ok := catalog[cat][sev]
-	if !ok {
+	t, found := catalog[cat][sev]
+	if !found {
 		t = ratingWording[sev]
 		t.title = "A practice rated " + sev + " by ToS;DR's reviewers"
 	}
 	if caseTitle == "" {
 		return t.title, t.explanation, t.guidance
+	}
+	if why, ok := caseWhy[caseTitle]; ok && !found {
+		// the case's own reason, then how seriously ToS;DR's reviewers
+		// take it where that is the worst
+		explanation = caseExplanation(caseTitle) + " " + why
+		if sev == SeverityBlocker {
+			explanation += " " + t.explanation
+		}
+		return caseTitle, explanation, t.guidance
 	}
 	return caseTitle, caseExplanation(caseTitle) + " " + t.explanation, t.guidance
 }
@@ -321,4 +330,94 @@ var clauseSeverity = map[string]string{
 	"jurisdiction":            SeverityBad,
 	"contract_by_using":       SeverityNeutral,
 	"choice_of_law":           SeverityNeutral,
+}
+
+// caseWhy says why a case matters to the reader, for the cases whose
+// category has no wording at their rating (cases of OtherCategory, a
+// blocker case of a category whose findings are otherwise bad, ...):
+// without it their explanation would only restate the title and say how
+// ToS;DR's reviewers rate it (TestEveryCaseExplainsWhy).
+var caseWhy = map[string]string{
+	// blocker
+	"The service can delete specific content without reason and may do it without prior notice": "What you post or store can disappear at the company's choice, with no warning and no explanation, so you may have no chance to save a copy or to contest the removal.",
+	"You waive your moral rights":                         "Moral rights let an author be named as the creator of a work and object to distorting edits; waiving them lets the company and its licensees change your work or use it without crediting you.",
+	"This service holds onto content that you've deleted": "Deleting something does not remove every copy: the company keeps what you deleted (in backups, archives or shared copies) and may still use or disclose it, or lose it in a breach.",
+	// bad
+	"This service forces users into binding arbitration in the case of disputes":                                               "A dispute with the company goes to a private arbitrator instead of a court: proceedings are usually confidential, hard to appeal and can cost more than a small claim is worth.",
+	"You waive your right to a class action.":                                                                                  "You cannot join other users in one lawsuit against the company; each claim must be brought alone, which makes small harms that affect many users impractical to pursue.",
+	"The service may sell your data unless you opt out":                                                                        "Your personal data may be sold or shared for advertising by default; it stays protected only if you find and use the opt-out, on each browser or device where it is asked.",
+	"If you offer suggestions to the service, they become the owner of the ideas that you give them":                           "Any idea or feedback you send becomes the company's to use and sell without paying or crediting you, even if you later want to use it yourself.",
+	"The copyright license maintained by the service over user data and/or content is broader than necessary.":                 "The licence you grant lets the company copy, change, publish and sublicense your content far beyond what running the service needs, often worldwide, for free and without end.",
+	"The court of law governing the terms is in a jurisdiction that is less friendly to user privacy protection.":              "Disputes are decided under a law or by courts that protect personal data less than where you may live, which weakens the remedies you have if your data is misused.",
+	"The service can distribute your content through any media known now or in the future":                                     "The company may republish what you upload in any format or channel, including ones that do not exist yet, without asking you again.",
+	"The service can read your private messages":                                                                               "Messages you consider private can be read by the company (by staff or by automated systems), so they may be used for moderation, advertising or disclosed to others.",
+	"The service does not guarantee accuracy or reliability of the information provided":                                       "The company takes no responsibility for whether the information it shows you is correct, so decisions based on it are at your own risk.",
+	"The service does not guarantee that software errors will be corrected":                                                    "Bugs that affect you may never be fixed, and the company accepts no duty to fix them, even for a service you pay for.",
+	"The service is provided 'as is' and to be used at the users' sole risk":                                                   "The company disclaims any promise that the service works, is safe or is fit for your purpose; if it fails or causes harm, you carry the loss.",
+	"The service provider makes no warranty regarding uninterrupted, timely, secure or error-free service":                     "Outages, delays, security failures and errors are excluded from what the company promises, so you may have no remedy when they happen.",
+	"The service refers users to external documents for more information":                                                      "Part of what binds you is in other documents the terms point to; those can contain further obligations and may change separately.",
+	"This service can license user content to third parties":                                                                   "The company may pass rights to your content on to other companies (partners, affiliates or buyers), which can use it under their own terms.",
+	"This service can use your content for all their existing and future services":                                             "Content you give for one purpose can be reused in any of the company's other products, including ones launched later, without asking you again.",
+	"This service does not guarantee that it or the products obtained through it meet the users' expectations or requirements": "The company disclaims any promise that the service or what you buy through it does what you need, which limits your claims if it does not.",
+	"This service keeps a license on user-generated content even after users close their accounts.":                            "Closing your account does not end the rights you gave over your content: the company may keep using and showing it after you leave.",
+	"This service retains rights to your content even after you stop using your account":                                       "The rights you granted over your content outlast your use of the service: stopping does not take them back.",
+	"This services gives no guarantee regarding quality":                                                                       "The company makes no promise about the quality of the service, so poor service gives you little ground for a refund or a claim.",
+	"Usernames can be rejected for any reason":                                                                                 "The company can refuse or take away a username you chose without giving a reason, which can cut you off from your identity on the service.",
+	"Users cannot scrape the website of the service":                                                                           "Collecting data from the service automatically is forbidden, even for personal archiving or research, and doing it can get your account closed.",
+	"Users have a reduced time period to take legal action against the service":                                                "You must bring a claim within a shorter time than the law would otherwise allow; after it, you lose the claim even if it was valid.",
+	"Users shall not interfere with another person's enjoyment of the service":                                                 "A vague duty not to disturb other users' enjoyment gives the company broad grounds to act against your account.",
+	"You agree to defend, indemnify, and hold the service harmless in case of a claim related to your use of the service":      "If someone sues the company over something connected with your use of the service, you may have to pay the company's legal costs and damages.",
+	"You are solely responsible for claims made against the service and agree to indemnify and hold harmless the service.":     "Claims against the company arising from your use fall on you alone: you may have to pay its defence and any damages.",
+	"You must provide your legal name, pseudonyms are not allowed":                                                             "You cannot use the service under a pseudonym, so what you do there is tied to your real identity, which can expose you to harassment or profiling.",
+	"defend, indemnify, hold harmless; survives termination":                                                                   "Your duty to cover the company's costs for claims connected with your use continues even after you close your account.",
+	// good
+	"Features of the website are made available under a free software license":                                                  "Parts of the service are free software: you can inspect, reuse and share them under the licence's terms.",
+	"If you are the target of a copyright holder's take down notice, this service gives you the opportunity to defend yourself": "If your content is accused of infringing copyright, you can answer the claim before it is decided, instead of losing the content automatically.",
+	"Only necessary user logs are kept by the service to ensure quality":                                                        "The company keeps only the logs it needs to run the service, so less data about your use exists to leak or be disclosed.",
+	"The court of law governing the terms is in a jurisdiction that is friendlier to user privacy protection.":                  "Disputes are decided under a law that protects personal data well, which strengthens your remedies if your data is misused.",
+	"The service allows you to use pseudonyms":                                                                                  "You can use the service without your real name, which protects you from profiling and harassment.",
+	"The service informs users about the risk of publishing personal info online":                                               "The service warns you that what you publish can be seen, copied and kept by others, so you can decide what to share.",
+	"The service provides a free help desk":                                                                                     "You can get help from a person at no charge when something goes wrong with your account or the service.",
+	"The service warns you of the potential consequences related to third-party access":                                         "You are told what can happen when you let other apps or people access your account or data, so you can decide whether to allow it.",
+	"The terms for this service are easy to read":                                                                               "The terms are written plainly, so you can understand what you agree to without a lawyer.",
+	"This service provides archives of their Terms of Service so that changes can be viewed over time":                          "Earlier versions of the terms are kept public, so you can see exactly what changed and when.",
+	"Users are entitled to a refund if certain thresholds or standards are not met by the service":                              "If the service falls below the standards it promises, you are owed a refund rather than having to argue for one.",
+	"You have the right to leave this service at any time":                                                                      "You can close your account and stop using the service whenever you want, without a fixed term or a penalty.",
+	"You maintain ownership of your data":                                                                                       "What you upload stays yours: the company uses it only under the rights you grant, and does not own it.",
+	"When the service wants to make a material change to its terms, users are notified at least 30 days in advance":             "You hear about important changes a month before they apply, which leaves time to read them and leave if you disagree.",
+	"User suspension from the service will be fair and proportionate.":                                                          "The company commits to suspend accounts only in proportion to what was done, which gives you grounds to contest an excessive suspension.",
+	// neutral
+	"If you are the target of a copyright claim, your content may be removed":                                                                 "A copyright complaint against your content can lead to its removal, usually through a notice process in which you can respond.",
+	"This service can delete your content if you violate the terms":                                                                           "Content that breaks the rules can be removed; what counts as a violation is set by the terms and the company's reading of them.",
+	"The service is not responsible for linked or (clearly) quoted content from third-party content providers":                                "What other providers publish through links or quotes on the service is their responsibility, not the company's.",
+	"This service assumes no responsibility and liability for the contents of links to other websites":                                        "Websites the service links to are outside its responsibility; their terms and practices apply once you follow a link.",
+	"Failure to enforce any provision of the Terms of Service does not constitute a waiver of such provision":                                 "The company can still enforce a rule later even if it let a breach pass before.",
+	"Invalidity of any portion of the Terms of Service does not entail invalidity of its remainder":                                           "If a court strikes down one clause, the rest of the terms still apply.",
+	"Other applicable rules, terms, conditions or guidelines":                                                                                 "Other documents (rules, guidelines, product terms) also bind you; they are part of what you agree to.",
+	"Prohibits the posting of content which promotes or glorifies violence or politically or religiously extremist values.":                   "Content promoting violence or extremism is forbidden and can be removed, with your account at risk.",
+	"Prohibits the posting of pornographic content":                                                                                           "Sexual content is forbidden on the service; posting it can lead to removal or account action.",
+	"Provides instructions on how to submit a copyright claim":                                                                                "The terms say how to report content that infringes your copyright.",
+	"Service does not allow alternative accounts":                                                                                             "You may hold only one account; a second one can be closed.",
+	"Spidering or crawling is not allowed":                                                                                                    "Automated collection of the service's pages is forbidden.",
+	"The service has a no refund policy":                                                                                                      "Payments are final: if you cancel or are unhappy, you should not expect your money back.",
+	"The service informs users that its privacy policy does not apply to third party websites":                                                "Other websites you reach through the service follow their own privacy policies, not this one.",
+	"There is a date of the last update of the terms":                                                                                         "The terms show when they last changed, so you can tell whether the version you read is current.",
+	"This service does not condone any ideas contained in its user-generated contents":                                                        "What users post is their own view; the company does not endorse it.",
+	"This service is only available for use individually and non-commercially.":                                                               "You may use the service only for yourself and not for business; commercial use can breach the terms.",
+	"This service prohibits users from attempting to gain unauthorized access to other computer systems":                                      "Trying to break into the service or other systems through it is forbidden.",
+	"This service prohibits users sending chain letters, junk mail, spam or any unsolicited messages":                                         "Sending spam or unsolicited messages through the service is forbidden.",
+	"Users agree not to submit illegal content":                                                                                               "You may not post anything unlawful; doing so breaches the terms.",
+	"Users agree not to submit libelous, harassing or threatening content":                                                                    "Defamatory, harassing or threatening posts are forbidden and can cost you your account.",
+	"Users agree not to use the service for illegal purposes":                                                                                 "Using the service for anything unlawful breaches the terms.",
+	"Users agree to comply with the law of the service's country":                                                                             "You must follow the law of the company's country as well as your own while using the service.",
+	"Users are not allowed to use pseudonyms, as trust and transparency between users regarding their identities is relevant to the service.": "You must use your real identity on the service, so what you do there is tied to your name.",
+	"Users are responsible for any risks, damages, or losses they may incur by downloading materials":                                         "Harm from files you download through the service, such as malware or data loss, is yours to bear.",
+	"Users who have been permanently banned from this service are not allowed to re-register under a new account":                             "A permanent ban is final: you may not come back under a new account.",
+	"You are responsible for maintaining the security of your account and for the activities on your account":                                 "Whatever happens under your login counts as yours, so a weak or shared password can make you answer for others' actions.",
+	"You authorise the service to charge a credit card supplied on re-occurring basis":                                                        "Your card is charged again each period until you cancel, so a forgotten subscription keeps costing you.",
+	"You cannot distribute or disclose your account to third parties":                                                                         "Your account is personal: sharing or selling it breaches the terms.",
+	"Your personal data is aggregated into statistics":                                                                                        "Data about you is combined into statistics, which are usually no longer about you alone but may still be shared.",
+	"only for your individual use":                                                                                                            "The service is licensed to you personally; using it for others or for business may breach the terms.",
+	"The service may change its terms at any time, but the user will receive notification of the changes.":                                    "The company can change the terms, but it tells you first, so you can review the changes and decide whether to stay.",
+	"The service can suspend your account for several reasons":                                                                                "The terms list reasons for which your account can be suspended; read them to know what could cut off your access.",
 }

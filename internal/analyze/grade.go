@@ -103,10 +103,11 @@ type Verdict struct {
 //     probability (Probability; its Confidence in a Result): good and bad
 //     alike, no case admitted or refused outright;
 //   - within a document, findings whose quotes overlap are one clause and
-//     count once: as their heaviest blocker or else bad finding if they
-//     have one (a sentence is never both a bad and a good case: "we may
-//     terminate your account at any time" is not also "you can leave at
-//     any time"), else as their heaviest good one;
+//     count once, whatever their cases: as their heaviest blocker by
+//     calibrated weight, else their heaviest bad finding (a sentence is
+//     never both a bad and a good case: "we may terminate your account at
+//     any time" is not also "you can leave at any time"), else their
+//     heaviest good one; the others stay findings the reader sees;
 //   - a case counts once, with its likeliest finding;
 //   - the letter: E below cuts.E, D below cuts.D or with a ToS;DR blocker,
 //     C below cuts.C or with a blocker of a category alone, B with any
@@ -213,7 +214,8 @@ func clauses(findings []Finding) []clause {
 	}
 	for k := range out {
 		cl := &out[k]
-		// the heaviest finding of the worst side
+		// the heaviest blocker, else bad, else good finding, by
+		// calibrated weight
 		var best *Finding
 		for _, f := range cl.all {
 			if best == nil || side(f.Severity) < side(best.Severity) ||
@@ -228,8 +230,11 @@ func clauses(findings []Finding) []clause {
 	return out
 }
 
-// side orders ratings for a clause: blocker first (a blocker found always
-// holds the letter below B), then bad, good and neutral.
+// side orders ratings for a clause: a blocker first (a blocker finding the
+// reader sees always holds the letter below B, however likely a bad case
+// on the same clause), then bad, good and neutral; within a side the
+// heaviest by calibrated weight counts. A clause read both as a risk and
+// as a protection counts as the risk.
 func side(rating string) int {
 	switch rating {
 	case SeverityBlocker:

@@ -97,3 +97,32 @@ Any dispute arising from this policy will be resolved by binding arbitration.`
 		t.Errorf("privacy checklist ends %q", last)
 	}
 }
+
+// Every case the analyzer can find (the case model's and the rules') says
+// why it matters in words of its own: never only its restated title and
+// how ToS;DR's reviewers rate it (issue 30 item 9). caseWhy holds no
+// title the analyzer cannot produce.
+func TestEveryCaseExplainsWhy(t *testing.T) {
+	e := engine(t)
+	titles := map[string]bool{}
+	for _, c := range e.cd.m.Cases {
+		titles[c.Title] = true
+		_, expl, _ := wording(caseCategory(c), c.Rating, c.Title)
+		generic := caseExplanation(c.Title) + " " + ratingWording[c.Rating].explanation
+		if expl == generic || strings.TrimSpace(strings.TrimPrefix(expl, caseExplanation(c.Title))) == "" {
+			t.Errorf("%s case %q (%s): explanation only %q", c.Rating, c.Title, caseCategory(c), expl)
+		}
+	}
+	for title := range caseWhy {
+		if !titles[title] {
+			t.Errorf("caseWhy explains %q, which no case model or rule produces", title)
+		}
+	}
+	// the findings of a long terms: none with the rating's words alone
+	r := e.Analyze(mustRead(t, "testdata/terms-streamly.txt"), Options{DocumentType: "terms"})
+	for _, f := range r.Findings {
+		if f.Case != "" && f.Explanation == caseExplanation(f.Case)+" "+ratingWording[f.Severity].explanation {
+			t.Errorf("finding %q: explanation %q", f.Case, f.Explanation)
+		}
+	}
+}

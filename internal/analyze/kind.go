@@ -14,7 +14,7 @@ import (
 var (
 	// "This section explains how ...", "This Privacy Policy describes
 	// ...", "In short: ...", "Summary", "Key points".
-	summaryRe = regexp.MustCompile(`^(this|the following|the present|these) (section|part|paragraph|clause|chapter|page|document|policy|privacy policy|privacy notice|notice|statement|terms|agreement|cookie policy|summary|overview)s?( \w+){0,2} (explains?|describes?|sets? (out|forth)|outlines?|tells you|covers?|summari[sz]es?|contains?|provides? (you with )?(an overview|information|details|a summary)|gives? (you )?(an overview|information)|is (intended|designed|meant) to (explain|inform|help|describe)|applies|will (explain|describe|help))\b|^(in short|in summary|in brief|summary|tl;? ?dr|key points?|at a glance|the short version|short version|quick summary|overview)\b|^(please )?(carefully )?read (this|these|the|our)\b[^.]{0,60}\bcarefully\b|^in this (privacy |cookie )?(policy|notice|statement|section|document)[^,]{0,40},? we (describe|explain|set out|outline|tell you)\b`)
+	summaryRe = regexp.MustCompile(`^(this|the following|the present|these) (section|part|paragraph|clause|chapter|page|document|policy|privacy policy|privacy notice|notice|statement|terms|agreement|cookie policy|summary|overview)s?( \w+){0,4} (explains?|describes?|sets? (out|forth)|outlines?|tells you|covers?|summari[sz]es?|contains?|provides? (you with )?(an overview|information|details|a summary)|gives? (you )?(an overview|information)|is (intended|designed|meant) to (explain|inform|help|describe)|applies|will (explain|describe|help))\b|^(in short|in summary|in brief|summary|tl;? ?dr|key points?|at a glance|the short version|short version|quick summary|overview)\b|^(please )?(carefully )?read (this|these|the|our)\b[^.]{0,60}\bcarefully\b|^in this (privacy |cookie )?(policy|notice|statement|section|document)[^,]{0,40},? we (describe|explain|set out|outline|tell you)\b|^(below|here|in (this|the following|the next) (section|part)s?|in the (sections?|parts?) below),? (we|you will|you'll|you can) (explain|describe|set out|outline|find|tell you|read|learn)\b|^(the|these) (sections?|parts?|paragraphs?) (below|that follow|following) (explain|describe|set out|outline|tell you|cover)\b|^here(('| i)s| are) (how|what|when|why|where|a summary|an overview|the (main|key))\b`)
 	// Summaries that say so past their start ("We wrote this notice to
 	// explain ...", "If you book a car, this section applies to you."),
 	// looked for only in sentences with summaryWords.
@@ -164,7 +164,7 @@ func textKind(s []rune) Kind {
 	// start with, the others only on sentences holding their words: most
 	// sentences are clauses, and this runs on each one with a finding
 	switch low[0] {
-	case 't', 'i', 's', 'k', 'a', 'o', 'q', 'p', 'r':
+	case 't', 'i', 's', 'k', 'a', 'o', 'q', 'p', 'r', 'b', 'h':
 		if summaryRe.MatchString(low) {
 			return KindSummary
 		}
@@ -243,8 +243,9 @@ func titleCase(s []rune) bool {
 }
 
 // linkLine: three or more short items separated by "|" or "•" ("Terms |
-// Privacy | Cookies"); a table row whose cells say something is no link
-// line.
+// Privacy | Cookies"), an item of up to seven words where each is
+// capitalised like a link's name ("Do Not Sell My Personal Information");
+// a table row whose cells say something is no link line.
 func linkLine(s string) bool {
 	for _, sep := range []string{"|", "•"} {
 		if strings.Count(s, sep) < 2 {
@@ -258,13 +259,23 @@ func linkLine(s string) bool {
 				continue
 			}
 			n++
-			short = short && w <= 4
+			short = short && (w <= 4 || w <= 7 && capitalised(item))
 		}
 		if n >= 3 && short {
 			return true
 		}
 	}
 	return false
+}
+
+// capitalised: every word of s but the small ones starts with a capital.
+func capitalised(s string) bool {
+	for _, w := range strings.Fields(s) {
+		if r := []rune(w); !smallWords[strings.ToLower(w)] && !unicode.IsUpper(r[0]) {
+			return false
+		}
+	}
+	return true
 }
 
 // summaryWords: one of them is in every sentence summaryTailRe reads;
@@ -286,3 +297,33 @@ func digits(s []rune) int {
 	}
 	return n
 }
+
+// A user instruction tells the reader how to do something ("To delete
+// your account at any time, visit Settings", "To opt out, click here",
+// "Go to Privacy Settings to turn off personalised ads"): it states no
+// practice of the service's, so it is never a risk, whatever the words of
+// the act it explains (holdPolarity). It stays a clause: the user's
+// choices it describes are the privacy categories' (user rights, opt-outs)
+// and a right it shows may be a good case.
+var (
+	// the imperatives and "you can ..." that carry out an instruction
+	instructionVerbs = `(visit|go|click|tap|select|open|navigate|log|sign|e-?mail|contact|write|call|follow|turn|switch|uncheck|untick|toggle|press|scroll|choose|adjust|change|update|use|submit|send|fill|complete|enter|find|manage|edit|download|reply|text|mail|let us know|unsubscribe|disable|enable|clear|install|uninstall|head|look|message|ask|request|notify|tell|reach out|get in touch|see|refer|read)`
+	// "To X, (please) visit ...", "If you want to X, you can email ...",
+	// "Visit Settings to ...", "Click Delete account to ..."
+	instructionRe = regexp.MustCompile(`^(please )?(to|in order to|if you (want|wish|would like|'d like|prefer|choose|decide|need) to|should you (wish|want) to)\b[^;:]{2,160}?, (please |simply |just |then )?(you (can|may|will need to|need to|should|have to|must|just need to) (simply |first )?)?` + instructionVerbs + `\b|^(please )?(visit|go to|click|tap|navigate to|log in|log into|sign in|e-?mail us|write to us|call us|contact (us|our|the)|turn (off|on)|switch (off|on)|uncheck|untick|toggle|press|scroll|head to|select (the|your|settings|"))\b`)
+	// a practice of the service's in the same sentence makes it a clause
+	// ("To close your account, contact us, but we may keep your data"),
+	// and the law's "to the extent" opens no instruction
+	instructionClauseRe = regexp.MustCompile(`\b(we|the company|the service|[a-z]+ reserves?)\b( \w+)? (may|will|can|might|shall|reserve|do|does|sell|share|keep|retain|use|collect|disclose|delete|terminate|suspend|remove|change|modify|track|are|is)\b|^to the (extent|fullest|maximum|greatest)\b`)
+)
+
+// instruction reports whether low (a lower-cased, quote-folded sentence)
+// is a user instruction.
+func instruction(low string) bool {
+	low = strings.TrimLeft(low, "-•·–—▪◦#§>|*0123456789.() \t")
+	return instructionRe.MatchString(low) && !instructionClauseRe.MatchString(embeddedRe.ReplaceAllString(low, ""))
+}
+
+// embeddedRe: "how we use your data" names a practice inside the
+// instruction's object; it states none.
+var embeddedRe = regexp.MustCompile(`\b(how|what|which|that|when|where|why|whether|the \w+) (we|the company|the service)\b`)
