@@ -53,14 +53,14 @@ type attackSite struct {
 
 func newAttackSite(t *testing.T) *attackSite {
 	s := &attackSite{fetches: map[string]int{}}
-	huge, bomb, pdfs := hugePage(), domBomb(), attackPDFs()
+	huge, bomb, pdfs, large := hugePage(), domBomb(), attackPDFs(), largeVersionPage()
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		s.fetches[r.URL.Path]++
 		n := s.fetches[r.URL.Path]
 		s.mu.Unlock()
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		if serveExtractAttacks(w, r, bomb) {
+		if serveExtractAttacks(w, r, bomb) || serveAPIAttacks(w, r, large) {
 			return
 		}
 		var b strings.Builder
@@ -515,6 +515,11 @@ func TestAttacks(t *testing.T) {
 
 	t.Run("DOM bomb in a batch", func(t *testing.T) { domBombAttack(t, a) })
 	t.Run("robots.txt star rule", func(t *testing.T) { robotsAttack(t, a) })
+	t.Run("version diff over REST and 60 GraphQL aliases", func(t *testing.T) { versionDiffAttack(t, a) })
+	t.Run("GraphQL text budget refilled by its errors", func(t *testing.T) { errorBudgetAttack(t, a) })
+	t.Run("GraphQL aliases loading a large analysis", func(t *testing.T) { aliasLoadAttack(t, a) })
+	t.Run("MCP batch of 40,000 calls", func(t *testing.T) { mcpBatchAttack(t, a) })
+	t.Run("signed-out token respelled", func(t *testing.T) { respellingAttack(t, a) })
 
 	// A cancellation followed by an update of the same second (or a
 	// retried older one) left the account paid. Now a deleted subscription

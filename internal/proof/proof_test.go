@@ -38,10 +38,19 @@ import (
 
 const webhookSecret = "whsec_proof_secret"
 
+// sessionSecret signs the replicas' account-session tokens (HS256).
+const sessionSecret = "proof-session-secret-0123456789abcdef"
+
 // replicas is how many processes share the database in every test.
 const replicas = 5
 
 var bin string
+
+// binEnv names a clausewatch binary the replicas run instead of one built
+// from this tree: the same attacks against an older build (docs/security.md
+// has the figures of bf5a7bb, the commit the adversarial trial attacked).
+// The database is migrated by this tree's code either way.
+const binEnv = "CLAUSEWATCH_PROOF_BIN"
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "proof")
@@ -49,8 +58,9 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	bin, err = replica.Build(context.Background(), "../..", dir)
-	if err != nil {
+	if bin = os.Getenv(binEnv); bin != "" {
+		fmt.Fprintf(os.Stderr, "proof: replicas run %s (%s)\n", bin, binEnv)
+	} else if bin, err = replica.Build(context.Background(), "../..", dir); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
@@ -93,7 +103,7 @@ func (c *cluster) start(t testing.TB, addr string) int {
 	t.Helper()
 	env := []string{
 		"DATABASE_URL=" + c.dbURL,
-		"CLAUSEWATCH_AUTH_HS256_SECRET=proof-session-secret-0123456789abcdef",
+		"CLAUSEWATCH_AUTH_HS256_SECRET=" + sessionSecret,
 		"CLAUSEWATCH_WEBHOOK_SECRET=" + webhookSecret,
 		"CLAUSEWATCH_MONITOR_WORKERS=0",
 		"CLAUSEWATCH_LOG_LEVEL=warn",
@@ -121,6 +131,7 @@ func (c *cluster) start(t testing.TB, addr string) int {
 type result struct {
 	replica int
 	status  int
+	hdr     http.Header
 	body    []byte
 	err     error
 }
@@ -155,7 +166,7 @@ func (c *cluster) doWithin(within time.Duration, i int, method, path, key string
 	}
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
-	return result{replica: i, status: res.StatusCode, body: b, err: err}
+	return result{replica: i, status: res.StatusCode, hdr: res.Header, body: b, err: err}
 }
 
 func (c *cluster) keys(email string, tier app.Tier, n int, scopes ...string) ([]string, *app.Account) {
