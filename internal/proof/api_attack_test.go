@@ -32,19 +32,24 @@ const largeVersionPath = "/large-version"
 
 // largeVersionPage is the HTML of largeVersionPath.
 func largeVersionPage() []byte {
+	return []byte("<html><head><title>Terms of Service</title></head><body><main><h1>Terms of Service</h1>\n" +
+		largeTerms(1_200_000, "<p>", "</p>\n") + "</main></body></html>")
+}
+
+// largeTerms is about n bytes of numbered sections of terms, each of four
+// clauses the analysis finds, between open and close.
+func largeTerms(n int, open, close string) string {
 	var b strings.Builder
-	b.WriteString("<html><head><title>Terms of Service</title></head><body><main><h1>Terms of Service</h1>\n")
 	clauses := []string{
 		"We may terminate your account at any time without notice.",
 		"Any dispute shall be resolved by binding arbitration, and you waive any class action.",
 		"We may share your personal data with our partners for advertising.",
 		"We may change these terms at any time without telling you.",
 	}
-	for i := 0; b.Len() < 1_200_000; i++ {
-		fmt.Fprintf(&b, "<p>Section %d. %s</p>\n", i, clauses[i%len(clauses)])
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(&b, "%sSection %d. %s%s", open, i, clauses[i%len(clauses)], close)
 	}
-	b.WriteString("</main></body></html>")
-	return []byte(b.String())
+	return b.String()
 }
 
 // serveAPIAttacks answers the paths of these attacks, and reports whether
@@ -114,20 +119,22 @@ func (a *attack) peakRSS() int64 {
 	return most
 }
 
-// figures logs one attack's cost in the form docs/security.md quotes.
+// figures logs one attack's cost in the form docs/security.md quotes: the
+// peak resident memory of the replica attacked, and the most of any.
 func (a *attack) figures(t *testing.T, what string, cpu time.Duration, r result, scans int) {
 	t.Helper()
-	t.Logf("figures: %s: CPU %.1f s, peak RSS %d MB, status %d, response %d bytes, scans %d",
-		what, cpu.Seconds(), a.peakRSS()>>20, r.status, len(r.body), scans)
+	peak, _ := a.procs[r.replica].PeakRSS()
+	t.Logf("figures: %s: CPU %.1f s, peak RSS %d MB (of any replica %d MB), status %d, response %d bytes, scans %d",
+		what, cpu.Seconds(), peak>>20, a.peakRSS()>>20, r.status, len(r.body), scans)
 }
 
-// largeAnalysis analyzes about 1.5 million characters of one clause on a
-// key of its own (one scan) and returns the analysis id.
+// largeAnalysis analyzes about 1.4 million characters of terms with key
+// (one scan) on the last replica, so that the memory of the analysis is
+// not the attacked replica's (0), and returns the analysis id.
 func (a *attack) largeAnalysis(t *testing.T, key string) string {
 	t.Helper()
-	sentence := "We may terminate your account at any time. "
-	body, _ := json.Marshal(map[string]string{"text": strings.Repeat(sentence, textLimit/len(sentence))})
-	r := a.doWithin(2*time.Minute, -1, "POST", "/api/analyze", key, body)
+	body, _ := json.Marshal(map[string]string{"text": largeTerms(1_400_000, "", "\n\n")})
+	r := a.doWithin(2*time.Minute, len(a.procs)-1, "POST", "/api/analyze", key, body)
 	var an struct{ ID string }
 	if r.status != http.StatusOK || json.Unmarshal(r.body, &an) != nil || an.ID == "" {
 		t.Fatalf("analyze %d bytes: %d %.300s %v", len(body), r.status, r.body, r.err)
@@ -150,7 +157,7 @@ func aliases(decl, field string, n int) string {
 // version with itself may cost, all replicas together: one analysis of it
 // (the trial's took 20-23 s, two analyses and nothing remembered), on a
 // machine other work shares.
-const diffCPUBound = 8 * time.Second
+const diffCPUBound = 5 * time.Second
 
 // A version diff ran two whole analyses on every call, drew no scan and
 // remembered nothing: a diff of a 1.2M-character version with itself cost
@@ -200,6 +207,8 @@ func versionDiffAttack(t *testing.T, a *attack) {
 	meter = a.meter(t)
 	done := make(chan struct{})
 	var wg sync.WaitGroup
+	var otherAnswered int
+	var otherLongest time.Duration
 	wg.Go(func() {
 		// Another account's small analyses on the same replica, one after
 		// another while the aliases run, each answered within a bound.
@@ -217,6 +226,9 @@ func versionDiffAttack(t *testing.T, a *attack) {
 			}
 			if r.status != http.StatusOK {
 				t.Errorf("another account's small analysis during the aliases: %d %.300s %v (after %v)", r.status, r.body, r.err, time.Since(start).Round(time.Millisecond))
+			} else {
+				otherAnswered++
+				otherLongest = max(otherLongest, time.Since(start))
 			}
 			time.Sleep(time.Second)
 		}
@@ -227,27 +239,24 @@ func versionDiffAttack(t *testing.T, a *attack) {
 	cpu = meter.used(t)
 	scans = a.scansUsed(i, keys[2])[keys[2][:12]]
 	a.figures(t, fmt.Sprintf("%d GraphQL aliases of the diff", n), cpu, r, scans)
-	var data map[string]*struct{ GradeBefore, GradeAfter string }
-	if r.status != http.StatusOK || json.Unmarshal(g.Data, &data) != nil {
+	if r.status != http.StatusOK || r.err != nil {
 		t.Fatalf("%d aliases of the diff: %d %.300s %v", n, r.status, r.body, r.err)
 	}
-	answered := 0
-	for _, d := range data {
-		if d != nil {
-			answered++
-		}
-	}
+	// The field is non-null: one refused alias nulls the data, so the
+	// diffs that ran are told by the refusals (and the scans drawn).
 	refused := map[string]int{}
 	for _, e := range g.Errors {
 		refused[e.Extensions.Code]++
 	}
-	t.Logf("%d aliases: %d diffs answered, refused %v", n, answered, refused)
-	if answered != scans || answered > 5 || answered+refused["RATE_LIMITED"] != n {
-		t.Errorf("%d aliases: %d diffs answered, %d scans drawn, refused %v; want one scan a diff, at most the free key's 5, the rest RATE_LIMITED",
-			n, answered, scans, refused)
+	ran := n - len(g.Errors)
+	t.Logf("%d aliases: %d diffs ran, refused %v; another account's small analyses meanwhile: %d answered, the longest in %v",
+		n, ran, refused, otherAnswered, otherLongest.Round(time.Millisecond))
+	if ran != scans || ran > 5 || refused["RATE_LIMITED"] != len(g.Errors) {
+		t.Errorf("%d aliases: %d diffs ran, %d scans drawn, refused %v; want one scan a diff, at most the free key's 5, the rest RATE_LIMITED",
+			n, ran, scans, refused)
 	}
-	if bound := time.Duration(max(answered, 1)) * diffCPUBound; cpu > bound {
-		t.Errorf("%d aliases (%d diffs) cost %v of processor time, want at most %v", n, answered, cpu, bound)
+	if bound := time.Duration(max(ran, 1)) * diffCPUBound; cpu > bound {
+		t.Errorf("%d aliases (%d diffs) cost %v of processor time, want at most %v", n, ran, cpu, bound)
 	}
 	a.survived(t)
 }
