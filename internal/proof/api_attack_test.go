@@ -30,6 +30,10 @@ import (
 // monitor's checks cost little: the version is stored once, at creation.
 const largeVersionPath = "/large-version"
 
+// growsPath is a monitored page that grows past the text limit after its
+// first fetch.
+const growsPath = "/grows"
+
 // largeVersionPage is the HTML of largeVersionPath.
 func largeVersionPage() []byte {
 	return []byte("<html><head><title>Terms of Service</title></head><body><main><h1>Terms of Service</h1>\n" +
@@ -465,5 +469,61 @@ func respellingAttack(t *testing.T, a *attack) {
 		}
 	}
 	t.Logf("figures: signed-out token respelled: %d of %d tries accepted (%d replicas, 6 spellings, 3 ways)", accepted, tried, len(a.procs))
+	a.survived(t)
+}
+
+// The low items of issue 29, as a client meets them on a replica: /docs
+// loaded its logo from another host and sent no Content-Security-Policy
+// (defect 11); a refused MCP call was logged as a success, so usage's
+// errors never showed it (defect 12); a monitored page past the text
+// limit failed as not_a_document where the docs say too_large (defect 13).
+func lowItemsAttack(t *testing.T, a *attack) {
+	const i = 0
+	r := a.do(i, "GET", "/docs", "", nil)
+	csp := r.hdr.Get("Content-Security-Policy")
+	remote := strings.Count(string(r.body), `src="http`) + strings.Count(string(r.body), `href="http`)
+	t.Logf("figures: /docs: status %d, %d bytes, Content-Security-Policy %q, %d src or href to another host", r.status, len(r.body), csp, remote)
+	if r.status != http.StatusOK || csp == "" || remote > 0 {
+		t.Errorf("/docs: %d, Content-Security-Policy %q, %d references to another host; want a policy and none", r.status, csp, remote)
+	}
+
+	keys, _ := a.freeKeys(t, "mcp-refused@proof.example", 1, "extract")
+	call := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"analyze","arguments":{"text":"We may terminate your account at any time."}}}`)
+	r = a.do(i, "POST", "/mcp", keys[0], call, "Accept", "application/json, text/event-stream")
+	if !strings.Contains(string(r.body), "scope") {
+		t.Errorf("an MCP analyze on an extract-only key: %d %.300s %v, want refused for its scope", r.status, r.body, r.err)
+	}
+	var usage struct {
+		Stats struct {
+			ErrorCount   int
+			RecentErrors []struct{ Path string }
+		}
+	}
+	logged := a.waitFor(10*time.Second, func() bool {
+		u := a.do(i, "GET", "/api/developer/usage", keys[0], nil)
+		return json.Unmarshal(u.body, &usage) == nil && usage.Stats.ErrorCount > 0
+	})
+	t.Logf("figures: a refused MCP call: status %d, %d bytes; usage: %d errors, recent %+v", r.status, len(r.body), usage.Stats.ErrorCount, usage.Stats.RecentErrors)
+	if !logged || len(usage.Stats.RecentErrors) == 0 || usage.Stats.RecentErrors[0].Path != "/mcp" {
+		t.Errorf("a refused MCP call: usage counts %d errors, recent %+v; want it among the errors", usage.Stats.ErrorCount, usage.Stats.RecentErrors)
+	}
+
+	keys, acct := a.freeKeys(t, "too-large@proof.example", 1, "monitor")
+	id := a.monitor(t, keys[0], a.site.URL+growsPath)
+	code := ""
+	a.waitFor(20*time.Second, func() bool {
+		m, err := a.store.FindMonitor(t.Context(), acct.ID, id)
+		if err == nil {
+			code = m.LastErrorCode
+		}
+		return code != ""
+	})
+	if err := a.store.DeleteMonitor(t.Context(), acct.ID, id, time.Now()); err != nil {
+		t.Error(err)
+	}
+	t.Logf("figures: a monitored page grown past the text limit: lastErrorCode %q after %d fetches", code, a.site.count(growsPath))
+	if code != "too_large" {
+		t.Errorf("a monitored page grown past the text limit: lastErrorCode %q, want too_large", code)
+	}
 	a.survived(t)
 }

@@ -82,6 +82,17 @@ func newAttackSite(t *testing.T) *attackSite {
 			for i := range 1_000 {
 				fmt.Fprintf(&b, "<p>Section %d. %s</p>\n", i, strings.Repeat(sentence, 14))
 			}
+		case growsPath:
+			// Small when the monitor is made, past the text limit after
+			// (plain text: as HTML, so many paragraphs pass the node
+			// budget first).
+			if n > 1 {
+				para := "We may change these terms at any time and will tell you by email.\n\n"
+				w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+				_, _ = w.Write([]byte(strings.Repeat(para, textLimit/len(para)+100)))
+				return
+			}
+			b.WriteString("<p>We may terminate your account at any time without notice.</p>\n")
 		case "/huge":
 			_, _ = w.Write(huge)
 			return
@@ -532,6 +543,7 @@ func TestAttacks(t *testing.T) {
 	t.Run("GraphQL aliases loading a large analysis", func(t *testing.T) { aliasLoadAttack(t, a) })
 	t.Run("MCP batch of 40,000 calls", func(t *testing.T) { mcpBatchAttack(t, a) })
 	t.Run("signed-out token respelled", func(t *testing.T) { respellingAttack(t, a) })
+	t.Run("docs CSP, MCP refusals in usage, too_large", func(t *testing.T) { lowItemsAttack(t, a) })
 
 	// A cancellation followed by an update of the same second (or a
 	// retried older one) left the account paid. Now a deleted subscription
