@@ -474,17 +474,18 @@ func respellingAttack(t *testing.T, a *attack) {
 
 // The low items of issue 29, as a client meets them on a replica: /docs
 // loaded its logo from another host and sent no Content-Security-Policy
-// (defect 11); a refused MCP call was logged as a success, so usage's
+// (defect 11: now a policy that allows no other host); a refused MCP call was logged as a success, so usage's
 // errors never showed it (defect 12); a monitored page past the text
 // limit failed as not_a_document where the docs say too_large (defect 13).
 func lowItemsAttack(t *testing.T, a *attack) {
 	const i = 0
 	r := a.do(i, "GET", "/docs", "", nil)
 	csp := r.hdr.Get("Content-Security-Policy")
-	remote := strings.Count(string(r.body), `src="http`) + strings.Count(string(r.body), `href="http`)
-	t.Logf("figures: /docs: status %d, %d bytes, Content-Security-Policy %q, %d src or href to another host", r.status, len(r.body), csp, remote)
-	if r.status != http.StatusOK || csp == "" || remote > 0 {
-		t.Errorf("/docs: %d, Content-Security-Policy %q, %d references to another host; want a policy and none", r.status, csp, remote)
+	t.Logf("figures: /docs: status %d, %d bytes, Content-Security-Policy %q", r.status, len(r.body), csp)
+	// The policy is what keeps the page's script from loading anything from
+	// another host (its default-src, img-src and font-src name none).
+	if r.status != http.StatusOK || !strings.Contains(csp, "default-src 'none'") || strings.Contains(csp, "http") {
+		t.Errorf("/docs: %d, Content-Security-Policy %q; want default-src 'none' and no other host", r.status, csp)
 	}
 
 	keys, _ := a.freeKeys(t, "mcp-refused@proof.example", 1, "extract")
