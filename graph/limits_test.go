@@ -181,6 +181,32 @@ func TestResponseTextLimitIsOneError(t *testing.T) {
 	}
 }
 
+// Lists count against the budget by their elements, not only their
+// strings: 40 aliases of 20,000 findings' one-byte categories built 800,000
+// elements before a string refused them (1.1 GB for 40 aliases of a real
+// analysis's findings), and are refused now; one alias is answered whole.
+func TestResponseTextLimitCountsListElements(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite, options{})
+	tok, acct := e.MustAccount("")
+	a := mustBigAnalysis(t, e, acct.ID, 20_000, 1)
+	var q strings.Builder
+	q.WriteString("query($id: ID!) {")
+	for i := range 40 {
+		fmt.Fprintf(&q, " a%d: analysis(id: $id) { findings { category } }", i)
+	}
+	r := e.do(t, tok, q.String()+" }", map[string]any{"id": a.ID})
+	if len(r.Errors) != 1 || r.code() != "RESPONSE_TOO_LARGE" || string(r.Data) != "null" {
+		t.Errorf("40 aliases of 20,000 findings: %d errors, code %q, %d bytes; want one RESPONSE_TOO_LARGE and no data", len(r.Errors), r.code(), len(r.body))
+	}
+	var one struct {
+		A struct{ Findings []struct{ Category string } }
+	}
+	e.mustData(t, tok, `query($id: ID!) { a: analysis(id: $id) { findings { category } } }`, map[string]any{"id": a.ID}, &one)
+	if len(one.A.Findings) != 20_000 {
+		t.Errorf("one alias: %d findings, want 20,000", len(one.A.Findings))
+	}
+}
+
 // mustBigAnalysis stores an analysis of n findings, each quote and
 // explanation size bytes long.
 func mustBigAnalysis(t *testing.T, e *env, accountID string, n, size int) *app.Analysis {

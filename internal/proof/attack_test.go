@@ -53,14 +53,14 @@ type attackSite struct {
 
 func newAttackSite(t *testing.T) *attackSite {
 	s := &attackSite{fetches: map[string]int{}}
-	huge, bomb, pdfs := hugePage(), domBomb(), attackPDFs()
+	huge, bomb, pdfs, large := hugePage(), domBomb(), attackPDFs(), largeVersionPage()
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		s.fetches[r.URL.Path]++
 		n := s.fetches[r.URL.Path]
 		s.mu.Unlock()
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		if serveExtractAttacks(w, r, bomb) {
+		if serveExtractAttacks(w, r, bomb) || serveAPIAttacks(w, r, large) {
 			return
 		}
 		var b strings.Builder
@@ -82,6 +82,17 @@ func newAttackSite(t *testing.T) *attackSite {
 			for i := range 1_000 {
 				fmt.Fprintf(&b, "<p>Section %d. %s</p>\n", i, strings.Repeat(sentence, 14))
 			}
+		case growsPath:
+			// Small when the monitor is made, past the text limit after
+			// (plain text: as HTML, so many paragraphs pass the node
+			// budget first).
+			if n > 1 {
+				para := "We may change these terms at any time and will tell you by email.\n\n"
+				w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+				_, _ = w.Write([]byte(strings.Repeat(para, textLimit/len(para)+100)))
+				return
+			}
+			b.WriteString("<p>We may terminate your account at any time without notice.</p>\n")
 		case "/huge":
 			_, _ = w.Write(huge)
 			return
@@ -388,11 +399,14 @@ func TestAttacks(t *testing.T) {
 		if r := a.do(0, "POST", "/api/analyze", others[0], page); r.status != http.StatusOK {
 			t.Fatalf("a one-page PDF: %d %.300s %v", r.status, r.body, r.err)
 		}
+		meter := a.meter(t)
 		var wg sync.WaitGroup
-		for _, key := range bombs { // both PDF places of replica 0
+		refusals := make([]result, len(bombs))
+		for j, key := range bombs { // both PDF places of replica 0
 			wg.Go(func() {
 				start := time.Now()
 				r := a.doWithin(time.Minute, 0, "POST", "/api/analyze", key, bomb)
+				refusals[j] = r
 				if r.status != http.StatusUnprocessableEntity || !strings.Contains(string(r.body), "CPU") {
 					t.Errorf("the stream bomb: %d %.300s %v, want 422 at the CPU budget", r.status, r.body, r.err)
 				}
@@ -409,6 +423,11 @@ func TestAttacks(t *testing.T) {
 			t.Logf("another account's one-page PDF answered after %v", time.Since(start).Round(time.Millisecond))
 		}
 		wg.Wait()
+		// The replica's CPU leaves out the PDF workers' (processes of their
+		// own since the watchdog): the times above are the figures to compare.
+		cpu := meter.used(t, 0)
+		used := a.scansUsed(0, bombs[0])
+		a.figures(t, "two PDF stream bombs and three one-page PDFs (CPU: the replica's, not its PDF workers')", cpu, refusals[0], used[bombs[0][:12]]+used[bombs[1][:12]])
 		a.survived(t)
 	})
 
@@ -436,7 +455,9 @@ func TestAttacks(t *testing.T) {
 			fmt.Fprintf(&q, " a%d: analysis(id: $id) { text }", i)
 		}
 		q.WriteString(" }")
-		r, g = a.graphql(-1, keys[0], q.String(), vars, 60*time.Second)
+		meter := a.meter(t)
+		r, g = a.graphql(0, keys[0], q.String(), vars, 60*time.Second)
+		a.figures(t, "100 aliases of a large analysis's text", meter.used(t, 0), r, a.scansUsed(0, keys[0])[keys[0][:12]])
 		refusedClearly(t, "100 aliases of the analysis", r, g)
 		a.survived(t)
 	})
@@ -463,7 +484,9 @@ func TestAttacks(t *testing.T) {
 			fmt.Fprintf(&q, " a%d: alerts(monitorId: $id, limit: 100) { alerts { diff } }", i)
 		}
 		q.WriteString(" }")
-		r, g := a.graphql(-1, keys[0], q.String(), map[string]any{"id": id}, 60*time.Second)
+		meter := a.meter(t)
+		r, g := a.graphql(0, keys[0], q.String(), map[string]any{"id": id}, 60*time.Second)
+		a.figures(t, "ten aliases of alerts { diff }", meter.used(t, 0), r, a.scansUsed(0, keys[0])[keys[0][:12]])
 		refusedClearly(t, "ten aliases of alerts { diff }", r, g)
 		if err := a.store.DeleteMonitor(ctx, acct.ID, id, time.Now()); err != nil {
 			t.Error(err)
@@ -515,6 +538,12 @@ func TestAttacks(t *testing.T) {
 
 	t.Run("DOM bomb in a batch", func(t *testing.T) { domBombAttack(t, a) })
 	t.Run("robots.txt star rule", func(t *testing.T) { robotsAttack(t, a) })
+	t.Run("version diff over REST and 60 GraphQL aliases", func(t *testing.T) { versionDiffAttack(t, a) })
+	t.Run("GraphQL text budget refilled by its errors", func(t *testing.T) { errorBudgetAttack(t, a) })
+	t.Run("GraphQL aliases loading a large analysis", func(t *testing.T) { aliasLoadAttack(t, a) })
+	t.Run("MCP batch of 40,000 calls", func(t *testing.T) { mcpBatchAttack(t, a) })
+	t.Run("signed-out token respelled", func(t *testing.T) { respellingAttack(t, a) })
+	t.Run("docs CSP, MCP refusals in usage, too_large", func(t *testing.T) { lowItemsAttack(t, a) })
 
 	// A cancellation followed by an update of the same second (or a
 	// retried older one) left the account paid. Now a deleted subscription

@@ -64,6 +64,7 @@ func domBombAttack(t *testing.T, a *attack) {
 	url := a.site.URL + domBombPath
 	item := fmt.Sprintf(`{"url":%q}`, url)
 	const i = 0 // one replica takes it all
+	meter := a.meter(t)
 	var wg sync.WaitGroup
 	var batch result
 	singles := make([]result, 4)
@@ -100,6 +101,7 @@ func domBombAttack(t *testing.T, a *attack) {
 		}
 	}
 	used := a.scansUsed(i, keys[0])
+	a.figures(t, "a batch of five DOM bombs and four extractions of one", meter.used(t, i), batch, used[keys[0][:12]]+used[keys[1][:12]])
 	if got := used[keys[0][:12]]; got != 5 {
 		t.Errorf("the batch's key used %d scans, want 5 (each refusal keeps its scan)", got)
 	}

@@ -20,7 +20,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -38,10 +37,19 @@ import (
 
 const webhookSecret = "whsec_proof_secret"
 
+// sessionSecret signs the replicas' account-session tokens (HS256).
+const sessionSecret = "proof-session-secret-0123456789abcdef"
+
 // replicas is how many processes share the database in every test.
 const replicas = 5
 
 var bin string
+
+// binEnv names a clausewatch binary the replicas run instead of one built
+// from this tree: the same attacks against an older build (docs/security.md
+// has the figures of bf5a7bb, the commit the adversarial trial attacked).
+// The database is migrated by this tree's code either way.
+const binEnv = "CLAUSEWATCH_PROOF_BIN"
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "proof")
@@ -49,8 +57,9 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	bin, err = replica.Build(context.Background(), "../..", dir)
-	if err != nil {
+	if bin = os.Getenv(binEnv); bin != "" {
+		fmt.Fprintf(os.Stderr, "proof: replicas run %s (%s)\n", bin, binEnv)
+	} else if bin, err = replica.Build(context.Background(), "../..", dir); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
@@ -93,7 +102,7 @@ func (c *cluster) start(t testing.TB, addr string) int {
 	t.Helper()
 	env := []string{
 		"DATABASE_URL=" + c.dbURL,
-		"CLAUSEWATCH_AUTH_HS256_SECRET=proof-session-secret-0123456789abcdef",
+		"CLAUSEWATCH_AUTH_HS256_SECRET=" + sessionSecret,
 		"CLAUSEWATCH_WEBHOOK_SECRET=" + webhookSecret,
 		"CLAUSEWATCH_MONITOR_WORKERS=0",
 		"CLAUSEWATCH_LOG_LEVEL=warn",
@@ -121,6 +130,7 @@ func (c *cluster) start(t testing.TB, addr string) int {
 type result struct {
 	replica int
 	status  int
+	hdr     http.Header
 	body    []byte
 	err     error
 }
@@ -155,7 +165,7 @@ func (c *cluster) doWithin(within time.Duration, i int, method, path, key string
 	}
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
-	return result{replica: i, status: res.StatusCode, body: b, err: err}
+	return result{replica: i, status: res.StatusCode, hdr: res.Header, body: b, err: err}
 }
 
 func (c *cluster) keys(email string, tier app.Tier, n int, scopes ...string) ([]string, *app.Account) {
@@ -653,8 +663,8 @@ func TestMonitorsOncePerInterval(t *testing.T) {
 // show all replicas together asking at most once per
 // CLAUSEWATCH_MONITOR_HOST_INTERVAL (1s), less politeTolerance; without the
 // shared schedule three replicas ask about three times a second. The
-// disallowed page is never requested by a check and its monitor fails as
-// robots.
+// disallowed page is never requested: its monitor is refused at creation
+// (robots.txt is read before a monitor's first request, 422 robots).
 func TestPolitenessAcrossReplicas(t *testing.T) {
 	// politeTolerance is how much closer two requests may arrive than the
 	// host's interval: the time between a process taking the host's turn
@@ -663,12 +673,11 @@ func TestPolitenessAcrossReplicas(t *testing.T) {
 	const hostInterval, politeTolerance = time.Second, 150 * time.Millisecond
 	var mu sync.Mutex
 	var asked []time.Time // every request to the host, in arrival order
-	private := 0          // requests for /private after the monitors were made
-	var made atomic.Bool
+	private := 0          // requests for /private
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		asked = append(asked, time.Now())
-		if made.Load() && strings.HasPrefix(r.URL.Path, "/private") {
+		if strings.HasPrefix(r.URL.Path, "/private") {
 			private++
 		}
 		mu.Unlock()
@@ -688,30 +697,23 @@ func TestPolitenessAcrossReplicas(t *testing.T) {
 	// Creating a monitor reads its page once for the user who asked, like a
 	// browser (README): those requests come before the measured window.
 	paths := []string{"/p/0", "/p/1", "/p/2", "/p/3", "/p/4", "/p/5", "/private/terms"}
-	var privateID string
 	for _, p := range paths {
 		r := c.do(-1, "POST", "/api/monitor", keys[0], []byte(fmt.Sprintf(`{"url":"%s%s","intervalSeconds":1}`, site.URL, p)))
-		if r.status != 201 {
+		var refusal struct{ ErrorCode string }
+		switch {
+		case strings.HasPrefix(p, "/private"):
+			if r.status != http.StatusUnprocessableEntity || json.Unmarshal(r.body, &refusal) != nil || refusal.ErrorCode != "robots" {
+				t.Errorf("create monitor %s: %d %s, want 422 robots", p, r.status, r.body)
+			}
+		case r.status != 201:
 			t.Fatalf("create monitor %s: %d %s", p, r.status, r.body)
 		}
-		if strings.HasPrefix(p, "/private") {
-			var m struct{ ID string }
-			_ = json.Unmarshal(r.body, &m)
-			privateID = m.ID
-		}
 	}
-	made.Store(true)
 	mu.Lock()
 	start := time.Now()
 	asked = nil
 	mu.Unlock()
 	time.Sleep(15 * time.Second)
-	var list struct {
-		Monitors []struct{ ID, LastErrorCode string }
-	}
-	if r := c.do(0, "GET", "/api/monitor", keys[0], nil); json.Unmarshal(r.body, &list) != nil {
-		t.Fatalf("monitors: %d %s", r.status, r.body)
-	}
 	for i, p := range c.procs {
 		if err := p.Stop(); err != nil {
 			t.Errorf("replica %d on SIGTERM: %v", i, err)
@@ -732,12 +734,7 @@ func TestPolitenessAcrossReplicas(t *testing.T) {
 		t.Errorf("%d requests to the host in %v, want 5 to %d", len(asked), end.Sub(start).Round(time.Millisecond), most)
 	}
 	if private != 0 {
-		t.Errorf("a check requested the disallowed page %d times", private)
-	}
-	if i := slices.IndexFunc(list.Monitors, func(m struct{ ID, LastErrorCode string }) bool { return m.ID == privateID }); i < 0 {
-		t.Errorf("the disallowed page's monitor is not listed: %+v", list.Monitors)
-	} else if code := list.Monitors[i].LastErrorCode; code != "robots" {
-		t.Errorf("the disallowed page's monitor: lastErrorCode %q, want robots", code)
+		t.Errorf("the disallowed page was requested %d times", private)
 	}
 	t.Logf("%d requests to one host from 3 replicas in %v, closest %v apart (interval %v, tolerance %v)",
 		len(asked), end.Sub(start).Round(time.Millisecond), closest.Round(time.Millisecond), hostInterval, politeTolerance)
