@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -26,15 +25,15 @@ var serviceCategories = map[string]bool{
 
 // noticeDutyRe: a negated service verb about notice or duty still risks
 // ("we are not obliged to notify you", "we do not have to give a reason").
-var noticeDutyRe = regexp.MustCompile(`\b(notice|notify|notif\w+|oblig\w+|required|have to|need to|reason|warn\w*|liable|responsible|guarantee|warrant)\b`)
+var noticeDutyRe = mustPattern(`\b(notice|notify|notif\w+|oblig\w+|required|have to|need to|reason|warn\w*|liable|responsible|guarantee|warrant)\b`)
 
 // protectiveRe: the negated verb is a risky act the service forgoes
 // ("will not close", "cannot read", "do not sell"); "we do not respond to
 // Do Not Track signals" negates a protection instead.
-var protectiveRe = regexp.MustCompile(`\b(not|never|n't|cannot|no longer)\s+(\w+\s+){0,3}?(sell|share|disclose|rent|trade|track|collect|close|terminate|suspend|delete|remove|read|access|use|transfer|keep|retain|store|change|modify|give|monetize|scan|listen|profile|target|ban|block|censor)\w*\b`)
+var protectiveRe = mustPattern(`\b(not|never|n't|cannot|no longer)\s+(\w+\s+){0,3}?(sell|share|disclose|rent|trade|track|collect|close|terminate|suspend|delete|remove|read|access|use|transfer|keep|retain|store|change|modify|give|monetize|scan|listen|profile|target|ban|block|censor)\w*\b`)
 
 // dntRe: the name of the Do Not Track signal negates nothing.
-var dntRe = regexp.MustCompile(`do[- ]not[- ]track`)
+var dntRe = mustPattern(`do[- ]not[- ]track`)
 
 // serviceCase reports whether a case's title states a practice of the
 // service (not a right or duty of the user, "You can ...", "You waive
