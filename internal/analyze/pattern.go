@@ -80,8 +80,11 @@ func newPattern(pat string) *pattern {
 			p.alts, p.lits = nil, nil
 			break
 		}
-		lits, ok := required(re.Simplify())
-		if !ok {
+		re = re.Simplify()
+		lits, ok := required(re)
+		if !ok || anchored(re) {
+			// an alternative anchored at the start is tried at the
+			// start alone, cheaper than looking for its words
 			lits = nil
 		}
 		p.lits = append(p.lits, lits)
@@ -288,6 +291,17 @@ func required(re *syntax.Regexp) ([]string, bool) {
 	return nil, false
 }
 
+// anchored: re matches only at the start of the text.
+func anchored(re *syntax.Regexp) bool {
+	for re.Op == syntax.OpConcat || re.Op == syntax.OpCapture {
+		if len(re.Sub) == 0 {
+			return false
+		}
+		re = re.Sub[0]
+	}
+	return re.Op == syntax.OpBeginText
+}
+
 // exact returns every string re matches, when they are few.
 func exact(re *syntax.Regexp) ([]string, bool) {
 	switch re.Op {
@@ -384,8 +398,9 @@ func usable(lits []string) ([]string, bool) {
 	return out, true
 }
 
-// better: longer strings to look for (up to a point), then fewer of
-// them, make a sharper check.
+// better: strings of four bytes or more to look for (which few
+// sentences hold by chance), then fewer of them, then longer ones make a
+// sharper and cheaper check.
 func better(lits, than []string) bool {
 	if than == nil {
 		return true
@@ -397,9 +412,12 @@ func better(lits, than []string) bool {
 		}
 		return n
 	}
-	a, b := min(short(lits), 10), min(short(than), 10)
-	if a != b {
+	a, b := short(lits), short(than)
+	if min(a, 4) != min(b, 4) {
 		return a > b
 	}
-	return len(lits) < len(than)
+	if len(lits) != len(than) {
+		return len(lits) < len(than)
+	}
+	return a > b
 }
