@@ -180,12 +180,34 @@ var nameVerbs = map[string]bool{"may": true, "will": true, "shall": true, "can":
 // shall").
 var partyWords = map[string]bool{"you": true, "we": true, "our": true, "your": true, "the": true, "if": true, "user": true, "users": true, "customer": true, "customers": true, "member": true, "members": true, "advertiser": true, "buyer": true, "seller": true, "licensee": true, "licensor": true, "company": true, "service": true, "provider": true, "party": true, "google": true, "facebook": true, "apple": true, "microsoft": true, "amazon": true, "one": true, "she": true, "he": true, "there": true, "when": true, "where": true, "once": true, "here": true, "player": true, "client": true, "processor": true, "controller": true, "agreement": true, "policy": true, "section": true, "platform": true, "website": true, "site": true, "app": true, "application": true}
 
-// readSentence is ReadClause for sentence i of d: a list item without a
-// subject of its own is bound as the sentence that introduces its list.
-func readSentence(d *doc, i int, names []string) Reading {
-	rd := ReadClause(d.sentence(i), names)
+// readings reads each sentence of a document once: ReadClause of a
+// sentence is wanted for its own hits and again for each list item it
+// introduces or precedes (introReading), up to 30 of them.
+type readings struct {
+	d     *doc
+	names []string
+	rd    []Reading
+	read  []bool
+}
+
+func newReadings(d *doc, names []string) *readings {
+	return &readings{d: d, names: names, rd: make([]Reading, len(d.spans)), read: make([]bool, len(d.spans))}
+}
+
+// clause is ReadClause of sentence i.
+func (r *readings) clause(i int) Reading {
+	if !r.read[i] {
+		r.rd[i], r.read[i] = ReadClause(r.d.sentence(i), r.names), true
+	}
+	return r.rd[i]
+}
+
+// sentence is how sentence i binds: a list item without a subject of its
+// own is bound as the sentence that introduces its list.
+func (r *readings) sentence(i int) Reading {
+	rd := r.clause(i)
 	if rd.Actor == ActorNone {
-		rd = introReading(d, i, names, rd)
+		rd = introReading(r, i, rd)
 	}
 	return rd
 }
@@ -200,12 +222,13 @@ type SentenceReading struct {
 // ReadSentences reads every sentence of text (as Sentences cuts it) as the
 // gate does; cmd/eval-cases measures the reading with it.
 func ReadSentences(text string) []SentenceReading {
-	d, names := newDoc(text), Names(text)
+	d := newDoc(text)
+	rds := newReadings(d, Names(text))
 	out := make([]SentenceReading, len(d.spans))
 	var rs []rune
 	for i := range out {
 		rs = d.appendRunes(rs[:0], i)
-		out[i] = SentenceReading{sentenceKind(d, i, rs), readSentence(d, i, names)}
+		out[i] = SentenceReading{sentenceKind(d, i, rs), rds.sentence(i)}
 	}
 	return out
 }

@@ -51,6 +51,7 @@ func (e *Engine) keepHits(d *doc, hits []hit, names []string) []hit {
 	// the sentences read so far (the privacy detector's hits of a
 	// paragraph come after its sentences' own)
 	read := map[int]*sentRead{}
+	rds := newReadings(d, names)
 	var rs []rune // a sentence's code points, reused
 	for _, h := range hits {
 		r := read[h.sent]
@@ -73,7 +74,7 @@ func (e *Engine) keepHits(d *doc, hits []hit, names []string) []hit {
 			}
 			if !r.skip || r.item {
 				r.s = d.sentence(sent)
-				r.rd = readSentence(d, sent, names)
+				r.rd = rds.sentence(sent)
 			}
 		}
 		if r.skip && !(r.item && h.cas < 0 && h.sev == SeverityNeutral && slices.Contains(PrivacyCategories, h.cat)) || !keepHit(h, r, e.cd) {
@@ -159,13 +160,14 @@ func keepHit(h hit, r *sentRead, cd *caseDetector) bool {
 // with a colon across at most 30 items; before that intro, the nearest
 // item with a subject of its own gives the item its actor ("xxv. we
 // analyse ..." before "xxvi. to conduct research").
-func introReading(d *doc, i int, names []string, rd Reading) Reading {
+func introReading(r *readings, i int, rd Reading) Reading {
+	d := r.d
 	var head [markerRunes]rune
 	if !startsWithMarker(d.head(i, head[:])) && !(i > 0 && d.last(i-1) == ':') {
 		return rd
 	}
 	for j := i - 1; j >= 0 && j >= i-30; j-- {
-		in := ReadClause(d.sentence(j), names)
+		in := r.clause(j)
 		switch {
 		case d.last(j) == ':' && in.Actor != ActorNone:
 			return in
