@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -38,29 +37,29 @@ const (
 
 var (
 	// phrases whose negation negates nothing the clause states
-	notNegationRe = regexp.MustCompile(`\b(but )?not limited to\b|\bwithout limitation\b|\bwhether or not\b|\bif not\b|\bnot only\b|\bdo[- ]not[- ]track\b|\bdo not (sell|share)( (or|and) (sell|share))?( my| your| personal)\b|\b(no|not) (later|more|less|fewer|longer|sooner) than\b|\bno matter\b|\bnon-\w+|\bnot (prohibited|permitted|allowed|precluded|forbidden) (by|under)\b|\b(or|for) no reason\b|\bwith or without\b`)
+	notNegationRe = mustPattern(`\b(but )?not limited to\b|\bwithout limitation\b|\bwhether or not\b|\bif not\b|\bnot only\b|\bdo[- ]not[- ]track\b|\bdo not (sell|share)( (or|and) (sell|share))?( my| your| personal)\b|\b(no|not) (later|more|less|fewer|longer|sooner) than\b|\bno matter\b|\bnon-\w+|\bnot (prohibited|permitted|allowed|precluded|forbidden) (by|under)\b|\b(or|for) no reason\b|\bwith or without\b`)
 	// a coordinated clause with its own subject or opening: the scope a
 	// negation before it cannot reach
-	scopeBreakRe = regexp.MustCompile(`;|,? \bbut\b|,? \b(?:and|while|whereas|or|yet)(?: also| further| in addition)?,? (we|you|the company|the service|it|they|no|nothing|none|neither|our|your|this|these|such|users?|third|if|when|where|unless|once|even)\b`)
+	scopeBreakRe = mustPattern(`;|,? \bbut\b|,? \b(?:and|while|whereas|or|yet)(?: also| further| in addition)?,? (we|you|the company|the service|it|they|no|nothing|none|neither|our|your|this|these|such|users?|third|if|when|where|unless|once|even)\b`)
 	// the user's act that a clause's practice outlasts or follows: "even
 	// after you delete your account", "once you close it"
-	userEventRe = regexp.MustCompile(`\b(even after|after|once|even if|even though|even when)( that)? (you|the user|users|a user|the member|members) (\w+ ){0,3}?(delete|deletes|deleted|close|closes|closed|cancel|cancels|cancelled|canceled|terminate|terminates|terminated|deactivate|deactivates|deactivated|remove|removes|removed|leave|leaves|erase|erases)\b[^,;]*`)
+	userEventRe = mustPattern(`\b(even after|after|once|even if|even though|even when)( that)? (you|the user|users|a user|the member|members) (\w+ ){0,3}?(delete|deletes|deleted|close|closes|closed|cancel|cancels|cancelled|canceled|terminate|terminates|terminated|deactivate|deactivates|deactivated|remove|removes|removed|leave|leaves|erase|erases)\b[^,;]*`)
 	// "copies remain after you delete", "even after": the deletion the
 	// user asks for, against which not deleting is the risk
 	// the user's right to have it deleted: "we cannot delete your data
 	// when these rights are limited by law"
-	deletionRightRe = regexp.MustCompile(`\b(your|these|such|the) rights?\b|\brequests?\b`)
-	afterDeletionRe = regexp.MustCompile(`\b(after|once|when|even if|even though|though) (you|the user|users|a user) (\w+ ){0,3}?(delete|deletes|deleted|close|closes|closed|remove|removes|removed|deactivate|deactivates|deactivated|cancel|cancels|cancelled|canceled|request|requests|ask|asks)\b`)
+	deletionRightRe = mustPattern(`\b(your|these|such|the) rights?\b|\brequests?\b`)
+	afterDeletionRe = mustPattern(`\b(after|once|when|even if|even though|though) (you|the user|users|a user) (\w+ ){0,3}?(delete|deletes|deleted|close|closes|closed|remove|removes|removed|deactivate|deactivates|deactivated|cancel|cancels|cancelled|canceled|request|requests|ask|asks)\b`)
 	// what a negated limit leaves to the service: "nothing limits our
 	// right to", "does not restrict the company's ability"
-	ownRightRe = regexp.MustCompile(`^(\S+ ){0,3}?(our|its|the company's|the service's|us|ourselves|we) (\S+ ){0,2}?(rights?|ability|abilities|discretion|power|powers|remedies|option)\b`)
+	ownRightRe = mustPattern(`^(\S+ ){0,3}?(our|its|the company's|the service's|us|ourselves|we) (\S+ ){0,2}?(rights?|ability|abilities|discretion|power|powers|remedies|option)\b`)
 	// a negated "provide" is a promise only about the user's data ("we do
 	// not provide your information to"), not about a refund or a warranty
-	parenRe = regexp.MustCompile(`\([^()]*\)`)
+	parenRe = mustPattern(`\([^()]*\)`)
 	// the user's remedies: what a service that does not "allow" them
 	// refuses the user
-	remedyRe       = regexp.MustCompile(`^(\S+ ){0,4}?(class|collective|representative|consolidated|claims?|actions?|proceedings?|jury|appeals?|refunds?|you|users?|cancellations?)\b`)
-	providesDataRe = regexp.MustCompile(`^(\S+ ){0,4}?(data|information|details|identifiers|content)\b`)
+	remedyRe       = mustPattern(`^(\S+ ){0,4}?(class|collective|representative|consolidated|claims?|actions?|proceedings?|jury|appeals?|refunds?|you|users?|cancellations?)\b`)
+	providesDataRe = mustPattern(`^(\S+ ){0,4}?(data|information|details|identifiers|content)\b`)
 )
 
 // negCues: one of them is in every sentence whose polarity is read.
