@@ -24,7 +24,9 @@ var abbreviations = map[string]bool{
 // "'s" separated, quotes dropped, digits mapped to 0. It is idempotent on the
 // training data's own tokenisation.
 func Normalize(s string) []string {
-	return appendTokens(nil, s)
+	// about a token a word, and one in four more for punctuation
+	n := strings.Count(s, " ")
+	return appendTokens(make([]string, 0, n+n/4+4), s)
 }
 
 func isQuoteRune(r rune) bool {
@@ -184,7 +186,7 @@ func appendCore(dst []string, c string) []string {
 		}
 	}
 	// internal commas or semicolons not between digits: split
-	if strings.ContainsAny(c, ",;") {
+	if strings.IndexByte(c, ',') >= 0 || strings.IndexByte(c, ';') >= 0 {
 		for {
 			i := strings.IndexAny(c, ",;")
 			if i < 0 {
