@@ -29,10 +29,10 @@ import (
 // its alternatives is in the text.
 type pattern struct {
 	*regexp.Regexp
-	alts  []string   // top-level alternatives, as written
-	lits  [][]string // lits[k]: any match of alts[k] contains one of these; nil: none needed
-	flags string     // leading flags ("(?i)") every alternative needs
-	sub   sync.Map   // uint64 mask of alts -> *regexp.Regexp
+	alts  []string     // top-level alternatives, as written
+	lits  [][][]string // lits[k]: any match of alts[k] contains one literal of each set; nil: none needed
+	flags string       // leading flags ("(?i)") every alternative needs
+	sub   sync.Map     // uint64 mask of alts -> *regexp.Regexp
 	subs  atomic.Int32
 }
 
@@ -81,8 +81,8 @@ func newPattern(pat string) *pattern {
 			break
 		}
 		re = re.Simplify()
-		lits, ok := required(re)
-		if !ok || anchored(re) {
+		lits := requiredAll(re)
+		if anchored(re) {
 			// an alternative anchored at the start is tried at the
 			// start alone, cheaper than looking for its words
 			lits = nil
@@ -95,10 +95,14 @@ func newPattern(pat string) *pattern {
 // mask returns the alternatives the text may match.
 func (p *pattern) mask(s string) uint64 {
 	var m uint64
-	for k, lits := range p.lits {
-		if lits == nil || containsAny(s, lits) {
-			m |= 1 << k
+alts:
+	for k, sets := range p.lits {
+		for _, lits := range sets {
+			if !containsAny(s, lits) {
+				continue alts
+			}
 		}
+		m |= 1 << k
 	}
 	return m
 }
@@ -261,27 +265,12 @@ func required(re *syntax.Regexp) ([]string, bool) {
 		}
 		return usable(out)
 	case syntax.OpConcat:
-		// every part's match is in the whole's: the best part's literals,
-		// runs of exactly known parts joined ("sub-?licens")
-		var best, run []string
-		runOK := false
-		consider := func(lits []string, ok bool) {
-			if ok && better(lits, best) {
-				best = lits
+		// every part's match is in the whole's: the best part's literals
+		var best []string
+		for _, set := range parts(re) {
+			if better(set, best) {
+				best = set
 			}
-		}
-		for _, s := range re.Sub {
-			if set, ok := exact(s); ok {
-				if !runOK {
-					run, runOK = set, true
-				} else if run, runOK = cross(run, set); !runOK {
-					run, runOK = set, true
-				}
-				consider(usable(run))
-				continue
-			}
-			runOK = false
-			consider(required(s))
 		}
 		return best, best != nil
 	}
@@ -289,6 +278,68 @@ func required(re *syntax.Regexp) ([]string, bool) {
 		return usable(set)
 	}
 	return nil, false
+}
+
+// parts returns, for each part of concatenation re, literals one of which
+// any match of the part contains: every match of re holds one literal of
+// each set. Runs of exactly known parts are joined first ("sub-?licens").
+func parts(re *syntax.Regexp) [][]string {
+	var out [][]string
+	var best, run []string
+	runOK := false
+	endRun := func() {
+		if best != nil {
+			out = append(out, best)
+		}
+		best, runOK = nil, false
+	}
+	for _, s := range re.Sub {
+		set, ok := exact(s)
+		if !ok {
+			endRun()
+			if lits, ok := required(s); ok {
+				out = append(out, lits)
+			}
+			continue
+		}
+		if !runOK {
+			run, runOK = set, true
+		} else if run, runOK = cross(run, set); !runOK {
+			endRun()
+			run, runOK = set, true
+		}
+		if lits, ok := usable(run); ok && better(lits, best) {
+			best = lits
+		}
+	}
+	endRun()
+	return out
+}
+
+// requiredAll returns sets of literals each of which any match of re
+// holds one of: the two sharpest of a concatenation's parts ("effective
+// ... post"), else required's one.
+func requiredAll(re *syntax.Regexp) [][]string {
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	if re.Op != syntax.OpConcat {
+		if lits, ok := required(re); ok {
+			return [][]string{lits}
+		}
+		return nil
+	}
+	sets := parts(re)
+	slices.SortStableFunc(sets, func(a, b []string) int {
+		switch {
+		case better(a, b):
+			return -1
+		case better(b, a):
+			return 1
+		}
+		return 0
+	})
+	return sets[:min(len(sets), 2)]
 }
 
 // anchored: re matches only at the start of the text.
