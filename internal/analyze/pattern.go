@@ -16,17 +16,18 @@ import (
 // the words of none or one of their alternatives: Go's regexp runs the
 // whole alternation at every position of the text, and a long one on a
 // long sentence with its slower NFA rather than its backtracker. Each
-// top-level alternative has the literals one of which any match of it
-// contains (found from its syntax); a text without any of them cannot
-// match the alternative, so the pattern matches a text exactly as the
+// top-level alternative has one or two sets of literals, any match of it
+// containing one literal of each (found from its syntax); a text without
+// them cannot match the alternative, so the pattern matches a text exactly as the
 // alternation of the alternatives whose literals the text holds, kept in
 // their order (the leftmost-first match is the same: an alternative left
 // out never matched anywhere in the text). Those alternations are
 // compiled once per set of alternatives, when first needed.
 //
 // The methods that report submatches run the whole pattern (leaving an
-// alternative out would renumber the groups), once a literal of one of
-// its alternatives is in the text.
+// alternative out would renumber the groups), once the text holds the
+// literals of one of its alternatives; the methods of *regexp.Regexp not
+// redefined here run the whole pattern.
 type pattern struct {
 	*regexp.Regexp
 	alts  []string     // top-level alternatives, as written
