@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -58,45 +57,45 @@ var (
 	// clause's: "If you breach these terms, we may ...", "By using the
 	// service, you agree ...", "To the extent permitted by law, ...". The
 	// reading starts after their comma.
-	leadClauseRe = regexp.MustCompile(`^(if|when|whenever|where|wherever|unless|until|by|upon|on|in|under|at|for|with|within|without|during|following|prior to|pursuant to|according to|due to|given|based on|once|before|after|although|though|while|because|since|as|to|subject to|notwithstanding|except|regarding|depending on|further(more)?|additionally|also|however|accordingly|therefore|thus|hence|similarly|likewise|otherwise|finally|instead|rather|like|such as|in the meantime|rest assured|in doing so|at any time|from time to time|in our (sole )?discretion)\b[^,;:]{0,200}[,;:] `)
+	leadClauseRe = mustPattern(`^(if|when|whenever|where|wherever|unless|until|by|upon|on|in|under|at|for|with|within|without|during|following|prior to|pursuant to|according to|due to|given|based on|once|before|after|although|though|while|because|since|as|to|subject to|notwithstanding|except|regarding|depending on|further(more)?|additionally|also|however|accordingly|therefore|thus|hence|similarly|likewise|otherwise|finally|instead|rather|like|such as|in the meantime|rest assured|in doing so|at any time|from time to time|in our (sole )?discretion)\b[^,;:]{0,200}[,;:] `)
 	// "Please note that", "rest assured that", "it is important to note
 	// that": the clause after "that" is the sentence's.
-	noteThatRe = regexp.MustCompile(`^(this means|(please )?(note|be aware|understand|remember|keep in mind|bear in mind)|rest assured|it is (important|possible) (to note )?|you should (know|be aware)|we (want|would like) (you )?to (let you know|inform you|remind you)) ?,?( however,?)? that `)
+	noteThatRe = mustPattern(`^(this means|(please )?(note|be aware|understand|remember|keep in mind|bear in mind)|rest assured|it is (important|possible) (to note )?|you should (know|be aware)|we (want|would like) (you )?to (let you know|inform you|remind you)) ?,?( however,?)? that `)
 	// "You agree that we may ...", "you acknowledge and agree that the
 	// service ...": the clause after "that" says who acts.
-	youAgreeThatRe = regexp.MustCompile(`^(you|the user|users?) (hereby |expressly |further |also |specifically |irrevocably |understand,? )*(acknowledges?|agrees?|understands?|accepts?|consents?|recognises?|recognizes?)( and (agrees?|acknowledges?|accepts?|understands?|consents?))? that `)
+	youAgreeThatRe = mustPattern(`^(you|the user|users?) (hereby |expressly |further |also |specifically |irrevocably |understand,? )*(acknowledges?|agrees?|understands?|accepts?|consents?|recognises?|recognizes?)( and (agrees?|acknowledges?|accepts?|understands?|consents?))? that `)
 	// "It is your responsibility to", "it's the user's duty to".
-	yourDutyRe = regexp.MustCompile(`^it('s| is) (your|the user's|each user's) (sole |own )?(responsibility|obligation|duty)\b`)
+	yourDutyRe = mustPattern(`^it('s| is) (your|the user's|each user's) (sole |own )?(responsibility|obligation|duty)\b`)
 	// "You consent to our sharing", "you authorise us to": the user lets
 	// the service act.
-	youLetUsRe = regexp.MustCompile(`^(you|users?) (hereby |expressly |also )*(consents?|authori[sz]es?|permits?|allows?|instructs?|grants? us permission|give us (permission|the right)) (to (us|our|the company|the service)\b|us\b|our\b|the (company|service)\b)`)
+	youLetUsRe = mustPattern(`^(you|users?) (hereby |expressly |also )*(consents?|authori[sz]es?|permits?|allows?|instructs?|grants? us permission|give us (permission|the right)) (to (us|our|the company|the service)\b|us\b|our\b|the (company|service)\b)`)
 
 	// Passives about the user's things with no agent other than the
 	// service: "your account may be terminated", "your data may be shared".
-	passiveRe = regexp.MustCompile(`^([\w'.,-]+ ){1,8}?(may|might|can|could|will|would|shall|must|should|is|are|was|were|has|have|cannot)( not| never| only| also| then| \w+ly)? (be |been |being )?(not |never |only |also )?(\w+(ed|en|wn|ld|nt|ne|id|ught|ept)|made|set|put|run|hit|cut|shut|read|bound)\b`)
+	passiveRe = mustPattern(`^([\w'.,-]+ ){1,8}?(may|might|can|could|will|would|shall|must|should|is|are|was|were|has|have|cannot)( not| never| only| also| then| \w+ly)? (be |been |being )?(not |never |only |also )?(\w+(ed|en|wn|ld|nt|ne|id|ught|ept)|made|set|put|run|hit|cut|shut|read|bound)\b`)
 	// A passive about the document or the law binds no one: "these Terms
 	// are governed by", "this policy is incorporated into".
-	lawPassiveRe = regexp.MustCompile(`^((any|the|such|that|this|each|no) )?(provisions?|arbitrations?|hearings?|proceedings?)\b|\b(governed|construed|interpreted|deemed|incorporated|enforced|severed|titled|intended|designed|written|drafted)\b|^(the )?(laws?|courts?)\b`)
+	lawPassiveRe = mustPattern(`^((any|the|such|that|this|each|no) )?(provisions?|arbitrations?|hearings?|proceedings?)\b|\b(governed|construed|interpreted|deemed|incorporated|enforced|severed|titled|intended|designed|written|drafted)\b|^(the )?(laws?|courts?)\b`)
 
-	prohibitedRe = regexp.MustCompile(`^(is|are|will be|shall be)( strictly| expressly)? (prohibited|forbidden|not (permitted|allowed|authori[sz]ed))\b`)
+	prohibitedRe = mustPattern(`^(is|are|will be|shall be)( strictly| expressly)? (prohibited|forbidden|not (permitted|allowed|authori[sz]ed))\b`)
 	// A disclaimer or a possibility is a statement whatever its modal.
-	disclaimerRe = regexp.MustCompile(`^(\w+ ){0,4}?(liable|responsible|guarantee|guarantees|warrant|warrants|contain|contains|include|includes|vary|differ|apply)\b|^(cannot|can't|can n't|can not)\b`)
+	disclaimerRe = mustPattern(`^(\w+ ){0,4}?(liable|responsible|guarantee|guarantees|warrant|warrants|contain|contains|include|includes|vary|differ|apply)\b|^(cannot|can't|can n't|can not)\b`)
 	// one of disclaimerWords is in every verb group disclaimerRe reads
 	disclaimerWords = []string{"liable", "responsib", "guarantee", "warrant", "contain", "include", "vary", "differ", "apply", "can"}
-	mayBeAbleRe     = regexp.MustCompile(`^(may|might|will|would)( not| no longer)? be able\b`)
-	mayBeRequiredRe = regexp.MustCompile(`^(may|might|can|could) (also )?be (required|obliged|obligated|asked|expected)\b`)
+	mayBeAbleRe     = mustPattern(`^(may|might|will|would)( not| no longer)? be able\b`)
+	mayBeRequiredRe = mustPattern(`^(may|might|can|could) (also )?be (required|obliged|obligated|asked|expected)\b`)
 	// "by you", "by other users", "by advertisers": a passive whose agent
 	// is not the service.
-	passiveAgentRe = regexp.MustCompile(`\bby (you|users?|other users|members|third[- ]part\w*|advertisers|our partners|partners|the (user|member|customer)s?|law|applicable law)\b`)
+	passiveAgentRe = mustPattern(`\bby (you|users?|other users|members|third[- ]part\w*|advertisers|our partners|partners|the (user|member|customer)s?|law|applicable law)\b`)
 	// The document as the subject: "these Terms", "this Privacy Policy",
 	// "the Agreement", "this section".
-	documentSubjectRe = regexp.MustCompile(`^(these|this|the|such) (terms( of (use|service))?( and conditions)?|conditions|agreements?|(privacy |cookie )?(policy|policies|notice|statement)|section|provisions?|dpa|eula)( \w+){0,2}? `)
+	documentSubjectRe = mustPattern(`^(these|this|the|such) (terms( of (use|service))?( and conditions)?|conditions|agreements?|(privacy |cookie )?(policy|policies|notice|statement)|section|provisions?|dpa|eula)( \w+){0,2}? `)
 
-	noEventRe = regexp.MustCompile(`^(in no event|under no circumstances|in no case) (shall|will|would|may|is|are|does) `)
+	noEventRe = mustPattern(`^(in no event|under no circumstances|in no case) (shall|will|would|may|is|are|does) `)
 
-	haveRightRe = regexp.MustCompile(`^((a|the|certain|several|various|some|additional|the following|other|many) )?(rights?|options?|choices?|ability)\b`)
+	haveRightRe = mustPattern(`^((a|the|certain|several|various|some|additional|the following|other|many) )?(rights?|options?|choices?|ability)\b`)
 
-	negWordRe = regexp.MustCompile(`^(not|never|no longer|n't|cannot|can't|won't|shan't|don't|doesn't|didn't|isn't|aren't|wouldn't|shouldn't|mustn't)$`)
+	negWordRe = mustPattern(`^(not|never|no longer|n't|cannot|can't|won't|shan't|don't|doesn't|didn't|isn't|aren't|wouldn't|shouldn't|mustn't)$`)
 )
 
 // serviceSubjects, userSubjects and thirdSubjects are the subjects that
@@ -181,12 +180,34 @@ var nameVerbs = map[string]bool{"may": true, "will": true, "shall": true, "can":
 // shall").
 var partyWords = map[string]bool{"you": true, "we": true, "our": true, "your": true, "the": true, "if": true, "user": true, "users": true, "customer": true, "customers": true, "member": true, "members": true, "advertiser": true, "buyer": true, "seller": true, "licensee": true, "licensor": true, "company": true, "service": true, "provider": true, "party": true, "google": true, "facebook": true, "apple": true, "microsoft": true, "amazon": true, "one": true, "she": true, "he": true, "there": true, "when": true, "where": true, "once": true, "here": true, "player": true, "client": true, "processor": true, "controller": true, "agreement": true, "policy": true, "section": true, "platform": true, "website": true, "site": true, "app": true, "application": true}
 
-// readSentence is ReadClause for sentence i of d: a list item without a
-// subject of its own is bound as the sentence that introduces its list.
-func readSentence(d *doc, i int, names []string) Reading {
-	rd := ReadClause(d.sentence(i), names)
+// readings reads each sentence of a document once: ReadClause of a
+// sentence is wanted for its own hits and again for each list item it
+// introduces or precedes (introReading), up to 30 of them.
+type readings struct {
+	d     *doc
+	names []string
+	rd    []Reading
+	read  []bool
+}
+
+func newReadings(d *doc, names []string) *readings {
+	return &readings{d: d, names: names, rd: make([]Reading, len(d.spans)), read: make([]bool, len(d.spans))}
+}
+
+// clause is ReadClause of sentence i.
+func (r *readings) clause(i int) Reading {
+	if !r.read[i] {
+		r.rd[i], r.read[i] = ReadClause(r.d.sentence(i), r.names), true
+	}
+	return r.rd[i]
+}
+
+// sentence is how sentence i binds: a list item without a subject of its
+// own is bound as the sentence that introduces its list.
+func (r *readings) sentence(i int) Reading {
+	rd := r.clause(i)
 	if rd.Actor == ActorNone {
-		rd = introReading(d, i, names, rd)
+		rd = introReading(r, i, rd)
 	}
 	return rd
 }
@@ -201,12 +222,13 @@ type SentenceReading struct {
 // ReadSentences reads every sentence of text (as Sentences cuts it) as the
 // gate does; cmd/eval-cases measures the reading with it.
 func ReadSentences(text string) []SentenceReading {
-	d, names := newDoc(text), Names(text)
+	d := newDoc(text)
+	rds := newReadings(d, Names(text))
 	out := make([]SentenceReading, len(d.spans))
 	var rs []rune
 	for i := range out {
 		rs = d.appendRunes(rs[:0], i)
-		out[i] = SentenceReading{sentenceKind(d, i, rs), readSentence(d, i, names)}
+		out[i] = SentenceReading{sentenceKind(d, i, rs), rds.sentence(i)}
 	}
 	return out
 }
@@ -238,9 +260,9 @@ func namesIn(window string, out []string) []string {
 }
 
 var (
-	nameDefRe = regexp.MustCompile(`\((?:[^()]{0,80}?)["'](?:we|us|our)["'][^()]{0,80}\)|referred to (?:herein )?as ["'][^"']{1,40}["'](?:,? (?:or|and) ["'][^"']{1,40}["']){0,3}`)
-	quotedRe  = regexp.MustCompile(`["']([^"']{1,40})["']`)
-	preNameRe = regexp.MustCompile(`([a-z0-9][\w.&-]*(?: [\w.&-]+){0,3}?)\s*,?\s*$`)
+	nameDefRe = mustPattern(`\((?:[^()]{0,80}?)["'](?:we|us|our)["'][^()]{0,80}\)|referred to (?:herein )?as ["'][^"']{1,40}["'](?:,? (?:or|and) ["'][^"']{1,40}["']){0,3}`)
+	quotedRe  = mustPattern(`["']([^"']{1,40})["']`)
+	preNameRe = mustPattern(`([a-z0-9][\w.&-]*(?: [\w.&-]+){0,3}?)\s*,?\s*$`)
 )
 
 func appendName(out []string, n string) []string {

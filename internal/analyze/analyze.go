@@ -8,7 +8,6 @@ package analyze
 
 import (
 	"cmp"
-	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -302,7 +301,7 @@ func caseCategory(c model.CaseInfo) string {
 	return c.Category
 }
 
-var privacyDocRe = regexp.MustCompile(`(?i)\b(privacy|cookie|data protection) (policy|notice|statement|polic)|\bthis (notice|statement)\b`)
+var privacyDocRe = mustPattern(`(?i)\b(privacy|cookie|data protection) (policy|notice|statement|polic)|\bthis (notice|statement)\b`)
 
 // privacyPolicyChange: the patterns found a policy_change_notice in a
 // sentence about the privacy policy itself.
@@ -315,7 +314,7 @@ func privacyPolicyChange(ph []privacyHit, s string, privacyDoc bool) bool {
 	return false
 }
 
-var thisPolicyRe = regexp.MustCompile(`(?i)\b(this|our|the|its) (policy|notice|statement)\b`)
+var thisPolicyRe = mustPattern(`(?i)\b(this|our|the|its) (policy|notice|statement)\b`)
 
 // maxMinorPerCategory bounds the neutral and the good findings of one
 // category, or of one case (the first ones in document order are kept);

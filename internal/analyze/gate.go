@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -26,15 +25,15 @@ var serviceCategories = map[string]bool{
 
 // noticeDutyRe: a negated service verb about notice or duty still risks
 // ("we are not obliged to notify you", "we do not have to give a reason").
-var noticeDutyRe = regexp.MustCompile(`\b(notice|notify|notif\w+|oblig\w+|required|have to|need to|reason|warn\w*|liable|responsible|guarantee|warrant)\b`)
+var noticeDutyRe = mustPattern(`\b(notice|notify|notif\w+|oblig\w+|required|have to|need to|reason|warn\w*|liable|responsible|guarantee|warrant)\b`)
 
 // protectiveRe: the negated verb is a risky act the service forgoes
 // ("will not close", "cannot read", "do not sell"); "we do not respond to
 // Do Not Track signals" negates a protection instead.
-var protectiveRe = regexp.MustCompile(`\b(not|never|n't|cannot|no longer)\s+(\w+\s+){0,3}?(sell|share|disclose|rent|trade|track|collect|close|terminate|suspend|delete|remove|read|access|use|transfer|keep|retain|store|change|modify|give|monetize|scan|listen|profile|target|ban|block|censor)\w*\b`)
+var protectiveRe = mustPattern(`\b(not|never|n't|cannot|no longer)\s+(\w+\s+){0,3}?(sell|share|disclose|rent|trade|track|collect|close|terminate|suspend|delete|remove|read|access|use|transfer|keep|retain|store|change|modify|give|monetize|scan|listen|profile|target|ban|block|censor)\w*\b`)
 
 // dntRe: the name of the Do Not Track signal negates nothing.
-var dntRe = regexp.MustCompile(`do[- ]not[- ]track`)
+var dntRe = mustPattern(`do[- ]not[- ]track`)
 
 // serviceCase reports whether a case's title states a practice of the
 // service (not a right or duty of the user, "You can ...", "You waive
@@ -52,6 +51,7 @@ func (e *Engine) keepHits(d *doc, hits []hit, names []string) []hit {
 	// the sentences read so far (the privacy detector's hits of a
 	// paragraph come after its sentences' own)
 	read := map[int]*sentRead{}
+	rds := newReadings(d, names)
 	var rs []rune // a sentence's code points, reused
 	for _, h := range hits {
 		r := read[h.sent]
@@ -74,7 +74,7 @@ func (e *Engine) keepHits(d *doc, hits []hit, names []string) []hit {
 			}
 			if !r.skip || r.item {
 				r.s = d.sentence(sent)
-				r.rd = readSentence(d, sent, names)
+				r.rd = rds.sentence(sent)
 			}
 		}
 		if r.skip && !(r.item && h.cas < 0 && h.sev == SeverityNeutral && slices.Contains(PrivacyCategories, h.cat)) || !keepHit(h, r, e.cd) {
@@ -160,13 +160,14 @@ func keepHit(h hit, r *sentRead, cd *caseDetector) bool {
 // with a colon across at most 30 items; before that intro, the nearest
 // item with a subject of its own gives the item its actor ("xxv. we
 // analyse ..." before "xxvi. to conduct research").
-func introReading(d *doc, i int, names []string, rd Reading) Reading {
+func introReading(r *readings, i int, rd Reading) Reading {
+	d := r.d
 	var head [markerRunes]rune
 	if !startsWithMarker(d.head(i, head[:])) && !(i > 0 && d.last(i-1) == ':') {
 		return rd
 	}
 	for j := i - 1; j >= 0 && j >= i-30; j-- {
-		in := ReadClause(d.sentence(j), names)
+		in := r.clause(j)
 		switch {
 		case d.last(j) == ':' && in.Actor != ActorNone:
 			return in

@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 )
@@ -14,33 +13,33 @@ import (
 var (
 	// "This section explains how ...", "This Privacy Policy describes
 	// ...", "In short: ...", "Summary", "Key points".
-	summaryRe = regexp.MustCompile(`^(this|the following|the present|these) (section|part|paragraph|clause|chapter|page|document|policy|privacy policy|privacy notice|notice|statement|terms|agreement|cookie policy|summary|overview)s?( \w+){0,4} (explains?|describes?|sets? (out|forth)|outlines?|tells you|covers?|summari[sz]es?|contains?|provides? (you with )?(an overview|information|details|a summary)|gives? (you )?(an overview|information)|is (intended|designed|meant) to (explain|inform|help|describe)|applies|will (explain|describe|help))\b|^(in short|in summary|in brief|summary|tl;? ?dr|key points?|at a glance|the short version|short version|quick summary|overview)\b|^(please )?(carefully )?read (this|these|the|our)\b[^.]{0,60}\bcarefully\b|^in this (privacy |cookie )?(policy|notice|statement|section|document)[^,]{0,40},? we (describe|explain|set out|outline|tell you)\b|^(below|here|in (this|the following|the next) (section|part)s?|in the (sections?|parts?) below),? (we|you will|you'll|you can) (explain|describe|set out|outline|find|tell you|read|learn)\b|^(the|these) (sections?|parts?|paragraphs?) (below|that follow|following) (explain|describe|set out|outline|tell you|cover)\b|^here(('| i)s| are) (how|what|when|why|where|a summary|an overview|the (main|key))\b`)
+	summaryRe = mustPattern(`^(this|the following|the present|these) (section|part|paragraph|clause|chapter|page|document|policy|privacy policy|privacy notice|notice|statement|terms|agreement|cookie policy|summary|overview)s?( \w+){0,4} (explains?|describes?|sets? (out|forth)|outlines?|tells you|covers?|summari[sz]es?|contains?|provides? (you with )?(an overview|information|details|a summary)|gives? (you )?(an overview|information)|is (intended|designed|meant) to (explain|inform|help|describe)|applies|will (explain|describe|help))\b|^(in short|in summary|in brief|summary|tl;? ?dr|key points?|at a glance|the short version|short version|quick summary|overview)\b|^(please )?(carefully )?read (this|these|the|our)\b[^.]{0,60}\bcarefully\b|^in this (privacy |cookie )?(policy|notice|statement|section|document)[^,]{0,40},? we (describe|explain|set out|outline|tell you)\b|^(below|here|in (this|the following|the next) (section|part)s?|in the (sections?|parts?) below),? (we|you will|you'll|you can) (explain|describe|set out|outline|find|tell you|read|learn)\b|^(the|these) (sections?|parts?|paragraphs?) (below|that follow|following) (explain|describe|set out|outline|tell you|cover)\b|^here(('| i)s| are) (how|what|when|why|where|a summary|an overview|the (main|key))\b`)
 	// Summaries that say so past their start ("We wrote this notice to
 	// explain ...", "If you book a car, this section applies to you."),
 	// looked for only in sentences with summaryWords.
-	summaryTailRe = regexp.MustCompile(`\b(created|prepared|wrote|written|publish(ed)?|provide) this (privacy |cookie )?(policy|notice|statement|document) to (explain|describe|inform|help|tell)\b|\b(this|the following) (section|part|notice) (applies|apply) to you\.?$`)
+	summaryTailRe = mustPattern(`\b(created|prepared|wrote|written|publish(ed)?|provide) this (privacy |cookie )?(policy|notice|statement|document) to (explain|describe|inform|help|tell)\b|\b(this|the following) (section|part|notice) (applies|apply) to you\.?$`)
 	// "See section 4 for how ads work", "For more information, see our
 	// Cookie Policy", "Learn more", "Click here".
-	crossRefRe = regexp.MustCompile(`^(please )?visit (our|the) |^(please )?(see|refer to|consult) (also )?(our|the|section|clause|paragraph|article|sections|this|these|below|above|here|\d)\b|^please (click|use this link|visit)\b|^(for (more|further|additional|detailed) (information|details|info)|to (learn|find out|read) more|learn more|read more|find out more|more (information|details|info)|click here|tap here|details here|further information)\b`)
+	crossRefRe = mustPattern(`^(please )?visit (our|the) |^(please )?(see|refer to|consult) (also )?(our|the|section|clause|paragraph|article|sections|this|these|below|above|here|\d)\b|^please (click|use this link|visit)\b|^(for (more|further|additional|detailed) (information|details|info)|to (learn|find out|read) more|learn more|read more|find out more|more (information|details|info)|click here|tap here|details here|further information)\b`)
 	// Pointers at their end ("To print these terms, click here.", "Your
 	// registration data is subject to our Privacy Policy."), looked for
 	// only in sentences with crossRefWords.
-	crossRefTailRe = regexp.MustCompile(`\bclick here\.?$|\b(is|are) (governed by|subject to) (our|the|\w+'s) ([\w-]+ ){0,2}(privacy|cookie) (policy|notice|statement)\.?$`)
+	crossRefTailRe = mustPattern(`\bclick here\.?$|\b(is|are) (governed by|subject to) (our|the|\w+'s) ([\w-]+ ){0,2}(privacy|cookie) (policy|notice|statement)\.?$`)
 	// A clause that only points elsewhere has no verb of its own after
 	// the pointer; one that states a practice too is kept ("see our
 	// policy, which says we may sell ...").
-	crossRefClauseRe = regexp.MustCompile(`[,;]\s*(which|where|and|but)?\s*(we|you) (may|will|can|must|shall|might|reserve|sell|share|collect|use|disclose|terminate)\b`)
+	crossRefClauseRe = mustPattern(`[,;]\s*(which|where|and|but)?\s*(we|you) (may|will|can|must|shall|might|reserve|sell|share|collect|use|disclose|terminate)\b`)
 	// '"Claim" means any dispute', 'Personal Data refers to'.
-	definitionRe = regexp.MustCompile(`^["'\x{201c}(]+[^"'\x{201d}]{1,50}["'\x{201d})]+,? (\([^)]{0,30}\) )?(means|mean|shall mean|refers? to|shall refer to|is defined as|are defined as|has the meaning|have the meaning)\b|^(the (term|terms|word|words) )?["'\x{201c}]?[a-z]+( [a-z]+){0,2}["'\x{201d}]? ((in|under) (this|these) \w+( \w+)? )?(means|shall mean|refers to|shall refer to|is defined as|has the meaning)\b|^(as used (herein|in (this|these) \w+( \w+)?)|for the purposes? of (this|these) \w+( \w+)?),? ["'\x{201c}][^"'\x{201d}]{1,40}["'\x{201d}] (shall )?(means?|refers? to)\b|\b(is|are) (collectively |together )?referred to( \w+){0,5} as (the )?["'\x{201c}]|\bshall be construed (so as )?to mean\b|^(in|for the purposes? of|as used in) (this|these) [\w ]{1,40},? ["'\x{201c}][^"'\x{201d}]{1,40}["'\x{201d}] (means|refers)`)
+	definitionRe = mustPattern(`^["'\x{201c}(]+[^"'\x{201d}]{1,50}["'\x{201d})]+,? (\([^)]{0,30}\) )?(means|mean|shall mean|refers? to|shall refer to|is defined as|are defined as|has the meaning|have the meaning)\b|^(the (term|terms|word|words) )?["'\x{201c}]?[a-z]+( [a-z]+){0,2}["'\x{201d}]? ((in|under) (this|these) \w+( \w+)? )?(means|shall mean|refers to|shall refer to|is defined as|has the meaning)\b|^(as used (herein|in (this|these) \w+( \w+)?)|for the purposes? of (this|these) \w+( \w+)?),? ["'\x{201c}][^"'\x{201d}]{1,40}["'\x{201d}] (shall )?(means?|refers? to)\b|\b(is|are) (collectively |together )?referred to( \w+){0,5} as (the )?["'\x{201c}]|\bshall be construed (so as )?to mean\b|^(in|for the purposes? of|as used in) (this|these) [\w ]{1,40},? ["'\x{201c}][^"'\x{201d}]{1,40}["'\x{201d}] (means|refers)`)
 	// use of the service that "means" acceptance is a clause, and so is
 	// what a clause "means that" you give up
-	notDefinitionRe = regexp.MustCompile(`^(your|use|using|continued|access|accessing|this|that|it|which|what)\b|\bmeans that\b`)
+	notDefinitionRe = mustPattern(`^(your|use|using|continued|access|accessing|this|that|it|which|what)\b|\bmeans that\b`)
 	// "For example, if you post a photo ...", "E.g. your IP address".
-	exampleRe = regexp.MustCompile(`^(for (example|instance)|e\.g\.|example:|examples:|as an example|as examples|to illustrate|illustration:|by way of example|for (the )?purposes? of (example|illustration)|(this|these|that) (includes?|means),? for (example|instance))`)
+	exampleRe = mustPattern(`^(for (example|instance)|e\.g\.|example:|examples:|as an example|as examples|to illustrate|illustration:|by way of example|for (the )?purposes? of (example|illustration)|(this|these|that) (includes?|means),? for (example|instance))`)
 	// "1. Introduction 2. The Service 3. Your account", "Terms | Privacy
 	// | Cookies", "Section 4 ........ 12".
-	tocRe     = regexp.MustCompile(`\b\d{1,2}\.? [A-Z][^.?!]{1,60} \d{1,2}\.? [A-Z][^.?!]{1,60} \d{1,2}\.? [A-Z]|\.{5,}\s*\d+$`)
-	urlOnlyRe = regexp.MustCompile(`^(https?://|www\.)\S+$`)
+	tocRe     = mustPattern(`\b\d{1,2}\.? [A-Z][^.?!]{1,60} \d{1,2}\.? [A-Z][^.?!]{1,60} \d{1,2}\.? [A-Z]|\.{5,}\s*\d+$`)
+	urlOnlyRe = mustPattern(`^(https?://|www\.)\S+$`)
 )
 
 // headingLine: sentence i (s, its code points) reads as a heading, not as
@@ -310,11 +309,11 @@ var (
 	instructionVerbs = `(visit|go|click|tap|select|open|navigate|log|sign|e-?mail|contact|write|call|follow|turn|switch|uncheck|untick|toggle|press|scroll|choose|adjust|change|update|use|submit|send|fill|complete|enter|find|manage|edit|download|reply|text|mail|let us know|unsubscribe|disable|enable|clear|install|uninstall|head|look|message|ask|request|notify|tell|reach out|get in touch|see|refer|read)`
 	// "To X, (please) visit ...", "If you want to X, you can email ...",
 	// "Visit Settings to ...", "Click Delete account to ..."
-	instructionRe = regexp.MustCompile(`^(please )?(to|in order to|if you (want|wish|would like|'d like|prefer|choose|decide|need) to|should you (wish|want) to)\b[^;:]{2,160}?, (please |simply |just |then )?(you (can|may|will need to|need to|should|have to|must|just need to) (simply |first )?)?` + instructionVerbs + `\b|^(please )?(visit|go to|click|tap|navigate to|log in|log into|sign in|e-?mail us|write to us|call us|contact (us|our|the)|turn (off|on)|switch (off|on)|uncheck|untick|toggle|press|scroll|head to|select (the|your|settings|"))\b`)
+	instructionRe = mustPattern(`^(please )?(to|in order to|if you (want|wish|would like|'d like|prefer|choose|decide|need) to|should you (wish|want) to)\b[^;:]{2,160}?, (please |simply |just |then )?(you (can|may|will need to|need to|should|have to|must|just need to) (simply |first )?)?` + instructionVerbs + `\b|^(please )?(visit|go to|click|tap|navigate to|log in|log into|sign in|e-?mail us|write to us|call us|contact (us|our|the)|turn (off|on)|switch (off|on)|uncheck|untick|toggle|press|scroll|head to|select (the|your|settings|"))\b`)
 	// a practice of the service's in the same sentence makes it a clause
 	// ("To close your account, contact us, but we may keep your data"),
 	// and the law's "to the extent" opens no instruction
-	instructionClauseRe = regexp.MustCompile(`\b(we|the company|the service|[a-z]+ reserves?)\b( \w+)? (may|will|can|might|shall|reserve|do|does|sell|share|keep|retain|use|collect|disclose|delete|terminate|suspend|remove|change|modify|track|are|is)\b|^to the (extent|fullest|maximum|greatest)\b`)
+	instructionClauseRe = mustPattern(`\b(we|the company|the service|[a-z]+ reserves?)\b( \w+)? (may|will|can|might|shall|reserve|do|does|sell|share|keep|retain|use|collect|disclose|delete|terminate|suspend|remove|change|modify|track|are|is)\b|^to the (extent|fullest|maximum|greatest)\b`)
 )
 
 // instruction reports whether low (a lower-cased, quote-folded sentence)
@@ -326,4 +325,4 @@ func instruction(low string) bool {
 
 // embeddedRe: "how we use your data" names a practice inside the
 // instruction's object; it states none.
-var embeddedRe = regexp.MustCompile(`\b(how|what|which|that|when|where|why|whether|the \w+) (we|the company|the service)\b`)
+var embeddedRe = mustPattern(`\b(how|what|which|that|when|where|why|whether|the \w+) (we|the company|the service)\b`)

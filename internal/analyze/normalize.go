@@ -24,7 +24,9 @@ var abbreviations = map[string]bool{
 // "'s" separated, quotes dropped, digits mapped to 0. It is idempotent on the
 // training data's own tokenisation.
 func Normalize(s string) []string {
-	return appendTokens(nil, s)
+	// about a token a word, and one in four more for punctuation
+	n := strings.Count(s, " ")
+	return appendTokens(make([]string, 0, n+n/4+4), s)
 }
 
 func isQuoteRune(r rune) bool {
@@ -51,11 +53,25 @@ func isClosePunct(r rune) bool {
 	return isQuoteRune(r)
 }
 
-// appendTokens appends the normalised tokens of s to dst.
+// appendTokens appends the normalised tokens of s to dst. ASCII, most of
+// any text, is read a byte at a time, as the runes' reading would read it.
 func appendTokens(dst []string, s string) []string {
 	var b strings.Builder
 	b.Grow(len(s))
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			switch {
+			case c >= '0' && c <= '9':
+				c = '0'
+			case c >= 'A' && c <= 'Z':
+				c += 'a' - 'A'
+			}
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
 		switch {
 		case r == '\u2019' || r == '\u2018':
 			r = '\''
@@ -63,8 +79,6 @@ func appendTokens(dst []string, s string) []string {
 			r = '"'
 		case r == '\u2013' || r == '\u2014':
 			r = '-'
-		case r >= '0' && r <= '9':
-			r = '0'
 		case unicode.IsDigit(r):
 			r = '0'
 		default:
@@ -74,17 +88,25 @@ func appendTokens(dst []string, s string) []string {
 	}
 	low := b.String()
 	start := -1
-	for i, r := range low {
-		if unicode.IsSpace(r) {
+	for i := 0; i < len(low); {
+		var space bool
+		n := 1
+		if c := low[i]; c < utf8.RuneSelf {
+			space = c == ' ' || c >= '\t' && c <= '\r'
+		} else {
+			var r rune
+			r, n = utf8.DecodeRuneInString(low[i:])
+			space = unicode.IsSpace(r)
+		}
+		if space {
 			if start >= 0 {
 				dst = appendChunk(dst, low[start:i])
 				start = -1
 			}
-			continue
-		}
-		if start < 0 {
+		} else if start < 0 {
 			start = i
 		}
+		i += n
 	}
 	if start >= 0 {
 		dst = appendChunk(dst, low[start:])
@@ -164,7 +186,7 @@ func appendCore(dst []string, c string) []string {
 		}
 	}
 	// internal commas or semicolons not between digits: split
-	if strings.ContainsAny(c, ",;") {
+	if strings.IndexByte(c, ',') >= 0 || strings.IndexByte(c, ';') >= 0 {
 		for {
 			i := strings.IndexAny(c, ",;")
 			if i < 0 {

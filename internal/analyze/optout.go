@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
@@ -66,14 +65,14 @@ var (
 	// out", "to opt out, you must notify us": the user, or the procedure,
 	// opting out. Decline and reject need "you": "the AAA may decline to
 	// administer the arbitration" is no opt-out.
-	optOutRe = regexp.MustCompile(`\b(?:you(?: [^ ]+){0,4}? (opt out|opt-out|optout|decline|reject)|to (opt out|opt-out|optout))\b`)
+	optOutRe = mustPattern(`\b(?:you(?: [^ ]+){0,4}? (opt out|opt-out|optout|decline|reject)|to (opt out|opt-out|optout))\b`)
 	// "if you do not wish to be bound by this arbitration agreement,
 	// email us" (what follows must say how: optOutActRe, not leaveRe).
-	notWishRe   = regexp.MustCompile(`\bif you (?:do not|do n't|dont) (?:wish|want) to (?:[^ ]+ ){0,6}?arbitra[^ ]*`)
-	optOutActRe = regexp.MustCompile(`\b(?:opt out|opt-out|decline|reject|notify|notifying|notice|e-mail|email|write|writing|send|sending|mail|contact|visit|call)\b`)
+	notWishRe   = mustPattern(`\bif you (?:do not|do n't|dont) (?:wish|want) to (?:[^ ]+ ){0,6}?arbitra[^ ]*`)
+	optOutActRe = mustPattern(`\b(?:opt out|opt-out|decline|reject|notify|notifying|notice|e-mail|email|write|writing|send|sending|mail|contact|visit|call)\b`)
 	// "... you must not use the service", "... close your account": leaving
 	// the service is no opt-out.
-	leaveRe = regexp.MustCompile(`\b(?:not|stop|cease|discontinue)(?: [^ ]+)? (?:use|using|access|accessing)\b|\b(?:close|terminate|cancel|delete) your\b`)
+	leaveRe = mustPattern(`\b(?:not|stop|cease|discontinue)(?: [^ ]+)? (?:use|using|access|accessing)\b|\b(?:close|terminate|cancel|delete) your\b`)
 )
 
 // optOutWindow is how many words after the verb may separate it from the

@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
@@ -40,29 +39,29 @@ const (
 
 var (
 	// phrases whose negation negates nothing the clause states
-	notNegationRe = regexp.MustCompile(`\b(but )?not limited to\b|\bwithout limitation\b|\bwhether or not\b|\bif not\b|\bnot only\b|\bdo[- ]not[- ]track\b|\bdo not (sell|share)( (or|and) (sell|share))?( my| your| personal)\b|\b(no|not) (later|more|less|fewer|longer|sooner) than\b|\bno matter\b|\bnon-\w+|\bnot (prohibited|permitted|allowed|precluded|forbidden) (by|under)\b|\b(or|for) no reason\b|\bwith or without\b`)
+	notNegationRe = mustPattern(`\b(but )?not limited to\b|\bwithout limitation\b|\bwhether or not\b|\bif not\b|\bnot only\b|\bdo[- ]not[- ]track\b|\bdo not (sell|share)( (or|and) (sell|share))?( my| your| personal)\b|\b(no|not) (later|more|less|fewer|longer|sooner) than\b|\bno matter\b|\bnon-\w+|\bnot (prohibited|permitted|allowed|precluded|forbidden) (by|under)\b|\b(or|for) no reason\b|\bwith or without\b`)
 	// a coordinated clause with its own subject or opening: the scope a
 	// negation before it cannot reach
-	scopeBreakRe = regexp.MustCompile(`;|,? \bbut\b|,? \b(?:and|while|whereas|or|yet)(?: also| further| in addition)?,? (we|you|the company|the service|it|they|no|nothing|none|neither|our|your|this|these|such|users?|third|if|when|where|unless|once|even)\b`)
+	scopeBreakRe = mustPattern(`;|,? \bbut\b|,? \b(?:and|while|whereas|or|yet)(?: also| further| in addition)?,? (we|you|the company|the service|it|they|no|nothing|none|neither|our|your|this|these|such|users?|third|if|when|where|unless|once|even)\b`)
 	// the user's act that a clause's practice outlasts or follows: "even
 	// after you delete your account", "once you close it"
-	userEventRe = regexp.MustCompile(`\b(even after|after|once|even if|even though|even when)( that)? (you|the user|users|a user|the member|members) (\w+ ){0,3}?(delete|deletes|deleted|close|closes|closed|cancel|cancels|cancelled|canceled|terminate|terminates|terminated|deactivate|deactivates|deactivated|remove|removes|removed|leave|leaves|erase|erases)\b[^,;]*`)
+	userEventRe = mustPattern(`\b(even after|after|once|even if|even though|even when)( that)? (you|the user|users|a user|the member|members) (\w+ ){0,3}?(delete|deletes|deleted|close|closes|closed|cancel|cancels|cancelled|canceled|terminate|terminates|terminated|deactivate|deactivates|deactivated|remove|removes|removed|leave|leaves|erase|erases)\b[^,;]*`)
 	// "copies remain after you delete", "even after": the deletion the
 	// user asks for, against which not deleting is the risk
 	// the user's right to have it deleted: "we cannot delete your data
 	// when these rights are limited by law"
-	deletionRightRe = regexp.MustCompile(`\b(your|these|such|the) rights?\b|\brequests?\b`)
-	afterDeletionRe = regexp.MustCompile(`\b(after|once|when|even if|even though|though) (you|the user|users|a user) (\w+ ){0,3}?(delete|deletes|deleted|close|closes|closed|remove|removes|removed|deactivate|deactivates|deactivated|cancel|cancels|cancelled|canceled|request|requests|ask|asks)\b`)
+	deletionRightRe = mustPattern(`\b(your|these|such|the) rights?\b|\brequests?\b`)
+	afterDeletionRe = mustPattern(`\b(after|once|when|even if|even though|though) (you|the user|users|a user) (\w+ ){0,3}?(delete|deletes|deleted|close|closes|closed|remove|removes|removed|deactivate|deactivates|deactivated|cancel|cancels|cancelled|canceled|request|requests|ask|asks)\b`)
 	// what a negated limit leaves to the service: "nothing limits our
 	// right to", "does not restrict the company's ability"
-	ownRightRe = regexp.MustCompile(`^(\S+ ){0,3}?(our|its|the company's|the service's|us|ourselves|we) (\S+ ){0,2}?(rights?|ability|abilities|discretion|power|powers|remedies|option)\b`)
+	ownRightRe = mustPattern(`^(\S+ ){0,3}?(our|its|the company's|the service's|us|ourselves|we) (\S+ ){0,2}?(rights?|ability|abilities|discretion|power|powers|remedies|option)\b`)
 	// a negated "provide" is a promise only about the user's data ("we do
 	// not provide your information to"), not about a refund or a warranty
-	parenRe = regexp.MustCompile(`\([^()]*\)`)
+	parenRe = mustPattern(`\([^()]*\)`)
 	// the user's remedies: what a service that does not "allow" them
 	// refuses the user
-	remedyRe       = regexp.MustCompile(`^(\S+ ){0,4}?(class|collective|representative|consolidated|claims?|actions?|proceedings?|jury|appeals?|refunds?|you|users?|cancellations?)\b`)
-	providesDataRe = regexp.MustCompile(`^(\S+ ){0,4}?(data|information|details|identifiers|content)\b`)
+	remedyRe       = mustPattern(`^(\S+ ){0,4}?(class|collective|representative|consolidated|claims?|actions?|proceedings?|jury|appeals?|refunds?|you|users?|cancellations?)\b`)
+	providesDataRe = mustPattern(`^(\S+ ){0,4}?(data|information|details|identifiers|content)\b`)
 )
 
 // negCues: one of them is in every sentence whose polarity is read.
@@ -142,7 +141,7 @@ func (e *Engine) holdPolarity(hits []hit, n int, s string, privacyDoc bool) []hi
 // given ("To opt out of the sale of your data, click ..." states the sale,
 // as the case labels read it: "The service may sell your data unless you
 // opt out").
-var optOutPurposeRe = regexp.MustCompile(`\bopt(-| )?out\b|\bobject to\b|\bdo not (sell|share)\b|\b(turn|switch) off\b|\blimit the (use|sharing|processing)\b|\bstop (receiving )?(personali[sz]ed|targeted|interest-based)\b`)
+var optOutPurposeRe = mustPattern(`\bopt(-| )?out\b|\bobject to\b|\bdo not (sell|share)\b|\b(turn|switch) off\b|\blimit the (use|sharing|processing)\b|\bstop (receiving )?(personali[sz]ed|targeted|interest-based)\b`)
 
 // unrisked drops the blocker and bad hits of a user instruction
 // (hits[n:]): it tells how to do something, not what the service does.
@@ -221,22 +220,22 @@ func (e *Engine) holdNotice(d *doc, hits []hit, first, lo, hi int) []hit {
 var (
 	// a promise of notice: "we will notify you", "you will receive an
 	// email", "30 days' prior notice"; "we may notify you" promises none
-	noticePromiseRe = regexp.MustCompile(`\b(will|shall|'ll|commit to|promise to)( \w+){0,4}? (notify|inform|tell|e-?mail|alert|contact|let you know|send you|give you|provide you|provide( \w+){0,2} notice|ask for|seek|obtain)\b|\byou will (be notified|be informed|receive( \w+){0,3} (notice|notification|e-?mail|message))\b|\b(\d+|seven|fourteen|fifteen|thirty|sixty|ninety|one|two|a) (days?|weeks?|months?)'?( \w+){0,2}? notice\b`)
+	noticePromiseRe = mustPattern(`\b(will|shall|'ll|commit to|promise to)( \w+){0,4}? (notify|inform|tell|e-?mail|alert|contact|let you know|send you|give you|provide you|provide( \w+){0,2} notice|ask for|seek|obtain)\b|\byou will (be notified|be informed|receive( \w+){0,3} (notice|notification|e-?mail|message))\b|\b(\d+|seven|fourteen|fifteen|thirty|sixty|ninety|one|two|a) (days?|weeks?|months?)'?( \w+){0,2}? notice\b`)
 	// about the changes
-	changeWordRe = regexp.MustCompile(`\b(chang|modif|amend|updat|revis)\w*`)
+	changeWordRe = mustPattern(`\b(chang|modif|amend|updat|revis)\w*`)
 	// notice only by posting the new text or its date, which the case
 	// labels' guidelines read as no notice at all
-	postingOnlyRe = regexp.MustCompile(`\b(by|such as|like|including) (posting|updating|revising|changing|publishing|placing|displaying)\b|\b(will|shall) be (posted|published)\b|\b(updat\w*|revis\w*|chang\w*) the (\S+ ){0,3}date\b|\bchange ?log\b`)
+	postingOnlyRe = mustPattern(`\b(by|such as|like|including) (posting|updating|revising|changing|publishing|placing|displaying)\b|\b(will|shall) be (posted|published)\b|\b(updat\w*|revis\w*|chang\w*) the (\S+ ){0,3}date\b|\bchange ?log\b`)
 	// notice only where the law requires it promises nothing of the
 	// service's own
-	lawNoticeRe = regexp.MustCompile(`\b(as|where|when|if|to the extent( that)?) (\w+ ){0,2}(required|necessary|mandated|permitted) by (\w+ ){0,2}law\b|\bas (the )?law requires\b`)
+	lawNoticeRe = mustPattern(`\b(as|where|when|if|to the extent( that)?) (\w+ ){0,2}(required|necessary|mandated|permitted) by (\w+ ){0,2}law\b|\bas (the )?law requires\b`)
 	// what follows "may" is no promise ("... and in some cases we may
 	// send you an email")
-	mayTailRe = regexp.MustCompile(`\b(may|might|can|could)\b.*$`)
+	mayTailRe = mustPattern(`\b(may|might|can|could)\b.*$`)
 	// a promise says when: "30 days before", "in advance", "before they
 	// take effect"
-	noticeTimeRe  = regexp.MustCompile(`\b\d+ (days?|weeks?|months?)\b|\b(seven|fourteen|fifteen|thirty|sixty|ninety|one|two) (days?|weeks?|months?)\b|\bin advance\b|\b(before|prior to) (they|it|the|any|such|these|those|that|this|them)\b`)
-	noticeMeansRe = regexp.MustCompile(`\be-?mail|\bin-app\b|\bnotification|\bdirect mail|\bmessage|\bprominent|\bpush\b|\bletter\b`)
+	noticeTimeRe  = mustPattern(`\b\d+ (days?|weeks?|months?)\b|\b(seven|fourteen|fifteen|thirty|sixty|ninety|one|two) (days?|weeks?|months?)\b|\bin advance\b|\b(before|prior to) (they|it|the|any|such|these|those|that|this|them)\b`)
+	noticeMeansRe = mustPattern(`\be-?mail|\bin-app\b|\bnotification|\bdirect mail|\bmessage|\bprominent|\bpush\b|\bletter\b`)
 )
 
 // noticePromised: low (a lower-cased sentence) promises notice of
@@ -259,15 +258,15 @@ func noticePromised(low string) bool {
 }
 
 // noticeNegRe: a negation as a word ("notice" holds "not").
-var noticeNegRe = regexp.MustCompile(`\b(not|never|no|none|nothing|cannot)\b|n't\b`)
+var noticeNegRe = mustPattern(`\b(not|never|no|none|nothing|cannot)\b|n't\b`)
 
 // userAskRe: the user's request or choice, which makes the service's act
 // the user's right ("we may delete your data at your request").
-var userAskRe = regexp.MustCompile(`\b(request|requests|ask|asks|instruct\w*|at your (choice|option|direction)|you (can|may|have|choose|decide|tell))\b`)
+var userAskRe = mustPattern(`\b(request|requests|ask|asks|instruct\w*|at your (choice|option|direction)|you (can|may|have|choose|decide|tell))\b`)
 
 // butRe: the "but" that takes back part of a protection ("we delete your
 // notes within 30 days, but we may retain backups indefinitely").
-var butRe = regexp.MustCompile(`,? but (we|the company|the service|our|your|it|they|copies|backups|some)\b`)
+var butRe = mustPattern(`,? but (we|the company|the service|our|your|it|they|copies|backups|some)\b`)
 
 // butRisk adds the risks of a protection's "but" clause, read alone, to the
 // hits of sentence s (hits[n:], good and no risk): the patterns give a

@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -10,8 +9,8 @@ import (
 // order and the first that matches a sentence decides the finding.
 type rule struct {
 	sev string
-	re  *regexp.Regexp
-	not *regexp.Regexp // the rule does not apply to sentences matching this
+	re  *pattern
+	not *pattern // the rule does not apply to sentences matching this
 	// gate, when set, is what a sentence must contain for the pattern to
 	// be tried: a few strings.Contains that every match needs, far cheaper
 	// than running the pattern on sentences it cannot match
@@ -24,7 +23,7 @@ type privacyCat struct {
 	name  string
 	pre   []string              // the sentence must contain one of these (cheap pre-filter)
 	need  func(low string) bool // when set, what the sentence (and the paragraph, see mentions) must say
-	skip  *regexp.Regexp        // the category is not tried on sentences matching this
+	skip  *pattern              // the category is not tried on sentences matching this
 	rules []rule
 }
 
@@ -45,12 +44,12 @@ func needsBoth(ru rule, a, b []string) rule {
 
 // except returns ru restricted to sentences that do not match pat.
 func except(ru rule, pat string) rule {
-	ru.not = regexp.MustCompile(pat)
+	ru.not = mustPattern(pat)
 	return ru
 }
 
 func r(sev string, neg bool, conf float64, pat string) rule {
-	return rule{sev: sev, re: regexp.MustCompile(pat), neg: neg, conf: conf}
+	return rule{sev: sev, re: mustPattern(pat), neg: neg, conf: conf}
 }
 
 const (
@@ -81,24 +80,24 @@ const (
 // pattern a way of naming it, each tried only on text with its words (as
 // one alternation it was the dearest privacy pattern of a policy).
 var trackingTech = []gatedPattern{
-	{[]string{"third"}, regexp.MustCompile(`\bthird[- ]part(y|ies)\b[^.;]*\b(cookies|tracking|trackers|pixels?|tags|sdks?|analytics|advertis\w*|ad networks?)`)},
-	{[]string{"targeted", "interest", "behavio", "personali", "tailored", "relevant", "context"}, regexp.MustCompile(`\b(targeted|interest[- ]based|behaviou?ral|personali[sz]ed|tailored|relevant|cross[- ]context)\W+(\w+\W+)?(ads?|advertis\w*|marketing)\b`)},
-	{[]string{"cookies"}, regexp.MustCompile(`\b(advertising|marketing|targeting|social media|tracking|flash|third[- ]party) cookies`)},
-	{[]string{"ad ", "advertising ", "idfa", "aaid", "gaid"}, regexp.MustCompile(`\bad(vertising)? (networks?|partners?|exchanges?|servers?|platforms?|technolog\w+|providers?|identifiers?|ids?|compan\w+)\b|\b(idfa|aaid|gaid)\b`)},
-	{[]string{"retarget", "remarket", "re-target", "re-market"}, regexp.MustCompile(`\b(retarget|remarket|re-target|re-market)\w*`)},
-	{[]string{"across", "cross"}, regexp.MustCompile(`\bacross (other |different |third[- ]party )?(websites|web ?sites|sites|apps|applications|devices|services|platforms)\b|\bcross[- ](site|device)\b`)},
-	{[]string{"beacon", "pixel", "clear gif", "tag manager", "sdk", "software development kit"}, regexp.MustCompile(`\b(web )?beacons?\b|\bpixels?\b|\bclear gifs?\b|\btag manager\b|\bsdks?\b|\bsoftware development kits?\b`)},
-	{[]string{"fingerprint"}, regexp.MustCompile(`\bfingerprinting\b|\b(device|browser|canvas) fingerprints?\b`)},
-	{[]string{"track"}, regexp.MustCompile(`\btrackers?\b|\btracking (cookies|pixels?|scripts?|tags?|code)\b|\btrack\w* (you|users|visitors|your (activit\w+|browsing|behaviou?r|usage|visits|online))\b`)},
-	{[]string{"track", "dnt", "global privacy control", "gpc"}, regexp.MustCompile(`\bdo[- ]not[- ]track\b|\bdnt\b|\bglobal privacy control\b|\bgpc\b`)},
-	{[]string{"analytics", "mixpanel", "amplitude", "hotjar", "matomo", "piwik", "fullstory", "crazy", "quantcast", "comscore", "doubleclick", "criteo", "adform", "appsflyer", "trade desk", "taboola", "outbrain", "adsense", "google ads", "pixel", "linkedin insight", "microsoft clarity"}, regexp.MustCompile(`\b(google|adobe|firebase) analytics\b|\b(mixpanel|amplitude|hotjar|matomo|piwik|fullstory|crazy ?egg|quantcast|comscore|doubleclick|criteo|adform|appsflyer|the trade desk|taboola|outbrain|adsense|google ads|facebook pixel|meta pixel|linkedin insight|microsoft clarity)\b`)},
-	{[]string{"analytics"}, regexp.MustCompile(`\banalytics (services?|providers?|tools?|partners?|software|compan\w+|technolog\w+|vendors?|platforms?|tags?|scripts?|programs?|solutions?)\b`)},
-	{[]string{"consent management", "cmp", "consent framework", "tcf"}, regexp.MustCompile(`\bconsent management\b|\bcmp\b|\btransparency (&|and) consent framework\b|\btcf\b`)},
-	{[]string{"cookies", "track", "analytics"}, regexp.MustCompile(`\bonly (use |set |place )?(strictly |technically )?(necessary|essential|functional) cookies\b|\b(not|never|n't)\s+(\w+\s+){0,3}(use|set|place|track|employ)\w*\b[^.;]*\b(cookies|trackers|tracking|analytics)\b`)},
-	{[]string{"ads", "advertis"}, regexp.MustCompile(`\b(show|serve|deliver|display|present)\w* (you )?(\w+ )?(ads|advertis\w+)\b`)},
+	{[]string{"third"}, mustPattern(`\bthird[- ]part(y|ies)\b[^.;]*\b(cookies|tracking|trackers|pixels?|tags|sdks?|analytics|advertis\w*|ad networks?)`)},
+	{[]string{"targeted", "interest", "behavio", "personali", "tailored", "relevant", "context"}, mustPattern(`\b(targeted|interest[- ]based|behaviou?ral|personali[sz]ed|tailored|relevant|cross[- ]context)\W+(\w+\W+)?(ads?|advertis\w*|marketing)\b`)},
+	{[]string{"cookies"}, mustPattern(`\b(advertising|marketing|targeting|social media|tracking|flash|third[- ]party) cookies`)},
+	{[]string{"ad ", "advertising ", "idfa", "aaid", "gaid"}, mustPattern(`\bad(vertising)? (networks?|partners?|exchanges?|servers?|platforms?|technolog\w+|providers?|identifiers?|ids?|compan\w+)\b|\b(idfa|aaid|gaid)\b`)},
+	{[]string{"retarget", "remarket", "re-target", "re-market"}, mustPattern(`\b(retarget|remarket|re-target|re-market)\w*`)},
+	{[]string{"across", "cross"}, mustPattern(`\bacross (other |different |third[- ]party )?(websites|web ?sites|sites|apps|applications|devices|services|platforms)\b|\bcross[- ](site|device)\b`)},
+	{[]string{"beacon", "pixel", "clear gif", "tag manager", "sdk", "software development kit"}, mustPattern(`\b(web )?beacons?\b|\bpixels?\b|\bclear gifs?\b|\btag manager\b|\bsdks?\b|\bsoftware development kits?\b`)},
+	{[]string{"fingerprint"}, mustPattern(`\bfingerprinting\b|\b(device|browser|canvas) fingerprints?\b`)},
+	{[]string{"track"}, mustPattern(`\btrackers?\b|\btracking (cookies|pixels?|scripts?|tags?|code)\b|\btrack\w* (you|users|visitors|your (activit\w+|browsing|behaviou?r|usage|visits|online))\b`)},
+	{[]string{"track", "dnt", "global privacy control", "gpc"}, mustPattern(`\bdo[- ]not[- ]track\b|\bdnt\b|\bglobal privacy control\b|\bgpc\b`)},
+	{[]string{"analytics", "mixpanel", "amplitude", "hotjar", "matomo", "piwik", "fullstory", "crazy", "quantcast", "comscore", "doubleclick", "criteo", "adform", "appsflyer", "trade desk", "taboola", "outbrain", "adsense", "google ads", "pixel", "linkedin insight", "microsoft clarity"}, mustPattern(`\b(google|adobe|firebase) analytics\b|\b(mixpanel|amplitude|hotjar|matomo|piwik|fullstory|crazy ?egg|quantcast|comscore|doubleclick|criteo|adform|appsflyer|the trade desk|taboola|outbrain|adsense|google ads|facebook pixel|meta pixel|linkedin insight|microsoft clarity)\b`)},
+	{[]string{"analytics"}, mustPattern(`\banalytics (services?|providers?|tools?|partners?|software|compan\w+|technolog\w+|vendors?|platforms?|tags?|scripts?|programs?|solutions?)\b`)},
+	{[]string{"consent management", "cmp", "consent framework", "tcf"}, mustPattern(`\bconsent management\b|\bcmp\b|\btransparency (&|and) consent framework\b|\btcf\b`)},
+	{[]string{"cookies", "track", "analytics"}, mustPattern(`\bonly (use |set |place )?(strictly |technically )?(necessary|essential|functional) cookies\b|\b(not|never|n't)\s+(\w+\s+){0,3}(use|set|place|track|employ)\w*\b[^.;]*\b(cookies|trackers|tracking|analytics)\b`)},
+	{[]string{"ads", "advertis"}, mustPattern(`\b(show|serve|deliver|display|present)\w* (you )?(\w+ )?(ads|advertis\w+)\b`)},
 }
 
-var functionalRe = regexp.MustCompile(functional)
+var functionalRe = mustPattern(functional)
 
 // statesTracking reports whether lower-cased text states a tracking
 // practice: third parties' or cross-site tracking, not the service's own
@@ -118,15 +117,15 @@ func functionalOnly(low string) bool {
 const companyRight = `\b(reserves?|retains?|holds?|keeps?) (the |all |its |sole )?(right|discretion)`
 
 // childrenRe is what a children's clause names.
-var childrenRe = regexp.MustCompile(`\b(child|children|minors?|kids|under (the age of )?1\d|coppa)\b`)
+var childrenRe = mustPattern(`\b(child|children|minors?|kids|under (the age of )?1\d|coppa)\b`)
 
 var quoteFolder = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u2010", "-", "\u2011", "-")
 
 // negationRe also treats "opt out of" as negating: the practice is optional.
-var negationRe = regexp.MustCompile(`\b(not|never|no|nor|neither|cannot)\b|n't\b|\bopt[- ]?out (of|from)\b|\bobject to\b`)
+var negationRe = mustPattern(`\b(not|never|no|nor|neither|cannot)\b|n't\b|\bopt[- ]?out (of|from)\b|\bobject to\b`)
 
 // clauseBreakRe ends the clause a negation can reach back into.
-var clauseBreakRe = regexp.MustCompile(`[;:]|\b(but|although|however|except|unless|whereas)\b`)
+var clauseBreakRe = mustPattern(`[;:]|\b(but|although|however|except|unless|whereas)\b`)
 
 var privacyCats = []privacyCat{
 	{name: "data_sale", pre: []string{"sell", "sold", "rent", "sale"}, rules: []rule{
@@ -344,7 +343,7 @@ func (x *keywordIndex) find(s string) uint32 {
 // gatedPattern is a pattern tried only on text containing one of kw.
 type gatedPattern struct {
 	kw []string
-	re *regexp.Regexp
+	re *pattern
 }
 
 // matchesAny reports whether low matches one of ps.

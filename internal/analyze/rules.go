@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -20,29 +19,29 @@ var (
 	// what is governed: "processing is governed by the laws of the EU" in a
 	// privacy policy is not a choice of law. 20 of 20 matching train
 	// sentences carry the label.
-	lawChosenRe = regexp.MustCompile(`\b(terms|agreement|eula|conditions|contract|policy|these|this|disputes?|claims?|relationship)\b( \w+){0,8}? (is |are |shall be |will be |be )?(exclusively |solely )?(governed by|construed (in accordance with|under))( and (construed|interpreted|enforced) (in accordance with|under))? (the )?(substantive |internal )?laws? of \w+|\blaws? of (the )?(state of )?\w+( \w+)? (shall |will )?governs?\b`)
+	lawChosenRe = mustPattern(`\b(terms|agreement|eula|conditions|contract|policy|these|this|disputes?|claims?|relationship)\b( \w+){0,8}? (is |are |shall be |will be |be )?(exclusively |solely )?(governed by|construed (in accordance with|under))( and (construed|interpreted|enforced) (in accordance with|under))? (the )?(substantive |internal )?laws? of \w+|\blaws? of (the )?(state of )?\w+( \w+)? (shall |will )?governs?\b`)
 	// "disputes shall be resolved by final and binding arbitration", "you
 	// agree to arbitrate", unless negated just before ("will not be", "do
 	// not agree"). 8 of 10 matching train sentences carry the label (the
 	// other 2 are Zynga summaries of its arbitration clause, labelled fair).
-	arbitrationRe = regexp.MustCompile(`\b(shall|will|must) be (resolved|settled|decided|determined|submitted) (exclusively |solely |only )?(by|through|to) (final (and )?|binding |final and binding |individual )*arbitration|\bagree to (binding |individual )?arbitrat`)
-	negatorRe     = regexp.MustCompile(`\b(not|no|neither|never|nor|without|t)\b`)
+	arbitrationRe = mustPattern(`\b(shall|will|must) be (resolved|settled|decided|determined|submitted) (exclusively |solely |only )?(by|through|to) (final (and )?|binding |final and binding |individual )*arbitration|\bagree to (binding |individual )?arbitrat`)
+	negatorRe     = mustPattern(`\b(not|no|neither|never|nor|without|t)\b`)
 
 	// "You may terminate this agreement at any time": the user, not the
 	// provider, ends the contract.
-	userTerminatesRe = regexp.MustCompile(`\byou (may|can|are free to|have the right to|are entitled to) (\w+ ){0,2}(terminate|cancel|close|delete|end|stop|discontinue)|\byour right to (terminate|cancel)`)
-	providerActsRe   = regexp.MustCompile(`\b(we|us)\b[^.]{0,40}\b(terminat|suspend|disabl|delet|remov|cancel|discontinu)|\breserves? the right\b|\bmay (terminate|suspend|discontinue)`)
+	userTerminatesRe = mustPattern(`\byou (may|can|are free to|have the right to|are entitled to) (\w+ ){0,2}(terminate|cancel|close|delete|end|stop|discontinue)|\byour right to (terminate|cancel)`)
+	providerActsRe   = mustPattern(`\b(we|us)\b[^.]{0,40}\b(terminat|suspend|disabl|delet|remov|cancel|discontinu)|\breserves? the right\b|\bmay (terminate|suspend|discontinue)`)
 
 	// "X is liable for damages caused by its negligence": an affirmation of
 	// liability, not a limitation, when nothing limits or negates it.
-	affirmsLiabilityRe = regexp.MustCompile(`\b(is|are|shall be|will be|remains?|be) (\w+ ){0,2}(liable|responsible)\b`)
+	affirmsLiabilityRe = mustPattern(`\b(is|are|shall be|will be|remains?|be) (\w+ ){0,2}(liable|responsible)\b`)
 	// "governed by the laws of your country of residence", "courts of your
 	// place of domicile", "arbitration in the county where you live": the
 	// consumer's own forum or law is not an unfair clause (none of the 16
 	// such train sentences carries law, jurisdiction or arbitration).
-	userForumRe = regexp.MustCompile(`where you (live|reside)|your (country|state|place|county) of (residence|domicile)|(country|state|province) (where|in which) you (live|reside)|laws of your( \w+)? (state|country|jurisdiction|province)|courts? (of|in) your\b`)
+	userForumRe = mustPattern(`where you (live|reside)|your (country|state|place|county) of (residence|domicile)|(country|state|province) (where|in which) you (live|reside)|laws of your( \w+)? (state|country|jurisdiction|province)|courts? (of|in) your\b`)
 
-	limitsLiabilityRe = regexp.MustCompile(`\b(not|no|never|exclude\w*|limit\w*|cap|maximum|disclaim\w*|only|nothing|waive\w*|release|hold|indemnif\w*|neither|nor|sole|solely|own risk|without)\b|n't`)
+	limitsLiabilityRe = mustPattern(`\b(not|no|never|exclude\w*|limit\w*|cap|maximum|disclaim\w*|only|nothing|waive\w*|release|hold|indemnif\w*|neither|nor|sole|solely|own risk|without)\b|n't`)
 )
 
 const (
