@@ -91,9 +91,12 @@ type Alert struct {
 	Added      int    // lines added
 	Removed    int    // lines removed
 	// The analysis findings present in the new text and not the old, and
-	// the reverse.
-	FindingsAdded   []AlertFinding
-	FindingsRemoved []AlertFinding
+	// the reverse: each list most severe first, at most MaxAlertFindings,
+	// with the count of those left out.
+	FindingsAdded          []AlertFinding
+	FindingsRemoved        []AlertFinding
+	FindingsAddedOmitted   int
+	FindingsRemovedOmitted int
 	// How the grade moved: the old text's and the new text's, and the
 	// ToS;DR cases found in the new text and not the old, and the reverse.
 	// Grades are "" on alerts stored before alerts had them.
