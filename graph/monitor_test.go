@@ -64,20 +64,22 @@ func TestMonitorOperations(t *testing.T) {
 			}
 			Alerts struct {
 				Alerts []struct {
-					ID, Summary, Diff string
-					Added             int
-					FindingsAdded     []struct{ Category, Severity, Quote string }
+					ID, Summary, Diff    string
+					Added                int
+					FindingsAdded        []struct{ Category, Severity, Quote string }
+					FindingsAddedOmitted *int
 				}
 				NextCursor *string
 			}
 		}
 		e.mustData(t, raw, `query($id: ID!) { monitor(id: $id) { versions(limit: 10) { versions { contentHash firstSeenAt lastSeenAt wordCount } nextCursor } }
-			alerts(unread: true, monitorId: $id) { alerts { id summary diff added findingsAdded { category severity title quote } } nextCursor } }`,
+			alerts(unread: true, monitorId: $id) { alerts { id summary diff added findingsAdded { category severity title quote } findingsAddedOmitted } nextCursor } }`,
 			map[string]any{"id": m.ID}, &got)
 		if v := got.Monitor.Versions; len(v.Versions) != 2 || v.NextCursor != nil || v.Versions[0].WordCount == 0 {
 			t.Errorf("versions %+v", v)
 		}
-		if a := got.Alerts.Alerts; len(a) != 1 || a[0].Added != 1 || len(a[0].FindingsAdded) == 0 || a[0].FindingsAdded[0].Category != "arbitration" || got.Alerts.NextCursor != nil {
+		if a := got.Alerts.Alerts; len(a) != 1 || a[0].Added != 1 || len(a[0].FindingsAdded) == 0 || a[0].FindingsAdded[0].Category != "arbitration" ||
+			a[0].FindingsAddedOmitted == nil || *a[0].FindingsAddedOmitted != 0 || got.Alerts.NextCursor != nil {
 			t.Fatalf("alerts %+v", got.Alerts)
 		}
 		var upd struct{ UpdateAlerts struct{ Updated int } }

@@ -167,6 +167,9 @@ func TestToolsThroughTheSDKClient(t *testing.T) {
 		var ids []any
 		for _, x := range al["alerts"].([]any) {
 			ids = append(ids, x.(map[string]any)["id"])
+			if n, ok := x.(map[string]any)["findingsAddedOmitted"]; !ok || n != float64(0) {
+				t.Errorf("list_alerts: findingsAddedOmitted %v, want 0", n)
+			}
 		}
 		mk, isErr := call(t, s, "mark_alerts", map[string]any{"ids": ids})
 		if isErr || len(ids) != 1 || mk["updated"] != float64(len(ids)) {

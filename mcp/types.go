@@ -199,6 +199,9 @@ type alertOut struct {
 	Removed         int               `json:"linesRemoved"`
 	FindingsAdded   []alertFindingOut `json:"findingsAdded"`
 	FindingsRemoved []alertFindingOut `json:"findingsRemoved"`
+	// how many findings each list left out (monitor.MaxAlertFindings)
+	FindingsAddedOmitted   int `json:"findingsAddedOmitted"`
+	FindingsRemovedOmitted int `json:"findingsRemovedOmitted"`
 }
 
 type alertsOut struct {
@@ -219,7 +222,8 @@ func alerts(p *monitor.AlertPage) alertsOut {
 	for i, a := range p.Alerts {
 		out.Alerts[i] = alertOut{ID: a.ID, MonitorID: a.MonitorID, URL: a.URL, DetectedAt: ms(a.DetectedAt), Read: a.Read,
 			Summary: a.Summary, Added: a.Added, Removed: a.Removed,
-			FindingsAdded: alertFindings(a.FindingsAdded), FindingsRemoved: alertFindings(a.FindingsRemoved)}
+			FindingsAdded: alertFindings(a.FindingsAdded), FindingsRemoved: alertFindings(a.FindingsRemoved),
+			FindingsAddedOmitted: a.FindingsAddedOmitted, FindingsRemovedOmitted: a.FindingsRemovedOmitted}
 	}
 	return out
 }

@@ -54,6 +54,9 @@ type alertJSON struct {
 	Removed         int           `json:"removed"`
 	FindingsAdded   []findingJSON `json:"findingsAdded"`
 	FindingsRemoved []findingJSON `json:"findingsRemoved"`
+	// how many findings each list left out (monitor.MaxAlertFindings)
+	FindingsAddedOmitted   int `json:"findingsAddedOmitted"`
+	FindingsRemovedOmitted int `json:"findingsRemovedOmitted"`
 	// null on alerts stored before alerts had grades
 	GradeBefore  *string        `json:"gradeBefore"`
 	GradeAfter   *string        `json:"gradeAfter"`
@@ -145,6 +148,7 @@ func (s *server) handleAlertList(w http.ResponseWriter, r *http.Request) error {
 		out[i] = alertJSON{ID: a.ID, MonitorID: a.MonitorID, URL: a.URL, DetectedAt: Time(a.DetectedAt), Read: a.Read,
 			Summary: a.Summary, Diff: a.Diff, Added: a.Added, Removed: a.Removed,
 			FindingsAdded: newFindingsJSON(a.FindingsAdded), FindingsRemoved: newFindingsJSON(a.FindingsRemoved),
+			FindingsAddedOmitted: a.FindingsAddedOmitted, FindingsRemovedOmitted: a.FindingsRemovedOmitted,
 			GradeBefore: nonEmpty(a.GradeBefore), GradeAfter: nonEmpty(a.GradeAfter),
 			CasesAdded:   append([]caseResponse{}, mapAll(a.CasesAdded, newCaseResponse)...),
 			CasesRemoved: append([]caseResponse{}, mapAll(a.CasesRemoved, newCaseResponse)...)}
