@@ -1,8 +1,10 @@
 package graph_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,6 +12,7 @@ import (
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 const monitorPage = `<html><head><title>Terms of Service</title></head><body><main><h1>Terms of Service</h1>
@@ -211,5 +214,31 @@ func TestVersionDiffsDrawScans(t *testing.T) {
 	}
 	if refused != 3 || len(r.Errors) != 3 || e.ScansUsed(k.Key.ID) != 5 {
 		t.Errorf("%d aliases: %d refused of %d errors, %d scans used; want 3 refused and 5 used", left+3, refused, len(r.Errors), e.ScansUsed(k.Key.ID))
+	}
+}
+
+// alertReads records whether each alert read asked for the diffs.
+type alertReads struct {
+	apptest.Store
+	withoutDiff []bool
+}
+
+func (s *alertReads) FindAlerts(ctx context.Context, q monitor.AlertQuery) ([]monitor.Alert, error) {
+	s.withoutDiff = append(s.withoutDiff, q.WithoutDiff)
+	return s.Store.FindAlerts(ctx, q)
+}
+
+// An alerts query reads (and decompresses) the diffs only when its
+// selection shows them.
+func TestAlertsReadDiffsOnlyWhenSelected(t *testing.T) {
+	reads := &alertReads{}
+	e := newEnv(t, dbtest.SQLite, options{wrap: func(s apptest.Store) apptest.Store { reads.Store = s; return reads }})
+	tok, _ := e.MustAccount("")
+	raw := e.MustKey(tok, app.ScopeMonitor).RawKey
+	var got any
+	e.mustData(t, raw, `{ alerts { alerts { id summary findingsAdded { title } } } }`, nil, &got)
+	e.mustData(t, raw, `query { alerts { alerts { ...d } } } fragment d on Alert { diff }`, nil, &got)
+	if !slices.Equal(reads.withoutDiff, []bool{true, false}) {
+		t.Errorf("reads without diff %v, want [true false] (a selection without diff, then one with it)", reads.withoutDiff)
 	}
 }

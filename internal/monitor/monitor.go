@@ -352,8 +352,8 @@ type AlertFilter struct {
 	MonitorID string // "": every monitor
 	Limit     *int   // 1 to 100; 20 when nil
 	Cursor    string // a previous page's NextCursor
-	// WithoutDiff is for a caller that shows no diff (MCP): Diff stays
-	// empty and is not read.
+	// WithoutDiff is for a caller that shows no diff (MCP, feeds, a
+	// GraphQL selection without it): Diff stays empty and is not read.
 	WithoutDiff bool
 }
 
