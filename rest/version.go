@@ -33,8 +33,11 @@ type versionDiffJSON struct {
 	Summarised      bool          `json:"summarised"`
 	FindingsAdded   []findingJSON `json:"findingsAdded"`
 	FindingsRemoved []findingJSON `json:"findingsRemoved"`
-	GradeBefore     string        `json:"gradeBefore"`
-	GradeAfter      string        `json:"gradeAfter"`
+	// how many findings each list left out (monitor.MaxAlertFindings)
+	FindingsAddedOmitted   int    `json:"findingsAddedOmitted"`
+	FindingsRemovedOmitted int    `json:"findingsRemovedOmitted"`
+	GradeBefore            string `json:"gradeBefore"`
+	GradeAfter             string `json:"gradeAfter"`
 }
 
 func (s *server) handleVersionList(w http.ResponseWriter, r *http.Request) error {
@@ -64,5 +67,6 @@ func (s *server) handleVersionDiff(w http.ResponseWriter, r *http.Request) error
 	return writeJSON(w, http.StatusOK, versionDiffJSON{MonitorID: d.MonitorID, From: newVersionJSON(&d.From), To: newVersionJSON(&d.To),
 		Diff: d.Diff, Added: d.Added, Removed: d.Removed, Changed: d.Changed, Summarised: d.Summarised,
 		FindingsAdded: newFindingsJSON(d.FindingsAdded), FindingsRemoved: newFindingsJSON(d.FindingsRemoved),
+		FindingsAddedOmitted: d.FindingsAddedOmitted, FindingsRemovedOmitted: d.FindingsRemovedOmitted,
 		GradeBefore: d.GradeBefore, GradeAfter: d.GradeAfter})
 }

@@ -341,18 +341,20 @@ type ComplexityRoot struct {
 	}
 
 	VersionDiff struct {
-		Added           func(childComplexity int) int
-		Changed         func(childComplexity int) int
-		Diff            func(childComplexity int) int
-		FindingsAdded   func(childComplexity int) int
-		FindingsRemoved func(childComplexity int) int
-		From            func(childComplexity int) int
-		GradeAfter      func(childComplexity int) int
-		GradeBefore     func(childComplexity int) int
-		MonitorID       func(childComplexity int) int
-		Removed         func(childComplexity int) int
-		Summarised      func(childComplexity int) int
-		To              func(childComplexity int) int
+		Added                  func(childComplexity int) int
+		Changed                func(childComplexity int) int
+		Diff                   func(childComplexity int) int
+		FindingsAdded          func(childComplexity int) int
+		FindingsAddedOmitted   func(childComplexity int) int
+		FindingsRemoved        func(childComplexity int) int
+		FindingsRemovedOmitted func(childComplexity int) int
+		From                   func(childComplexity int) int
+		GradeAfter             func(childComplexity int) int
+		GradeBefore            func(childComplexity int) int
+		MonitorID              func(childComplexity int) int
+		Removed                func(childComplexity int) int
+		Summarised             func(childComplexity int) int
+		To                     func(childComplexity int) int
 	}
 
 	Viewer struct {
@@ -1714,12 +1716,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.VersionDiff.FindingsAdded(childComplexity), true
+	case "VersionDiff.findingsAddedOmitted":
+		if e.ComplexityRoot.VersionDiff.FindingsAddedOmitted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VersionDiff.FindingsAddedOmitted(childComplexity), true
 	case "VersionDiff.findingsRemoved":
 		if e.ComplexityRoot.VersionDiff.FindingsRemoved == nil {
 			break
 		}
 
 		return e.ComplexityRoot.VersionDiff.FindingsRemoved(childComplexity), true
+	case "VersionDiff.findingsRemovedOmitted":
+		if e.ComplexityRoot.VersionDiff.FindingsRemovedOmitted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VersionDiff.FindingsRemovedOmitted(childComplexity), true
 	case "VersionDiff.from":
 		if e.ComplexityRoot.VersionDiff.From == nil {
 			break
@@ -2414,9 +2428,14 @@ type VersionDiff {
   changed: Int!
   "True when the texts differ too much to diff line by line within the bound."
   summarised: Boolean!
-  "Findings in the newer text and not the older, matched by case and place."
+  "Findings in the newer text and not the older, matched by case and place: most severe first, at most 100 (findingsAddedOmitted counts the rest)."
   findingsAdded: [ChangedFinding!]!
+  "Findings in the older text and not the newer: most severe first, at most 100 (findingsRemovedOmitted counts the rest)."
   findingsRemoved: [ChangedFinding!]!
+  "How many findings added were left out of findingsAdded, past its 100 most severe."
+  findingsAddedOmitted: Int!
+  "How many findings removed were left out of findingsRemoved, past its 100 most severe."
+  findingsRemovedOmitted: Int!
   "The grade of from's text."
   gradeBefore: String!
   "The grade of to's text."
@@ -2983,6 +3002,10 @@ func (ec *executionContext) childFields_VersionDiff(ctx context.Context, field g
 		return ec.fieldContext_VersionDiff_findingsAdded(ctx, field)
 	case "findingsRemoved":
 		return ec.fieldContext_VersionDiff_findingsRemoved(ctx, field)
+	case "findingsAddedOmitted":
+		return ec.fieldContext_VersionDiff_findingsAddedOmitted(ctx, field)
+	case "findingsRemovedOmitted":
+		return ec.fieldContext_VersionDiff_findingsRemovedOmitted(ctx, field)
 	case "gradeBefore":
 		return ec.fieldContext_VersionDiff_gradeBefore(ctx, field)
 	case "gradeAfter":
@@ -8833,6 +8856,52 @@ func (ec *executionContext) fieldContext_VersionDiff_findingsRemoved(_ context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _VersionDiff_findingsAddedOmitted(ctx context.Context, field graphql.CollectedField, obj *monitor.VersionDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VersionDiff_findingsAddedOmitted(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FindingsAddedOmitted, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VersionDiff_findingsAddedOmitted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VersionDiff", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _VersionDiff_findingsRemovedOmitted(ctx context.Context, field graphql.CollectedField, obj *monitor.VersionDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VersionDiff_findingsRemovedOmitted(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FindingsRemovedOmitted, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VersionDiff_findingsRemovedOmitted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VersionDiff", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _VersionDiff_gradeBefore(ctx context.Context, field graphql.CollectedField, obj *monitor.VersionDiff) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13049,6 +13118,16 @@ func (ec *executionContext) _VersionDiff(ctx context.Context, sel ast.SelectionS
 			}
 		case "findingsRemoved":
 			out.Values[i] = ec._VersionDiff_findingsRemoved(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "findingsAddedOmitted":
+			out.Values[i] = ec._VersionDiff_findingsAddedOmitted(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "findingsRemovedOmitted":
+			out.Values[i] = ec._VersionDiff_findingsRemovedOmitted(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

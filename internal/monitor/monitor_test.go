@@ -223,7 +223,8 @@ func TestMonitorDetectsRealChangesOnly(t *testing.T) {
 
 // A change that adds more findings than an alert keeps gives an alert of
 // exactly MaxAlertFindings of them, the most severe first, and the count of
-// the rest, stored (both dialects) and read back.
+// the rest, stored (both dialects) and read back; the versions' diff says the
+// same.
 func TestAlertFindingsAreCapped(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e, ctx, m := mustWatched(t, d, terms("n1", "3 May 2026", "utm_source=a", false), "")
@@ -251,6 +252,18 @@ func TestAlertFindingsAreCapped(t *testing.T) {
 			if f.Severity != "bad" {
 				t.Fatalf("kept a %s finding (%s) over a bad one", f.Severity, f.Quote)
 			}
+		}
+		// The diff of the two versions keeps the findings as the alert does.
+		vp, err := e.Mon.FindMonitorVersions(ctx, m.ID, ptr(2), "")
+		if err != nil || len(vp.Versions) != 2 {
+			t.Fatalf("versions %+v %v", vp, err)
+		}
+		vd, err := e.Mon.DiffMonitorVersions(ctx, m.ID, vp.Versions[1].ContentHash, vp.Versions[0].ContentHash)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(vd.FindingsAdded, a.FindingsAdded) || vd.FindingsAddedOmitted != a.FindingsAddedOmitted {
+			t.Errorf("version diff: %d findings added, %d omitted; want the alert's", len(vd.FindingsAdded), vd.FindingsAddedOmitted)
 		}
 	})
 }
