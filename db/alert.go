@@ -13,8 +13,8 @@ import (
 )
 
 const createAlertSQL = `INSERT INTO alerts (id, account_id, monitor_id, url, detected_at, read, summary, diff, diff_gz, added, removed,
-  findings_added, findings_removed, grade_before, grade_after, cases_added, cases_removed)
-VALUES (?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+  findings_added, findings_removed, findings_added_omitted, findings_removed_omitted, grade_before, grade_after, cases_added, cases_removed)
+VALUES (?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 // storedAlertFinding is an alert's finding as the alerts table keeps it (JSON).
 type storedAlertFinding struct {
@@ -75,8 +75,8 @@ func alertFromApp(a *monitor.Alert, diffGz []byte) (alertRow, error) {
 	}
 	return alertRow{ID: a.ID, AccountID: a.AccountID, MonitorID: a.MonitorID, URL: a.URL, DetectedAt: a.DetectedAt.UTC(),
 		Read: a.Read, Summary: a.Summary, DiffGz: diffGz, Added: a.Added, Removed: a.Removed,
-		FindingsAdded: added, FindingsRemoved: removed, GradeBefore: a.GradeBefore, GradeAfter: a.GradeAfter,
-		CasesAdded: casesAdded, CasesRemoved: casesRemoved}, nil
+		FindingsAdded: added, FindingsRemoved: removed, FindingsAddedOmitted: a.FindingsAddedOmitted, FindingsRemovedOmitted: a.FindingsRemovedOmitted,
+		GradeBefore: a.GradeBefore, GradeAfter: a.GradeAfter, CasesAdded: casesAdded, CasesRemoved: casesRemoved}, nil
 }
 
 // createAlert stores a; its diff is diffGz, compressed.
@@ -86,16 +86,16 @@ func (s *Store) createAlert(ctx context.Context, a *monitor.Alert, diffGz []byte
 		return err
 	}
 	_, err = s.exec(ctx, createAlertSQL, r.ID, r.AccountID, r.MonitorID, r.URL, r.DetectedAt, r.Read, r.Summary, r.DiffGz,
-		r.Added, r.Removed, r.FindingsAdded, r.FindingsRemoved, r.GradeBefore, r.GradeAfter, r.CasesAdded, r.CasesRemoved)
+		r.Added, r.Removed, r.FindingsAdded, r.FindingsRemoved, r.FindingsAddedOmitted, r.FindingsRemovedOmitted, r.GradeBefore, r.GradeAfter, r.CasesAdded, r.CasesRemoved)
 	return err
 }
 
 const (
 	alertColumns = `id, account_id, monitor_id, url, detected_at, read, summary, diff, diff_gz, added, removed, findings_added, findings_removed,
-  grade_before, grade_after, cases_added, cases_removed`
+  findings_added_omitted, findings_removed_omitted, grade_before, grade_after, cases_added, cases_removed`
 	// alertColumnsWithoutDiff reads neither diff column (AlertQuery.WithoutDiff).
 	alertColumnsWithoutDiff = `id, account_id, monitor_id, url, detected_at, read, summary, '' AS diff, NULL AS diff_gz, added, removed,
-  findings_added, findings_removed, grade_before, grade_after, cases_added, cases_removed`
+  findings_added, findings_removed, findings_added_omitted, findings_removed_omitted, grade_before, grade_after, cases_added, cases_removed`
 )
 
 type alertRow struct {
@@ -112,10 +112,13 @@ type alertRow struct {
 	Removed         int       `db:"removed"`
 	FindingsAdded   string    `db:"findings_added"`
 	FindingsRemoved string    `db:"findings_removed"`
-	GradeBefore     string    `db:"grade_before"`
-	GradeAfter      string    `db:"grade_after"`
-	CasesAdded      string    `db:"cases_added"`
-	CasesRemoved    string    `db:"cases_removed"`
+	// how many findings each list left out (monitor.MaxAlertFindings)
+	FindingsAddedOmitted   int    `db:"findings_added_omitted"`
+	FindingsRemovedOmitted int    `db:"findings_removed_omitted"`
+	GradeBefore            string `db:"grade_before"`
+	GradeAfter             string `db:"grade_after"`
+	CasesAdded             string `db:"cases_added"`
+	CasesRemoved           string `db:"cases_removed"`
 }
 
 func (r *alertRow) toApp() (monitor.Alert, error) {
@@ -144,7 +147,7 @@ func (r *alertRow) toApp() (monitor.Alert, error) {
 	}
 	return monitor.Alert{ID: r.ID, AccountID: r.AccountID, MonitorID: r.MonitorID, URL: r.URL, DetectedAt: r.DetectedAt.UTC(),
 		Read: r.Read, Summary: r.Summary, Diff: r.Diff, Added: r.Added, Removed: r.Removed,
-		FindingsAdded: added, FindingsRemoved: removed,
+		FindingsAdded: added, FindingsRemoved: removed, FindingsAddedOmitted: r.FindingsAddedOmitted, FindingsRemovedOmitted: r.FindingsRemovedOmitted,
 		GradeBefore: r.GradeBefore, GradeAfter: r.GradeAfter, CasesAdded: casesAdded, CasesRemoved: casesRemoved}, nil
 }
 

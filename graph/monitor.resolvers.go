@@ -78,7 +78,10 @@ func (r *queryResolver) Monitor(ctx context.Context, id string) (*monitor.Monito
 }
 
 func (r *queryResolver) Alerts(ctx context.Context, unread *bool, monitorID *string, limit *int, cursor *string) (*monitor.AlertPage, error) {
-	return r.Monitoring.FindAlerts(ctx, monitor.AlertFilter{Unread: deref(unread), MonitorID: deref(monitorID), Limit: limit, Cursor: deref(cursor)})
+	// The diff, an alert's largest part, is read and decompressed only
+	// when the selection shows it.
+	return r.Monitoring.FindAlerts(ctx, monitor.AlertFilter{Unread: deref(unread), MonitorID: deref(monitorID), Limit: limit, Cursor: deref(cursor),
+		WithoutDiff: !selects(ctx, "alerts", "diff")})
 }
 
 func (r *Resolver) Alert() generated.AlertResolver { return &alertResolver{r} }

@@ -1,8 +1,10 @@
 package graph_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -65,20 +67,22 @@ func TestMonitorOperations(t *testing.T) {
 			}
 			Alerts struct {
 				Alerts []struct {
-					ID, Summary, Diff string
-					Added             int
-					FindingsAdded     []struct{ Category, Severity, Quote string }
+					ID, Summary, Diff    string
+					Added                int
+					FindingsAdded        []struct{ Category, Severity, Quote string }
+					FindingsAddedOmitted *int
 				}
 				NextCursor *string
 			}
 		}
 		e.mustData(t, raw, `query($id: ID!) { monitor(id: $id) { versions(limit: 10) { versions { contentHash firstSeenAt lastSeenAt wordCount } nextCursor } }
-			alerts(unread: true, monitorId: $id) { alerts { id summary diff added findingsAdded { category severity title quote } } nextCursor } }`,
+			alerts(unread: true, monitorId: $id) { alerts { id summary diff added findingsAdded { category severity title quote } findingsAddedOmitted } nextCursor } }`,
 			map[string]any{"id": m.ID}, &got)
 		if v := got.Monitor.Versions; len(v.Versions) != 2 || v.NextCursor != nil || v.Versions[0].WordCount == 0 {
 			t.Errorf("versions %+v", v)
 		}
-		if a := got.Alerts.Alerts; len(a) != 1 || a[0].Added != 1 || len(a[0].FindingsAdded) == 0 || a[0].FindingsAdded[0].Category != "arbitration" || got.Alerts.NextCursor != nil {
+		if a := got.Alerts.Alerts; len(a) != 1 || a[0].Added != 1 || len(a[0].FindingsAdded) == 0 || a[0].FindingsAdded[0].Category != "arbitration" ||
+			a[0].FindingsAddedOmitted == nil || *a[0].FindingsAddedOmitted != 0 || got.Alerts.NextCursor != nil {
 			t.Fatalf("alerts %+v", got.Alerts)
 		}
 		var upd struct{ UpdateAlerts struct{ Updated int } }
@@ -210,5 +214,31 @@ func TestVersionDiffsDrawScans(t *testing.T) {
 	}
 	if refused != 3 || len(r.Errors) != 3 || e.ScansUsed(k.Key.ID) != 5 {
 		t.Errorf("%d aliases: %d refused of %d errors, %d scans used; want 3 refused and 5 used", left+3, refused, len(r.Errors), e.ScansUsed(k.Key.ID))
+	}
+}
+
+// alertReads records whether each alert read asked for the diffs.
+type alertReads struct {
+	apptest.Store
+	withoutDiff []bool
+}
+
+func (s *alertReads) FindAlerts(ctx context.Context, q monitor.AlertQuery) ([]monitor.Alert, error) {
+	s.withoutDiff = append(s.withoutDiff, q.WithoutDiff)
+	return s.Store.FindAlerts(ctx, q)
+}
+
+// An alerts query reads (and decompresses) the diffs only when its
+// selection shows them.
+func TestAlertsReadDiffsOnlyWhenSelected(t *testing.T) {
+	reads := &alertReads{}
+	e := newEnv(t, dbtest.SQLite, options{wrap: func(s apptest.Store) apptest.Store { reads.Store = s; return reads }})
+	tok, _ := e.MustAccount("")
+	raw := e.MustKey(tok, app.ScopeMonitor).RawKey
+	var got any
+	e.mustData(t, raw, `{ alerts { alerts { id summary findingsAdded { title } } } }`, nil, &got)
+	e.mustData(t, raw, `query { alerts { alerts { ...d } } } fragment d on Alert { diff }`, nil, &got)
+	if !slices.Equal(reads.withoutDiff, []bool{true, false}) {
+		t.Errorf("reads without diff %v, want [true false] (a selection without diff, then one with it)", reads.withoutDiff)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/clausewatch/clausewatch/internal/app"
@@ -194,25 +195,41 @@ func newServer(o Options, req context.Context) *sdk.Server {
 
 // add registers a tool whose call runs in the HTTP request's context (req:
 // the authenticated principal and the rate-limit observer), cancelled with
-// the tool call's. Its result is REST's response body for the same
-// operation (view's one type per response); an app error becomes a tool
-// error whose structured content is REST's error body with the code and
-// the status REST answers: {code, status, error, details?, ...}.
+// the tool call's. Its arguments are read as REST reads a body
+// (middleware.DecodeJSON: no key twice, no unknown field, each of its
+// type), not by the SDK, which kept the last of a key given twice and
+// answered a value of the wrong type with Go's type names. Its result is
+// REST's response body for the same operation (view's one type per
+// response); an app error becomes a tool error whose structured content
+// is REST's error body with the code and the status REST answers:
+// {code, status, error, details?, ...}.
 func add[In any](s *sdk.Server, name, desc string, call func(context.Context, In) (any, error), log *slog.Logger, req context.Context) {
-	sdk.AddTool(s, &sdk.Tool{Name: name, Description: desc}, func(ctx context.Context, _ *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
+	schema, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcp: the schema of %s's arguments: %v", name, err))
+	}
+	s.AddTool(&sdk.Tool{Name: name, Description: desc, InputSchema: schema}, func(ctx context.Context, r *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		args := r.Params.Arguments
+		if len(args) == 0 || string(args) == "null" {
+			args = json.RawMessage("{}")
+		}
+		var in In
+		if err := middleware.DecodeJSON(args, &in); err != nil {
+			return errorResult(req, log, name, err), nil
+		}
 		cctx, cancel := context.WithCancel(req)
 		defer cancel()
 		stop := context.AfterFunc(ctx, cancel)
 		defer stop()
 		out, err := call(cctx, in)
 		if err != nil {
-			return errorResult(req, log, name, err), nil, nil
+			return errorResult(req, log, name, err), nil
 		}
 		b, err := json.Marshal(out)
 		if err != nil {
-			return errorResult(req, log, name, app.Internal(err)), nil, nil
+			return errorResult(req, log, name, app.Internal(err)), nil
 		}
-		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil, nil
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
 	})
 }
 

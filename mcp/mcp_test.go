@@ -167,6 +167,9 @@ func TestToolsThroughTheSDKClient(t *testing.T) {
 		var ids []any
 		for _, x := range al["alerts"].([]any) {
 			ids = append(ids, x.(map[string]any)["id"])
+			if n, ok := x.(map[string]any)["findingsAddedOmitted"]; !ok || n != float64(0) {
+				t.Errorf("list_alerts: findingsAddedOmitted %v, want 0", n)
+			}
 		}
 		mk, isErr := call(t, s, "mark_alerts", map[string]any{"ids": ids})
 		if isErr || len(ids) != 1 || mk["updated"] != float64(len(ids)) {
@@ -337,5 +340,48 @@ func TestInternalErrorsAreLogged(t *testing.T) {
 	}
 	if got := logs.String(); !strings.Contains(got, `"msg":"internal error"`) || !strings.Contains(got, `"request_id":"`) {
 		t.Errorf("log %q, want one internal error with its request id", got)
+	}
+}
+
+// Tool arguments are read as REST reads a body: a key given twice, an
+// unknown argument or a value of the wrong type is refused with REST's
+// invalid body naming the argument, and never with Go's type names.
+func TestArgumentsAreReadStrictly(t *testing.T) {
+	e := apptest.New(t, dbtest.Open(t, dbtest.SQLite))
+	url := newServer(t, e)
+	tok, _ := e.MustAccount("")
+	k := e.MustKey(tok, "analyze", "monitor")
+	for _, c := range []struct{ name, tool, args, field, message string }{
+		{"a key twice", "analyze", `{"text":"We may change these terms.","text":"x"}`, "text", "appears more than once"},
+		{"an unknown argument", "analyze", `{"text":"We may change these terms.","txt":"x"}`, "txt", "is not a known field"},
+		{"a name in another case", "analyze", `{"TEXT":"We may change these terms."}`, "TEXT", "case-sensitive"},
+		{"a string for a number", "list_alerts", `{"limit":"ten"}`, "limit", "must be a number"},
+		{"a number past an int", "list_alerts", `{"limit":1e30}`, "limit", "must be a whole number in range"},
+		{"a fraction", "list_alerts", `{"limit":1.5}`, "limit", "must be a whole number in range"},
+		{"a number for a string", "create_monitor", `{"url":5}`, "url", "must be a string"},
+		{"a string for a list", "mark_alerts", `{"ids":"x"}`, "ids", "must be an array"},
+	} {
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + c.tool + `","arguments":` + c.args + `}}`
+		status, got := post(t, url, k.RawKey, body)
+		var res struct {
+			Result struct {
+				IsError           bool
+				StructuredContent struct {
+					Code    string
+					Details []struct{ Field, Message string }
+				}
+			}
+		}
+		if err := json.Unmarshal([]byte(got), &res); err != nil || status != http.StatusOK {
+			t.Fatalf("%s: %d %s", c.name, status, got)
+		}
+		sc := res.Result.StructuredContent
+		if !res.Result.IsError || sc.Code != "invalid" || len(sc.Details) != 1 || sc.Details[0].Field != c.field ||
+			!strings.Contains(sc.Details[0].Message, c.message) || strings.Contains(got, "Go ") || strings.Contains(got, "int") {
+			t.Errorf("%s: %s\nwant invalid, %s %s", c.name, got, c.field, c.message)
+		}
+	}
+	if got := e.ScansUsed(k.Key.ID); got != 0 {
+		t.Errorf("%d scans used by refused calls, want 0", got)
 	}
 }

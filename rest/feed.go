@@ -176,9 +176,15 @@ var entryTemplate = template.Must(template.New("entry").Parse(`<p>{{.Move}}{{.A.
 <p>Document: <a href="{{.A.URL}}">{{.Name}}</a> · {{.A.Added}} lines added, {{.A.Removed}} removed</p>
 {{- if .A.FindingsAdded}}
 <h3>New findings</h3><ul>{{range .A.FindingsAdded}}<li><strong>{{.Title}}</strong> ({{.Severity}})<blockquote>{{.Quote}}</blockquote></li>{{end}}</ul>
+{{- if .A.FindingsAddedOmitted}}
+<p>… and {{.A.FindingsAddedOmitted}} more new findings, less severe, not shown.</p>
+{{- end}}
 {{- end}}
 {{- if .A.FindingsRemoved}}
 <h3>Findings gone</h3><ul>{{range .A.FindingsRemoved}}<li><strong>{{.Title}}</strong> ({{.Severity}})<blockquote>{{.Quote}}</blockquote></li>{{end}}</ul>
+{{- if .A.FindingsRemovedOmitted}}
+<p>… and {{.A.FindingsRemovedOmitted}} more findings gone, less severe, not shown.</p>
+{{- end}}
 {{- end}}
 <p><a href="{{.Link}}">See the change in clausewatch</a></p>`))
 

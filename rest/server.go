@@ -4,7 +4,6 @@
 package rest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,9 +11,6 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
-	"reflect"
-	"strconv"
-	"strings"
 
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/middleware"
@@ -190,54 +186,16 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	if err != nil {
 		return decodeError(err)
 	}
-	if err := middleware.CheckJSON(body, reflect.TypeOf(v)); err != nil {
-		return decodeError(err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	return decodeError(dec.Decode(v))
+	return middleware.DecodeJSON(body, v)
 }
 
+// decodeError words a body that could not be read: past the limit (413),
+// or cut off.
 func decodeError(err error) error {
-	var (
-		tooBig *http.MaxBytesError
-		syn    *json.SyntaxError
-		typ    *json.UnmarshalTypeError
-	)
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, new(*app.Error)):
-		return err
-	case errors.As(err, &tooBig):
+	if errors.As(err, new(*http.MaxBytesError)) {
 		return app.Errorf(app.CodeTooLarge, "request body exceeds %d bytes", middleware.MaxBody)
-	case errors.As(err, &syn):
-		return &app.Error{Code: app.CodeInvalid, Message: "malformed JSON", Fields: []app.FieldError{{Field: "body", Message: "syntax error at byte " + strconv.FormatInt(syn.Offset, 10)}}}
-	case errors.As(err, &typ):
-		field := typ.Field
-		if field == "" {
-			field = "body"
-		}
-		msg := "must be " + middleware.JSONKind(typ.Type)
-		if strings.HasPrefix(typ.Value, "number") && isInteger(typ.Type.Kind()) {
-			// A number, but a fraction or past what the field holds.
-			msg = "must be a whole number in range"
-		}
-		return &app.Error{Code: app.CodeInvalid, Message: "invalid request", Fields: []app.FieldError{{Field: field, Message: msg}}}
-	case errors.Is(err, io.EOF):
-		return &app.Error{Code: app.CodeInvalid, Message: "request body is empty", Fields: []app.FieldError{{Field: "body", Message: "is required"}}}
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return &app.Error{Code: app.CodeInvalid, Message: "malformed JSON", Fields: []app.FieldError{{Field: "body", Message: "ends early"}}}
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		return &app.Error{Code: app.CodeInvalid, Message: "invalid request", Fields: []app.FieldError{{Field: name, Message: "is not a known field"}}}
-	default:
-		return &app.Error{Code: app.CodeInvalid, Message: "malformed JSON", Fields: []app.FieldError{{Field: "body", Message: "cannot be read as JSON"}}}
 	}
-}
-
-func isInteger(k reflect.Kind) bool {
-	return k >= reflect.Int && k <= reflect.Uint64
+	return &app.Error{Code: app.CodeInvalid, Message: "malformed JSON", Fields: []app.FieldError{{Field: "body", Message: "cannot be read as JSON"}}}
 }
 
 func (s *server) handleReady(w http.ResponseWriter, r *http.Request) error {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"io"
+	"strings"
 
 	"github.com/clausewatch/clausewatch/internal/app"
 )
@@ -26,6 +27,10 @@ func runAccount(ctx context.Context, args []string, getenv func(string) string, 
 	email := flagString(fs, "email")
 	if email == "" || fs.NArg() != 1 {
 		return usageError(stderr, "account", "account plan needs --email and one plan: free, base or advanced")
+	}
+	if !app.ValidEmail(strings.TrimSpace(email)) {
+		// Refused before the database is opened: nothing is made.
+		return usageError(stderr, "account", "--email must be an email address, like ops@example.com")
 	}
 	if !app.Tier(fs.Arg(0)).Valid() {
 		return usageError(stderr, "account", "unknown plan "+fs.Arg(0)+": free, base or advanced")

@@ -100,6 +100,9 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"analyze"}, exitUsage},
 		{[]string{"key", "create"}, exitUsage},
 		{[]string{"account", "plan", "--email", "a@b.c", "gold"}, exitUsage},
+		{[]string{"account", "plan", "--email", "@", "base"}, exitUsage},
+		{[]string{"account", "plan", "--email", "Ops <ops@example.com>", "base"}, exitUsage},
+		{[]string{"key", "create", "--email", "a@", "--name", "k"}, exitUsage},
 		{[]string{"migrate", "extra"}, exitUsage},
 		{[]string{"analyze", filepath.Join(t.TempDir(), "missing.html")}, exitError},
 	} {

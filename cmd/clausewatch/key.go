@@ -31,6 +31,13 @@ func runKey(ctx context.Context, args []string, getenv func(string) string, stdo
 	if *name == "" || fs.NArg() > 0 {
 		return usageError(stderr, "key", "key create needs --name and no other arguments")
 	}
+	id := ownerIdentity()
+	if e := strings.TrimSpace(*email); e != "" {
+		if !app.ValidEmail(e) {
+			return usageError(stderr, "key", "--email must be an email address, like ops@example.com")
+		}
+		id = app.Identity{Subject: app.LocalSubject(e), Email: e}
+	}
 	cfg, store, err := openConfigured(ctx, getenv)
 	if err != nil {
 		return err
@@ -38,10 +45,6 @@ func runKey(ctx context.Context, args []string, getenv func(string) string, stdo
 	defer store.Close()
 	svc := app.New(app.Options{Store: store, Logger: newLogger(cfg, stderr)})
 
-	id := ownerIdentity()
-	if e := strings.TrimSpace(*email); e != "" {
-		id = app.Identity{Subject: app.LocalSubject(e), Email: e}
-	}
 	acct, err := svc.EnsureAccount(ctx, id)
 	if err != nil {
 		return err

@@ -62,21 +62,23 @@ type ComplexityRoot struct {
 	}
 
 	Alert struct {
-		Added           func(childComplexity int) int
-		CasesAdded      func(childComplexity int) int
-		CasesRemoved    func(childComplexity int) int
-		DetectedAt      func(childComplexity int) int
-		Diff            func(childComplexity int) int
-		FindingsAdded   func(childComplexity int) int
-		FindingsRemoved func(childComplexity int) int
-		GradeAfter      func(childComplexity int) int
-		GradeBefore     func(childComplexity int) int
-		ID              func(childComplexity int) int
-		MonitorID       func(childComplexity int) int
-		Read            func(childComplexity int) int
-		Removed         func(childComplexity int) int
-		Summary         func(childComplexity int) int
-		URL             func(childComplexity int) int
+		Added                  func(childComplexity int) int
+		CasesAdded             func(childComplexity int) int
+		CasesRemoved           func(childComplexity int) int
+		DetectedAt             func(childComplexity int) int
+		Diff                   func(childComplexity int) int
+		FindingsAdded          func(childComplexity int) int
+		FindingsAddedOmitted   func(childComplexity int) int
+		FindingsRemoved        func(childComplexity int) int
+		FindingsRemovedOmitted func(childComplexity int) int
+		GradeAfter             func(childComplexity int) int
+		GradeBefore            func(childComplexity int) int
+		ID                     func(childComplexity int) int
+		MonitorID              func(childComplexity int) int
+		Read                   func(childComplexity int) int
+		Removed                func(childComplexity int) int
+		Summary                func(childComplexity int) int
+		URL                    func(childComplexity int) int
 	}
 
 	AlertPage struct {
@@ -339,18 +341,20 @@ type ComplexityRoot struct {
 	}
 
 	VersionDiff struct {
-		Added           func(childComplexity int) int
-		Changed         func(childComplexity int) int
-		Diff            func(childComplexity int) int
-		FindingsAdded   func(childComplexity int) int
-		FindingsRemoved func(childComplexity int) int
-		From            func(childComplexity int) int
-		GradeAfter      func(childComplexity int) int
-		GradeBefore     func(childComplexity int) int
-		MonitorID       func(childComplexity int) int
-		Removed         func(childComplexity int) int
-		Summarised      func(childComplexity int) int
-		To              func(childComplexity int) int
+		Added                  func(childComplexity int) int
+		Changed                func(childComplexity int) int
+		Diff                   func(childComplexity int) int
+		FindingsAdded          func(childComplexity int) int
+		FindingsAddedOmitted   func(childComplexity int) int
+		FindingsRemoved        func(childComplexity int) int
+		FindingsRemovedOmitted func(childComplexity int) int
+		From                   func(childComplexity int) int
+		GradeAfter             func(childComplexity int) int
+		GradeBefore            func(childComplexity int) int
+		MonitorID              func(childComplexity int) int
+		Removed                func(childComplexity int) int
+		Summarised             func(childComplexity int) int
+		To                     func(childComplexity int) int
 	}
 
 	Viewer struct {
@@ -520,12 +524,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Alert.FindingsAdded(childComplexity), true
+	case "Alert.findingsAddedOmitted":
+		if e.ComplexityRoot.Alert.FindingsAddedOmitted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Alert.FindingsAddedOmitted(childComplexity), true
 	case "Alert.findingsRemoved":
 		if e.ComplexityRoot.Alert.FindingsRemoved == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Alert.FindingsRemoved(childComplexity), true
+	case "Alert.findingsRemovedOmitted":
+		if e.ComplexityRoot.Alert.FindingsRemovedOmitted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Alert.FindingsRemovedOmitted(childComplexity), true
 	case "Alert.gradeAfter":
 		if e.ComplexityRoot.Alert.GradeAfter == nil {
 			break
@@ -1700,12 +1716,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.VersionDiff.FindingsAdded(childComplexity), true
+	case "VersionDiff.findingsAddedOmitted":
+		if e.ComplexityRoot.VersionDiff.FindingsAddedOmitted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VersionDiff.FindingsAddedOmitted(childComplexity), true
 	case "VersionDiff.findingsRemoved":
 		if e.ComplexityRoot.VersionDiff.FindingsRemoved == nil {
 			break
 		}
 
 		return e.ComplexityRoot.VersionDiff.FindingsRemoved(childComplexity), true
+	case "VersionDiff.findingsRemovedOmitted":
+		if e.ComplexityRoot.VersionDiff.FindingsRemovedOmitted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VersionDiff.FindingsRemovedOmitted(childComplexity), true
 	case "VersionDiff.from":
 		if e.ComplexityRoot.VersionDiff.From == nil {
 			break
@@ -2226,10 +2254,14 @@ type Alert {
   added: Int!
   "Lines removed."
   removed: Int!
-  "Findings present in the new text and not the old."
+  "Findings present in the new text and not the old: most severe first, at most 100 (findingsAddedOmitted counts the rest)."
   findingsAdded: [ChangedFinding!]!
-  "Findings present in the old text and not the new."
+  "Findings present in the old text and not the new: most severe first, at most 100 (findingsRemovedOmitted counts the rest)."
   findingsRemoved: [ChangedFinding!]!
+  "How many findings added were left out of findingsAdded, past its 100 most severe; 0 on alerts stored before the cap."
+  findingsAddedOmitted: Int!
+  "How many findings removed were left out of findingsRemoved, past its 100 most severe; 0 on alerts stored before the cap."
+  findingsRemovedOmitted: Int!
   "The old text's grade; null on alerts stored before alerts had grades."
   gradeBefore: String
   "The new text's grade; null on alerts stored before alerts had grades."
@@ -2396,9 +2428,14 @@ type VersionDiff {
   changed: Int!
   "True when the texts differ too much to diff line by line within the bound."
   summarised: Boolean!
-  "Findings in the newer text and not the older, matched by case and place."
+  "Findings in the newer text and not the older, matched by case and place: most severe first, at most 100 (findingsAddedOmitted counts the rest)."
   findingsAdded: [ChangedFinding!]!
+  "Findings in the older text and not the newer: most severe first, at most 100 (findingsRemovedOmitted counts the rest)."
   findingsRemoved: [ChangedFinding!]!
+  "How many findings added were left out of findingsAdded, past its 100 most severe."
+  findingsAddedOmitted: Int!
+  "How many findings removed were left out of findingsRemoved, past its 100 most severe."
+  findingsRemovedOmitted: Int!
   "The grade of from's text."
   gradeBefore: String!
   "The grade of to's text."
@@ -2465,6 +2502,10 @@ func (ec *executionContext) childFields_Alert(ctx context.Context, field graphql
 		return ec.fieldContext_Alert_findingsAdded(ctx, field)
 	case "findingsRemoved":
 		return ec.fieldContext_Alert_findingsRemoved(ctx, field)
+	case "findingsAddedOmitted":
+		return ec.fieldContext_Alert_findingsAddedOmitted(ctx, field)
+	case "findingsRemovedOmitted":
+		return ec.fieldContext_Alert_findingsRemovedOmitted(ctx, field)
 	case "gradeBefore":
 		return ec.fieldContext_Alert_gradeBefore(ctx, field)
 	case "gradeAfter":
@@ -2961,6 +3002,10 @@ func (ec *executionContext) childFields_VersionDiff(ctx context.Context, field g
 		return ec.fieldContext_VersionDiff_findingsAdded(ctx, field)
 	case "findingsRemoved":
 		return ec.fieldContext_VersionDiff_findingsRemoved(ctx, field)
+	case "findingsAddedOmitted":
+		return ec.fieldContext_VersionDiff_findingsAddedOmitted(ctx, field)
+	case "findingsRemovedOmitted":
+		return ec.fieldContext_VersionDiff_findingsRemovedOmitted(ctx, field)
 	case "gradeBefore":
 		return ec.fieldContext_VersionDiff_gradeBefore(ctx, field)
 	case "gradeAfter":
@@ -3932,6 +3977,52 @@ func (ec *executionContext) fieldContext_Alert_findingsRemoved(_ context.Context
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Alert_findingsAddedOmitted(ctx context.Context, field graphql.CollectedField, obj *monitor.Alert) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Alert_findingsAddedOmitted(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FindingsAddedOmitted, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Alert_findingsAddedOmitted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Alert", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Alert_findingsRemovedOmitted(ctx context.Context, field graphql.CollectedField, obj *monitor.Alert) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Alert_findingsRemovedOmitted(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FindingsRemovedOmitted, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Alert_findingsRemovedOmitted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Alert", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Alert_gradeBefore(ctx context.Context, field graphql.CollectedField, obj *monitor.Alert) (ret graphql.Marshaler) {
@@ -8765,6 +8856,52 @@ func (ec *executionContext) fieldContext_VersionDiff_findingsRemoved(_ context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _VersionDiff_findingsAddedOmitted(ctx context.Context, field graphql.CollectedField, obj *monitor.VersionDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VersionDiff_findingsAddedOmitted(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FindingsAddedOmitted, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VersionDiff_findingsAddedOmitted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VersionDiff", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _VersionDiff_findingsRemovedOmitted(ctx context.Context, field graphql.CollectedField, obj *monitor.VersionDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VersionDiff_findingsRemovedOmitted(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FindingsRemovedOmitted, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VersionDiff_findingsRemovedOmitted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VersionDiff", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _VersionDiff_gradeBefore(ctx context.Context, field graphql.CollectedField, obj *monitor.VersionDiff) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10296,6 +10433,16 @@ func (ec *executionContext) _Alert(ctx context.Context, sel ast.SelectionSet, ob
 			}
 		case "findingsRemoved":
 			out.Values[i] = ec._Alert_findingsRemoved(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "findingsAddedOmitted":
+			out.Values[i] = ec._Alert_findingsAddedOmitted(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "findingsRemovedOmitted":
+			out.Values[i] = ec._Alert_findingsRemovedOmitted(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -12971,6 +13118,16 @@ func (ec *executionContext) _VersionDiff(ctx context.Context, sel ast.SelectionS
 			}
 		case "findingsRemoved":
 			out.Values[i] = ec._VersionDiff_findingsRemoved(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "findingsAddedOmitted":
+			out.Values[i] = ec._VersionDiff_findingsAddedOmitted(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "findingsRemovedOmitted":
+			out.Values[i] = ec._VersionDiff_findingsRemovedOmitted(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

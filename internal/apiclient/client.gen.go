@@ -631,9 +631,17 @@ type Alert struct {
 	// Diff Unified diff of the extracted text, one paragraph a line, 3 lines of context; empty when the change was too large to diff within the bound (the summary then says so); at most 256 KiB, cut at a line's end with a last line saying how many lines were left out
 	Diff string `json:"diff"`
 
-	// FindingsAdded Findings in the new text and not the old (matched by category and quote, so a moved paragraph is neither)
-	FindingsAdded   []ChangedFinding `json:"findingsAdded"`
+	// FindingsAdded Findings in the new text and not the old (matched by category and quote, so a moved paragraph is neither); most severe first, at most 100 (findingsAddedOmitted counts the rest)
+	FindingsAdded []ChangedFinding `json:"findingsAdded"`
+
+	// FindingsAddedOmitted How many findings added were left out of findingsAdded, past its 100 most severe; 0 on alerts stored before the cap
+	FindingsAddedOmitted int `json:"findingsAddedOmitted"`
+
+	// FindingsRemoved Findings in the old text and not the new; most severe first, at most 100 (findingsRemovedOmitted counts the rest)
 	FindingsRemoved []ChangedFinding `json:"findingsRemoved"`
+
+	// FindingsRemovedOmitted How many findings removed were left out of findingsRemoved, past its 100 most severe; 0 on alerts stored before the cap
+	FindingsRemovedOmitted int `json:"findingsRemovedOmitted"`
 
 	// GradeAfter the new text's grade; null on alerts stored before alerts had grades
 	GradeAfter *AlertGradeAfter `json:"gradeAfter,omitempty"`
@@ -1006,10 +1014,18 @@ type VersionDiff struct {
 	// Diff Unified diff of the two texts, one paragraph a line, 3 lines of context; empty when summarised; at most 256 KiB
 	Diff string `json:"diff"`
 
-	// FindingsAdded Findings of the newer text not in the older, matched by case and place
-	FindingsAdded   []ChangedFinding `json:"findingsAdded"`
+	// FindingsAdded Findings of the newer text not in the older, matched by case and place; most severe first, at most 100 (findingsAddedOmitted counts the rest)
+	FindingsAdded []ChangedFinding `json:"findingsAdded"`
+
+	// FindingsAddedOmitted How many findings added were left out of findingsAdded, past its 100 most severe
+	FindingsAddedOmitted int `json:"findingsAddedOmitted"`
+
+	// FindingsRemoved Findings of the older text not in the newer; most severe first, at most 100 (findingsRemovedOmitted counts the rest)
 	FindingsRemoved []ChangedFinding `json:"findingsRemoved"`
-	From            MonitorVersion   `json:"from"`
+
+	// FindingsRemovedOmitted How many findings removed were left out of findingsRemoved, past its 100 most severe
+	FindingsRemovedOmitted int            `json:"findingsRemovedOmitted"`
+	From                   MonitorVersion `json:"from"`
 
 	// GradeAfter The grade of to
 	GradeAfter string `json:"gradeAfter"`

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"net/mail"
 	"strings"
 	"time"
 )
@@ -51,6 +52,14 @@ type SessionVerifier interface {
 	Verify(ctx context.Context, token string) (Identity, error)
 }
 
+// ValidEmail reports whether s is one bare address, local@domain (no name,
+// no angle brackets, no list), as an account made from an address on the
+// command line must have: "@" held an "@" and made an account no one is.
+func ValidEmail(s string) bool {
+	a, err := mail.ParseAddress(s)
+	return err == nil && a.Address == s && len(s) <= 254
+}
+
 // LocalSubject is the subject of an account made from an email address on
 // this machine (CLI key creation, the zero-setup owner).
 func LocalSubject(email string) string { return "local:" + strings.ToLower(strings.TrimSpace(email)) }
@@ -94,7 +103,7 @@ func (s *Service) EnsureAccount(ctx context.Context, id Identity) (*Account, err
 // webhook changes plans; a later subscription event overrides this.
 func (s *Service) SetPlan(ctx context.Context, email string, tier Tier) ([]Account, error) {
 	email = strings.TrimSpace(email)
-	if email == "" || !strings.Contains(email, "@") {
+	if !ValidEmail(email) {
 		return nil, &Error{Code: CodeInvalid, Message: "invalid request", Fields: []FieldError{{Field: "email", Message: "must be an email address"}}}
 	}
 	if !tier.Valid() {

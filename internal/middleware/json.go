@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/clausewatch/clausewatch/internal/app"
@@ -152,4 +153,58 @@ func JSONKind(t reflect.Type) string {
 	default:
 		return "a number"
 	}
+}
+
+// DecodeJSON reads data strictly into v, as every transport reads a
+// request's JSON (REST bodies, MCP tool arguments): well-formed, one value,
+// field names exact, no key twice (CheckJSON), no unknown fields, each
+// value of its field's type. A refusal is an invalid app error naming the
+// field in words a client knows (never a Go type's name).
+func DecodeJSON(data []byte, v any) error {
+	if err := CheckJSON(data, reflect.TypeOf(v)); err != nil {
+		return jsonError(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	return jsonError(dec.Decode(v))
+}
+
+// jsonError words a decoder's error as an invalid app error.
+func jsonError(err error) error {
+	var (
+		syn *json.SyntaxError
+		typ *json.UnmarshalTypeError
+	)
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, new(*app.Error)):
+		return err
+	case errors.As(err, &syn):
+		return &app.Error{Code: app.CodeInvalid, Message: "malformed JSON", Fields: []app.FieldError{{Field: "body", Message: "syntax error at byte " + strconv.FormatInt(syn.Offset, 10)}}}
+	case errors.As(err, &typ):
+		field := typ.Field
+		if field == "" {
+			field = "body"
+		}
+		msg := "must be " + JSONKind(typ.Type)
+		if strings.HasPrefix(typ.Value, "number") && isInteger(typ.Type.Kind()) {
+			// A number, but a fraction or past what the field holds.
+			msg = "must be a whole number in range"
+		}
+		return &app.Error{Code: app.CodeInvalid, Message: "invalid request", Fields: []app.FieldError{{Field: field, Message: msg}}}
+	case errors.Is(err, io.EOF):
+		return &app.Error{Code: app.CodeInvalid, Message: "request body is empty", Fields: []app.FieldError{{Field: "body", Message: "is required"}}}
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return &app.Error{Code: app.CodeInvalid, Message: "malformed JSON", Fields: []app.FieldError{{Field: "body", Message: "ends early"}}}
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+		return &app.Error{Code: app.CodeInvalid, Message: "invalid request", Fields: []app.FieldError{{Field: name, Message: "is not a known field"}}}
+	default:
+		return &app.Error{Code: app.CodeInvalid, Message: "malformed JSON", Fields: []app.FieldError{{Field: "body", Message: "cannot be read as JSON"}}}
+	}
+}
+
+func isInteger(k reflect.Kind) bool {
+	return k >= reflect.Int && k <= reflect.Uint64
 }

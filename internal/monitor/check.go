@@ -309,11 +309,13 @@ func (s *Service) alertFor(ctx context.Context, m *Monitor, old string, doc *ext
 		return nil, err
 	}
 	added, removed := change.FindingsMoved(old, doc.Text, before.Findings, after.Findings)
-	return &Alert{ID: newID(), AccountID: m.AccountID, MonitorID: m.ID, URL: m.URL, DetectedAt: at,
+	a := &Alert{ID: newID(), AccountID: m.AccountID, MonitorID: m.ID, URL: m.URL, DetectedAt: at,
 		Summary: change.Summary(d, added, removed), Diff: capDiff(d.Unified), Added: d.Added, Removed: d.Removed,
-		FindingsAdded: alertFindings(added), FindingsRemoved: alertFindings(removed),
 		GradeBefore: before.Grade, GradeAfter: after.Grade,
-		CasesAdded: app.CasesOf(casesMissing(after.Cases, before.Cases)), CasesRemoved: app.CasesOf(casesMissing(before.Cases, after.Cases))}, nil
+		CasesAdded: app.CasesOf(casesMissing(after.Cases, before.Cases)), CasesRemoved: app.CasesOf(casesMissing(before.Cases, after.Cases))}
+	a.FindingsAdded, a.FindingsAddedOmitted = capFindings(added)
+	a.FindingsRemoved, a.FindingsRemovedOmitted = capFindings(removed)
+	return a, nil
 }
 
 // casesMissing returns the cases of a whose title b lacks.
@@ -325,6 +327,26 @@ func casesMissing(a, b []analyze.Case) []analyze.Case {
 		}
 	}
 	return out
+}
+
+// MaxAlertFindings is the most findings an alert keeps in each of its two
+// lists (added, removed); the rest are counted, not kept. Like the diff's
+// cap (MaxAlertDiff) it bounds what one change costs to store and to read
+// again in every list, feed and tool call: a change of 3,200 findings made
+// an alert of 1.1 MB of JSON and a feed entry of 0.9 MB. A hundred is more
+// than anyone reads through, and kept most severe first, it holds every
+// blocker and bad finding of any document short of a pathological one.
+const MaxAlertFindings = 100
+
+// capFindings returns fs most severe first (in fs's order within a
+// severity), at most MaxAlertFindings of them, and how many were left out.
+func capFindings(fs []analyze.Finding) ([]AlertFinding, int) {
+	fs = slices.Clone(fs)
+	slices.SortStableFunc(fs, func(a, b analyze.Finding) int {
+		return analyze.SeverityRank(a.Severity) - analyze.SeverityRank(b.Severity)
+	})
+	omitted := max(0, len(fs)-MaxAlertFindings)
+	return alertFindings(fs[:len(fs)-omitted]), omitted
 }
 
 func alertFindings(fs []analyze.Finding) []AlertFinding {

@@ -91,9 +91,12 @@ type Alert struct {
 	Added      int    // lines added
 	Removed    int    // lines removed
 	// The analysis findings present in the new text and not the old, and
-	// the reverse.
-	FindingsAdded   []AlertFinding
-	FindingsRemoved []AlertFinding
+	// the reverse: each list most severe first, at most MaxAlertFindings,
+	// with the count of those left out.
+	FindingsAdded          []AlertFinding
+	FindingsRemoved        []AlertFinding
+	FindingsAddedOmitted   int
+	FindingsRemovedOmitted int
 	// How the grade moved: the old text's and the new text's, and the
 	// ToS;DR cases found in the new text and not the old, and the reverse.
 	// Grades are "" on alerts stored before alerts had them.
@@ -358,8 +361,8 @@ type AlertFilter struct {
 	MonitorID string // "": every monitor
 	Limit     *int   // 1 to 100; 20 when nil
 	Cursor    string // a previous page's NextCursor; "" for the first page
-	// WithoutDiff is for a caller that shows no diff (MCP): Diff stays
-	// empty and is not read.
+	// WithoutDiff is for a caller that shows no diff (MCP, feeds, a
+	// GraphQL selection without it): Diff stays empty and is not read.
 	WithoutDiff bool
 }
 

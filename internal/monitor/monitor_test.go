@@ -221,6 +221,53 @@ func TestMonitorDetectsRealChangesOnly(t *testing.T) {
 	})
 }
 
+// A change that adds more findings than an alert keeps gives an alert of
+// exactly MaxAlertFindings of them, the most severe first, and the count of
+// the rest, stored (both dialects) and read back; the versions' diff says the
+// same.
+func TestAlertFindingsAreCapped(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e, ctx, m := mustWatched(t, d, terms("n1", "3 May 2026", "utm_source=a", false), "")
+		// One good finding first, then 120 bad ones (two a group; the
+		// paragraph between keeps each group's findings apart).
+		extra := []string{`<p>We do not sell your personal information to anyone.</p>`}
+		for i := range 60 {
+			extra = append(extra, fmt.Sprintf(`<p>Any dispute about order %d shall be resolved by binding arbitration in city %d.</p>
+<p>Our office number %d is open on weekdays.</p>
+<p>We may terminate your account %d at any time without notice.</p>`, i, i, i, i))
+		}
+		e.Docs.Set("/terms", html(terms("n1", "3 May 2026", "utm_source=a", false, extra...), ""))
+		e.mustCheck(t, ctx, m.ID)
+		alerts := e.alerts(t, ctx, monitor.AlertFilter{})
+		if len(alerts) != 1 {
+			t.Fatalf("%d alerts, want 1", len(alerts))
+		}
+		a := alerts[0]
+		if len(a.FindingsAdded) != monitor.MaxAlertFindings || a.FindingsAddedOmitted != 121-monitor.MaxAlertFindings ||
+			len(a.FindingsRemoved) != 0 || a.FindingsRemovedOmitted != 0 {
+			t.Fatalf("%d findings added, %d omitted, %d removed, %d omitted; want %d, %d, 0, 0", len(a.FindingsAdded), a.FindingsAddedOmitted,
+				len(a.FindingsRemoved), a.FindingsRemovedOmitted, monitor.MaxAlertFindings, 121-monitor.MaxAlertFindings)
+		}
+		for _, f := range a.FindingsAdded {
+			if f.Severity != "bad" {
+				t.Fatalf("kept a %s finding (%s) over a bad one", f.Severity, f.Quote)
+			}
+		}
+		// The diff of the two versions keeps the findings as the alert does.
+		vp, err := e.Mon.FindMonitorVersions(ctx, monitor.VersionFilter{MonitorID: m.ID, Limit: ptr(2)})
+		if err != nil || len(vp.Versions) != 2 {
+			t.Fatalf("versions %+v %v", vp, err)
+		}
+		vd, err := e.Mon.DiffMonitorVersions(ctx, m.ID, vp.Versions[1].ContentHash, vp.Versions[0].ContentHash)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(vd.FindingsAdded, a.FindingsAdded) || vd.FindingsAddedOmitted != a.FindingsAddedOmitted {
+			t.Errorf("version diff: %d findings added, %d omitted; want the alert's", len(vd.FindingsAdded), vd.FindingsAddedOmitted)
+		}
+	})
+}
+
 // A 304 answer to the conditional GET counts as unchanged.
 func TestMonitorConditionalGet(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {

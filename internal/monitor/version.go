@@ -22,9 +22,11 @@ type VersionDiff struct {
 	Diff                    string
 	Added, Removed, Changed int
 	Summarised              bool
-	FindingsAdded           []AlertFinding
-	FindingsRemoved         []AlertFinding
-	GradeBefore, GradeAfter string
+	// The findings as an alert keeps them: most severe first, at most
+	// MaxAlertFindings a list, with the count of the rest.
+	FindingsAdded, FindingsRemoved               []AlertFinding
+	FindingsAddedOmitted, FindingsRemovedOmitted int
+	GradeBefore, GradeAfter                      string
 }
 
 // historyCaller checks an operation on the history of the caller's monitor
@@ -105,8 +107,9 @@ func (s *Service) diffVersions(ctx context.Context, m *Monitor, a, b *MonitorVer
 	}
 	added, removed := change.FindingsMoved(a.Text, b.Text, before.Findings, after.Findings)
 	out := &VersionDiff{MonitorID: m.ID, Diff: capDiff(d.Unified), Added: d.Added, Removed: d.Removed, Changed: d.Changed,
-		Summarised: d.Summarised, FindingsAdded: alertFindings(added), FindingsRemoved: alertFindings(removed),
-		GradeBefore: before.Grade, GradeAfter: after.Grade}
+		Summarised: d.Summarised, GradeBefore: before.Grade, GradeAfter: after.Grade}
+	out.FindingsAdded, out.FindingsAddedOmitted = capFindings(added)
+	out.FindingsRemoved, out.FindingsRemovedOmitted = capFindings(removed)
 	a.Text, b.Text = "", ""
 	a.Grade, b.Grade = before.Grade, after.Grade
 	out.From, out.To = *a, *b

@@ -73,6 +73,9 @@ type Alert struct {
 	Removed         int            `json:"removed"`
 	FindingsAdded   []AlertFinding `json:"findingsAdded"`
 	FindingsRemoved []AlertFinding `json:"findingsRemoved"`
+	// how many findings each list left out (monitor.MaxAlertFindings)
+	FindingsAddedOmitted   int `json:"findingsAddedOmitted"`
+	FindingsRemovedOmitted int `json:"findingsRemovedOmitted"`
 	// null on alerts stored before alerts had grades
 	GradeBefore  *string `json:"gradeBefore"`
 	GradeAfter   *string `json:"gradeAfter"`
@@ -94,6 +97,7 @@ func NewAlertList(p *monitor.AlertPage) AlertList {
 		out.Alerts[i] = Alert{ID: a.ID, MonitorID: a.MonitorID, URL: a.URL, DetectedAt: Time(a.DetectedAt), Read: a.Read,
 			Summary: a.Summary, Diff: a.Diff, Added: a.Added, Removed: a.Removed,
 			FindingsAdded: newAlertFindings(a.FindingsAdded), FindingsRemoved: newAlertFindings(a.FindingsRemoved),
+			FindingsAddedOmitted: a.FindingsAddedOmitted, FindingsRemovedOmitted: a.FindingsRemovedOmitted,
 			GradeBefore: NonEmpty(a.GradeBefore), GradeAfter: NonEmpty(a.GradeAfter),
 			CasesAdded:   append([]Case{}, MapAll(a.CasesAdded, NewCase)...),
 			CasesRemoved: append([]Case{}, MapAll(a.CasesRemoved, NewCase)...)}
@@ -148,8 +152,11 @@ type VersionDiff struct {
 	Summarised      bool           `json:"summarised"`
 	FindingsAdded   []AlertFinding `json:"findingsAdded"`
 	FindingsRemoved []AlertFinding `json:"findingsRemoved"`
-	GradeBefore     string         `json:"gradeBefore"`
-	GradeAfter      string         `json:"gradeAfter"`
+	// how many findings each list left out (monitor.MaxAlertFindings)
+	FindingsAddedOmitted   int    `json:"findingsAddedOmitted"`
+	FindingsRemovedOmitted int    `json:"findingsRemovedOmitted"`
+	GradeBefore            string `json:"gradeBefore"`
+	GradeAfter             string `json:"gradeAfter"`
 }
 
 // NewVersionDiff maps what changed between two versions.
@@ -157,5 +164,6 @@ func NewVersionDiff(d *monitor.VersionDiff) VersionDiff {
 	return VersionDiff{MonitorID: d.MonitorID, From: NewVersion(&d.From), To: NewVersion(&d.To),
 		Diff: d.Diff, Added: d.Added, Removed: d.Removed, Changed: d.Changed, Summarised: d.Summarised,
 		FindingsAdded: newAlertFindings(d.FindingsAdded), FindingsRemoved: newAlertFindings(d.FindingsRemoved),
+		FindingsAddedOmitted: d.FindingsAddedOmitted, FindingsRemovedOmitted: d.FindingsRemovedOmitted,
 		GradeBefore: d.GradeBefore, GradeAfter: d.GradeAfter}
 }

@@ -11,7 +11,7 @@ const monitorFields = `id url name intervalSeconds alertOn status createdAt last
   lastChangedAt lastError lastErrorCode blockedBy consecutiveFailures`;
 const findingFields = "category severity title quote";
 const alertFields = `id monitorId url detectedAt read summary diff added removed gradeBefore gradeAfter
-  findingsAdded { ${findingFields} } findingsRemoved { ${findingFields} }`;
+  findingsAdded { ${findingFields} } findingsRemoved { ${findingFields} } findingsAddedOmitted findingsRemovedOmitted`;
 
 const intervals = [[3600, "Every hour"], [21600, "Every 6 hours"], [86400, "Every day"], [604800, "Every week"]];
 const alertOns = [["any", "Any change of the text"], ["risk", "Only changes that matter: a bad or blocker finding, or the grade"]];
@@ -241,14 +241,14 @@ async function toggleHistory(button, box, m) {
     result.replaceChildren(h("p", { class: "loading" }, "Comparing…"));
     try {
       const { monitorVersionDiff: d } = await gql(`query ($id: ID!, $a: String!, $b: String!) { monitorVersionDiff(monitorId: $id, from: $a, to: $b) {
-        diff added removed changed summarised gradeBefore gradeAfter findingsAdded { ${findingFields} } findingsRemoved { ${findingFields} } } }`,
+        diff added removed changed summarised gradeBefore gradeAfter findingsAdded { ${findingFields} } findingsRemoved { ${findingFields} } findingsAddedOmitted findingsRemovedOmitted } }`,
       { id: m.id, a: vs[Number(from)].contentHash, b: vs[Number(to)].contentHash });
       fill(result,
         h("h4", {}, `Version ${n - Number(from)} → version ${n - Number(to)}`),
         h("p", {}, gradeMove(d.gradeBefore, d.gradeAfter), " ", `${d.changed} paragraph${d.changed === 1 ? "" : "s"} changed `,
           h("span", { class: "ins" }, `+${d.added}`), " ", h("span", { class: "del" }, `−${d.removed}`)),
-        findingChanges("New findings", d.findingsAdded),
-        findingChanges("Findings gone", d.findingsRemoved),
+        findingChanges("New findings", d.findingsAdded, d.findingsAddedOmitted),
+        findingChanges("Findings gone", d.findingsRemoved, d.findingsRemovedOmitted),
         d.summarised ? h("p", { class: "muted" }, "Too many differences to show paragraph by paragraph.") : diff(d.diff));
     } catch (err) {
       result.replaceChildren(errorBox(err, "The versions could not be compared."));
@@ -290,18 +290,21 @@ function alertList(alerts, names, monitorBox, alertBox) {
       h("h3", { tabindex: "-1" }, a.read ? null : h("span", { class: "dot", "aria-label": "unread" }), names[a.monitorId] ?? a.url),
       h("span", { class: "muted" }, timeEl(a.detectedAt))),
     h("p", {}, gradeMove(a.gradeBefore, a.gradeAfter), " ", a.summary, " ", h("span", { class: "ins" }, `+${a.added}`), " ", h("span", { class: "del" }, `−${a.removed}`)),
-    findingChanges("New findings", a.findingsAdded),
-    findingChanges("Findings gone", a.findingsRemoved),
+    findingChanges("New findings", a.findingsAdded, a.findingsAddedOmitted),
+    findingChanges("Findings gone", a.findingsRemoved, a.findingsRemovedOmitted),
     h("details", {}, h("summary", {}, "Show the changes"), diff(a.diff)),
     h("div", { class: "actions" },
       h("button", { type: "button", class: "secondary small", onclick: (e) => mark(a, e.target) }, a.read ? "Mark unread" : "Mark read")))));
 }
 
-function findingChanges(label, findings) {
+// findingChanges lists a change's findings, most severe first, and says how
+// many less severe ones the server left out (at most 100 are kept).
+function findingChanges(label, findings, omitted) {
   if (!findings.length) return null;
   return h("div", {}, h("h4", {}, label),
     h("ul", { class: "changes" }, findings.map((f) => h("li", { class: `sev-${f.severity}` },
-      h("strong", {}, f.title), " ", h("span", { class: "badge" }, f.severity), h("blockquote", {}, f.quote)))));
+      h("strong", {}, f.title), " ", h("span", { class: "badge" }, f.severity), h("blockquote", {}, f.quote)))),
+    omitted ? h("p", { class: "muted" }, `… and ${omitted} more, less severe, not shown.`) : null);
 }
 
 // diff shows a unified diff as a person reads it: the ---/+++ file headers
