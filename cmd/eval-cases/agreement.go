@@ -4,11 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strconv"
-
-	"github.com/clausewatch/clausewatch/internal/analyze/train"
 )
 
 // runAgreement checks the second pass at path against the guidelines'
@@ -18,19 +15,9 @@ func runAgreement(w io.Writer, labels, path, data string) error {
 	if err != nil {
 		return err
 	}
-	second, err := readLabels(path)
+	second, _, err := readCheckedLabels(path, data)
 	if err != nil {
 		return err
-	}
-	d, err := train.ReadToSDR(filepath.Join(data, "tosdr"))
-	if err != nil {
-		return err
-	}
-	rating := caseRatings(d)
-	for _, l := range second {
-		if err := l.check(rating); err != nil {
-			return fmt.Errorf("%s: %s sentence %d: %w", path, l.Source, l.Sentence, err)
-		}
 	}
 	return agreement(w, first, second)
 }

@@ -60,19 +60,9 @@ func main() {
 }
 
 func run(w io.Writer, path, data string, folds int, reading bool) error {
-	ls, err := readLabels(path)
+	ls, rating, err := readCheckedLabels(path, data)
 	if err != nil {
 		return err
-	}
-	d, err := train.ReadToSDR(filepath.Join(data, "tosdr"))
-	if err != nil {
-		return err
-	}
-	rating := caseRatings(d)
-	for _, l := range ls {
-		if err := l.check(rating); err != nil {
-			return fmt.Errorf("%s sentence %d: %w", l.Source, l.Sentence, err)
-		}
 	}
 	report(w, ls)
 	if reading {
@@ -140,4 +130,24 @@ func report(w io.Writer, ls []Label) {
 	for _, c := range cs {
 		fmt.Fprintf(w, "  %4d %3d %3d  %-8s %s\n", c.n, len(c.docs), len(c.services), c.rating, c.title)
 	}
+}
+
+// readCheckedLabels reads the labels at path and checks them against the
+// guidelines' vocabulary and cases.tsv, whose ratings it returns too.
+func readCheckedLabels(path, data string) ([]Label, map[string]string, error) {
+	ls, err := readLabels(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := train.ReadToSDR(filepath.Join(data, "tosdr"))
+	if err != nil {
+		return nil, nil, err
+	}
+	rating := caseRatings(d)
+	for _, l := range ls {
+		if err := l.check(rating); err != nil {
+			return nil, nil, fmt.Errorf("%s: %s sentence %d: %w", path, l.Source, l.Sentence, err)
+		}
+	}
+	return ls, rating, nil
 }
