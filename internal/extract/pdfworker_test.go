@@ -133,20 +133,31 @@ func TestWatchdogKillsStuckWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustReadPDF(t, x) // the worker is warm: its start is not timed below
+	// Growing to the memory limit takes more than the CPU budget under the
+	// race detector: that worker's CPU budget is the wall deadline, so the
+	// memory limit is what stops it.
+	wm := testWorkers(t, WorkerOptions{Size: 1, CPU: wall, Wall: wall, Memory: 512 << 20})
+	xm, err := newTestExtractor(wm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustReadPDF(t, xm)
 	tests := []struct {
 		name   string
+		x      *Extractor
 		raw    []byte
 		want   error
 		saying string
 		within time.Duration
 	}{
-		{"endless loop", spinPDF, ErrTooComplex, "of CPU", wall},
-		{"endless wait", sleepPDF, ErrTooComplex, "to read", wall + 2*time.Second},
-		{"memory", allocPDF, ErrTooComplex, "MB of memory", wall},
-		{"exit", exitPDF, ErrUnsupported, "reader stopped", wall},
+		{"endless loop", x, spinPDF, ErrTooComplex, "of CPU", wall},
+		{"endless wait", x, sleepPDF, ErrTooComplex, "to read", wall + 2*time.Second},
+		{"memory", xm, allocPDF, ErrTooComplex, "MB of memory", wall},
+		{"exit", x, exitPDF, ErrUnsupported, "reader stopped", wall},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			x := tt.x
 			start := time.Now()
 			_, err := x.Extract(tt.raw, "application/pdf", "")
 			if took := time.Since(start); took > tt.within {
