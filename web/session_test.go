@@ -1,9 +1,7 @@
 package web_test
 
 import (
-	"bytes"
 	"crypto/tls"
-	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +11,7 @@ import (
 	"time"
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
+	"github.com/clausewatch/clausewatch/internal/app/apptest"
 	"github.com/clausewatch/clausewatch/internal/session"
 	"github.com/clausewatch/clausewatch/web"
 )
@@ -95,7 +94,7 @@ func TestSignOutRevokesTheSession(t *testing.T) {
 				}
 				// Nor in any other spelling of the same signature: base64url's
 				// unused low bits of the last character, or padding.
-				for _, tok := range respellings(t, token) {
+				for _, tok := range apptest.Respellings(t, token) {
 					for what, r := range map[string]request{"as cookie": viewer(tok, ""), "as bearer": viewer("", tok)} {
 						if rec := srv.serve(r.build()); rec.Code != http.StatusUnauthorized || viewerEmail(t, rec) != "" {
 							t.Errorf("%s: signed-out token respelled %s %s: %d %s, want 401", name, tok[len(tok)-4:], what, rec.Code, rec.Body)
@@ -112,31 +111,6 @@ func TestSignOutRevokesTheSession(t *testing.T) {
 			}
 		})
 	}
-}
-
-// respellings are the other ways to write token's signature that a lenient
-// base64url decoder reads as the same bytes: each last character that
-// differs only in the bits past the signature's end, and the token padded.
-func respellings(t *testing.T, token string) []string {
-	t.Helper()
-	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-	dot := strings.LastIndexByte(token, '.')
-	sig := token[dot+1:]
-	want, err := base64.RawURLEncoding.DecodeString(sig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, c := range alphabet {
-		spelled := sig[:len(sig)-1] + string(c)
-		if got, err := base64.RawURLEncoding.DecodeString(spelled); err == nil && bytes.Equal(got, want) && spelled != sig {
-			out = append(out, token[:dot+1]+spelled)
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no respelling of %q", sig)
-	}
-	return append(out, token+"=", token+"==")
 }
 
 // The cookie is Secure whenever the browser is on https: this process

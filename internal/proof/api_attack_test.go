@@ -4,7 +4,6 @@ package proof
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/app/apptest"
 	"github.com/clausewatch/clausewatch/internal/session"
 )
 
@@ -378,32 +378,6 @@ func mcpBatchAttack(t *testing.T, a *attack) {
 	a.survived(t)
 }
 
-// respellings are the other ways to write token's signature that a
-// lenient base64url decoder reads as the same bytes: each last character
-// that differs only in the bits past the signature's end, and the token
-// padded.
-func respellings(t *testing.T, token string) []string {
-	t.Helper()
-	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-	dot := strings.LastIndexByte(token, '.')
-	sig := token[dot+1:]
-	want, err := base64.RawURLEncoding.DecodeString(sig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, c := range alphabet {
-		spelled := sig[:len(sig)-1] + string(c)
-		if got, err := base64.RawURLEncoding.DecodeString(spelled); err == nil && bytes.Equal(got, want) && spelled != sig {
-			out = append(out, token[:dot+1]+spelled)
-		}
-	}
-	if len(out) != 3 { // 32 bytes in 43 characters: the last carries 4 bits and 2 unused
-		t.Fatalf("%d respellings of %q, want 3", len(out), sig)
-	}
-	return append(out, token+"=", token+"==")
-}
-
 // Revocation was keyed on the hash of the token as written, and the JWT
 // parser read other spellings of the same signature: after sign-out, the
 // token with its last character changed worked again, as bearer, cookie and
@@ -442,7 +416,7 @@ func respellingAttack(t *testing.T, a *attack) {
 	}
 	tried, accepted := 0, 0
 	for i := range a.procs {
-		for _, tok := range append([]string{token}, respellings(t, token)...) {
+		for _, tok := range append([]string{token}, apptest.Respellings(t, token)...) {
 			spelled := "as written"
 			if tok != token {
 				spelled = "respelled ..." + tok[len(tok)-4:]
