@@ -353,7 +353,7 @@ func merge(d *doc, hits []hit, cd *caseDetector) []Finding {
 	}
 	good := func(h hit) bool { return h.sev == SeverityGood }
 	slices.SortStableFunc(hits, func(a, b hit) int {
-		return cmp.Or(cmp.Compare(catOrder[a.cat], catOrder[b.cat]), cmp.Compare(a.cas, b.cas), cmpBool(good(a), good(b)), cmp.Compare(a.sent, b.sent), cmp.Compare(severityRank(a.sev), severityRank(b.sev)))
+		return cmp.Or(cmp.Compare(catOrder[a.cat], catOrder[b.cat]), cmp.Compare(a.cas, b.cas), cmpBool(good(a), good(b)), cmp.Compare(a.sent, b.sent), cmp.Compare(SeverityRank(a.sev), SeverityRank(b.sev)))
 	})
 	findings := []Finding{}
 	for k := 0; k < len(hits); {
@@ -364,7 +364,7 @@ func merge(d *doc, hits []hit, cd *caseDetector) []Finding {
 			spans[hits[n].sent].End-spans[h.sent].Start <= maxMergedRunes {
 			last = max(last, hits[n].sent)
 			conf = max(conf, hits[n].conf)
-			if severityRank(hits[n].sev) < severityRank(sev) {
+			if SeverityRank(hits[n].sev) < SeverityRank(sev) {
 				sev = hits[n].sev
 			}
 			n++
@@ -386,7 +386,7 @@ func merge(d *doc, hits []hit, cd *caseDetector) []Finding {
 		k = n
 	}
 	slices.SortStableFunc(findings, func(a, b Finding) int {
-		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)), cmp.Compare(catOrder[a.Category], catOrder[b.Category]), cmp.Compare(a.End, b.End), cmp.Compare(a.Case, b.Case))
+		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(SeverityRank(a.Severity), SeverityRank(b.Severity)), cmp.Compare(catOrder[a.Category], catOrder[b.Category]), cmp.Compare(a.End, b.End), cmp.Compare(a.Case, b.Case))
 	})
 	return findings
 }
@@ -421,7 +421,7 @@ func checklist(findings []Finding, docType string) []string {
 			continue
 		}
 		seen[t] = true
-		items = append(items, item{severityRank(f.Severity), f.Start, t})
+		items = append(items, item{SeverityRank(f.Severity), f.Start, t})
 	}
 	slices.SortStableFunc(items, func(a, b item) int {
 		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.pos, b.pos))

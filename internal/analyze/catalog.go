@@ -307,12 +307,9 @@ func caseExplanation(title string) string {
 	return "This clause says that " + t + "."
 }
 
-// SeverityRank orders severities from worst (0) to best, for a caller that
-// lists findings most severe first.
-func SeverityRank(s string) int { return severityRank(s) }
-
-// severityRank orders severities from worst (0) to best.
-func severityRank(s string) int {
+// SeverityRank orders severities from worst (0) to best: findings are
+// listed most severe first.
+func SeverityRank(s string) int {
 	switch s {
 	case SeverityBlocker:
 		return 0
