@@ -23,7 +23,7 @@ import (
 	"github.com/clausewatch/clausewatch/graph"
 	"github.com/clausewatch/clausewatch/graph/model"
 	"github.com/clausewatch/clausewatch/internal/app"
-	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/apptest"
 	"github.com/clausewatch/clausewatch/internal/middleware"
 	"github.com/clausewatch/clausewatch/internal/session"
 )

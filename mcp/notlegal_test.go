@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
-	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/apptest"
 )
 
 // A text with no clause is a tool error with REST's code, the scan given

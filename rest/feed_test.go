@@ -9,7 +9,7 @@ import (
 	"github.com/mmcdole/gofeed"
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
-	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/apptest"
 )
 
 // An account's feed and a monitor's, read by URL with the feed token: they

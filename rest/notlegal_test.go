@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
-	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/apptest"
 )
 
 // A text with no clause gets no grade: 422 not_a_legal_document with a

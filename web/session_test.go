@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
-	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/apptest"
 	"github.com/clausewatch/clausewatch/internal/session"
 	"github.com/clausewatch/clausewatch/web"
 )

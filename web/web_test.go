@@ -24,7 +24,7 @@ import (
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/graph"
 	"github.com/clausewatch/clausewatch/internal/app"
-	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/apptest"
 	"github.com/clausewatch/clausewatch/internal/session"
 	"github.com/clausewatch/clausewatch/web"
 )

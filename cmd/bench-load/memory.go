@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/clausewatch/clausewatch/db"
+	"github.com/clausewatch/clausewatch/internal/analyze/corpus"
 	"github.com/clausewatch/clausewatch/internal/app"
-	"github.com/clausewatch/clausewatch/internal/corpus"
 	"github.com/clausewatch/clausewatch/internal/replica"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/clausewatch/clausewatch/internal/analyze/train"
 
-	"github.com/clausewatch/clausewatch/internal/corpus"
+	"github.com/clausewatch/clausewatch/internal/analyze/corpus"
 )
 
 // Label is one labelled sentence of labels.jsonl (GUIDELINES.md says what

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clausewatch/clausewatch/internal/analyze/corpus"
 	"github.com/clausewatch/clausewatch/internal/analyze/train"
-	"github.com/clausewatch/clausewatch/internal/corpus"
 )
 
 const (

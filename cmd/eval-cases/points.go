@@ -10,8 +10,8 @@ import (
 	"unicode"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
+	"github.com/clausewatch/clausewatch/internal/analyze/corpus"
 	"github.com/clausewatch/clausewatch/internal/analyze/train"
-	"github.com/clausewatch/clausewatch/internal/corpus"
 )
 
 // minQuoteWords is the shortest ToS;DR quote located in the corpus: shorter

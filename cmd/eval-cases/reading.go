@@ -9,7 +9,7 @@ import (
 	"slices"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
-	"github.com/clausewatch/clausewatch/internal/corpus"
+	"github.com/clausewatch/clausewatch/internal/analyze/corpus"
 )
 
 // How the analyzer reads the labelled sentences apart from their cases:

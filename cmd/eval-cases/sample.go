@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
-	"github.com/clausewatch/clausewatch/internal/corpus"
+	"github.com/clausewatch/clausewatch/internal/analyze/corpus"
 )
 
 // The sample the labels are made on: of the services that have both a terms

@@ -32,7 +32,7 @@ import (
 
 	"github.com/clausewatch/clausewatch/internal/extract"
 
-	"github.com/clausewatch/clausewatch/internal/corpus"
+	"github.com/clausewatch/clausewatch/internal/analyze/corpus"
 )
 
 type record struct {

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
-	"github.com/clausewatch/clausewatch/internal/corpus"
+	"github.com/clausewatch/clausewatch/internal/analyze/corpus"
 	"github.com/clausewatch/clausewatch/internal/extract"
 )
 

@@ -34,8 +34,8 @@ import (
 	"strings"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
+	"github.com/clausewatch/clausewatch/internal/analyze/corpus"
 	"github.com/clausewatch/clausewatch/internal/analyze/train"
-	"github.com/clausewatch/clausewatch/internal/corpus"
 )
 
 func main() {

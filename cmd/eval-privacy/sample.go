@@ -13,8 +13,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/clausewatch/clausewatch/internal/analyze/corpus"
 	"github.com/clausewatch/clausewatch/internal/analyze/train"
-	"github.com/clausewatch/clausewatch/internal/corpus"
 )
 
 // The sample the labels were made on: every policyStride-th privacy policy of

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clausewatch/clausewatch/internal/corpus"
+	"github.com/clausewatch/clausewatch/internal/analyze/corpus"
 )
 
 // tenKWords builds a 10,000-word policy from the golden documents.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clausewatch/clausewatch/internal/corpus"
+	"github.com/clausewatch/clausewatch/internal/analyze/corpus"
 )
 
 // findingsDir holds one readable golden per pinned analysis: its grade,

@@ -8,7 +8,7 @@ import (
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
-	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/apptest"
 )
 
 // SetPlan (`clausewatch account plan`): every account of the address gets

@@ -14,7 +14,7 @@ import (
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
-	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/apptest"
 )
 
 // payment is one provider event before it is signed.

@@ -15,7 +15,7 @@ import (
 	"github.com/clausewatch/clausewatch/db"
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
-	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/apptest"
 	extractor "github.com/clausewatch/clausewatch/internal/extract"
 	"github.com/clausewatch/clausewatch/internal/fetch"
 	"github.com/clausewatch/clausewatch/internal/monitor"

@@ -10,7 +10,7 @@ import (
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
-	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/apptest"
 	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/clausewatch/clausewatch/internal/app"
-	"github.com/clausewatch/clausewatch/internal/app/apptest"
+	"github.com/clausewatch/clausewatch/internal/apptest"
 	"github.com/clausewatch/clausewatch/internal/session"
 )
 

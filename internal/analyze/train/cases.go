@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"github.com/clausewatch/clausewatch/internal/analyze"
+	"github.com/clausewatch/clausewatch/internal/analyze/corpus"
 	"github.com/clausewatch/clausewatch/internal/analyze/model"
-	"github.com/clausewatch/clausewatch/internal/corpus"
 )
 
 // Point is one ToS;DR point of shared/data/tosdr/points.jsonl.
