@@ -54,7 +54,7 @@ proof: ## five real replicas on one PostgreSQL under load, kill -9, a PostgreSQL
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./internal/extract
 	$(GO) test -run '^$$' -fuzz '^FuzzCompare$$' -fuzztime $(FUZZTIME) ./internal/change
 	$(GO) test -run '^$$' -fuzz '^FuzzWellFormedKey$$' -fuzztime $(FUZZTIME) ./internal/app
-	./scripts/with-postgres.sh $(GO) test -run '^$$' -fuzz '^FuzzPaymentEvent$$' -fuzztime $(FUZZTIME) ./internal/app
+	./scripts/with-postgres.sh $(GO) test -run '^$$' -fuzz '^FuzzPaymentEvent$$' -fuzztime $(FUZZTIME) ./internal/billing
 	./scripts/with-postgres.sh $(GO) test -run '^$$' -fuzz '^FuzzDocument$$' -fuzztime $(FUZZTIME) ./graph
 	@echo "make proof: all passed"
 

@@ -11,7 +11,7 @@ import (
 // maxWebhookBody bounds a provider event; Stripe's are far smaller.
 const maxWebhookBody = 1 << 20
 
-// handleWebhook passes the raw, unparsed body to the service, which verifies
+// handleWebhook passes the raw, unparsed body to billing, which verifies
 // the signature over exactly these bytes before anything else.
 func (s *server) handleWebhook(w http.ResponseWriter, r *http.Request) error {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxWebhookBody))
@@ -24,7 +24,7 @@ func (s *server) handleWebhook(w http.ResponseWriter, r *http.Request) error {
 		// applied, and the provider retries a delivery it saw fail.
 		return &app.Error{Code: app.CodeInvalid, Message: "event body could not be read", Err: err}
 	}
-	if err := s.svc.HandlePaymentEvent(r.Context(), body, r.Header.Get("payment-signature")); err != nil {
+	if err := s.billing.HandlePaymentEvent(r.Context(), body, r.Header.Get("payment-signature")); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, map[string]bool{"received": true})

@@ -21,6 +21,7 @@ import (
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/billing"
 	"github.com/clausewatch/clausewatch/internal/apptest"
 )
 
@@ -81,7 +82,7 @@ func TestWebhookSignature(t *testing.T) {
 }
 
 func TestWebhookSecretNotConfigured(t *testing.T) {
-	e := newEnvOn(t, dbtest.Open(t, dbtest.SQLite), apptest.Configure(func(o *app.Options) { o.WebhookSecret = "" }))
+	e := newEnvOn(t, dbtest.Open(t, dbtest.SQLite), apptest.Billing(func(o *billing.Options) { o.WebhookSecret = "" }))
 	payload := event("evt_x", "invoice.paid", time.Now().Unix(), map[string]any{"id": "in_1"})
 	res := e.deliver(payload)
 	if res.status != http.StatusInternalServerError || res.json(t)["error"] != "Webhook secret not configured" {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/billing"
 	"github.com/clausewatch/clausewatch/internal/apptest"
 	"github.com/clausewatch/clausewatch/internal/monitor"
 )
@@ -183,7 +184,7 @@ func goldenCases(t *testing.T, d dbtest.Dialect) []goldenCase {
 		}
 		apptest.Page{ContentType: "text/html; charset=utf-8", Body: apptest.TermsPage}.ServeHTTP(w, r)
 	}))
-	noSecret := newEnv(t, d, apptest.Configure(func(o *app.Options) { o.WebhookSecret = "" }))
+	noSecret := newEnv(t, d, apptest.Billing(func(o *billing.Options) { o.WebhookSecret = "" }))
 
 	tok, acct := e.MustAccount("golden@example.com")
 	key := e.MustKey(tok).RawKey

@@ -41,7 +41,7 @@ func newEnvOn(t testing.TB, store apptest.Store, opts ...apptest.Option) *env {
 	e := &env{Env: apptest.New(t, store, opts...)}
 	log := slog.New(slog.DiscardHandler)
 	mux := http.NewServeMux()
-	rest.Register(mux, rest.Options{Service: e.Svc, Monitors: e.Mon, Logger: log, Ready: func(context.Context) error { return nil }})
+	rest.Register(mux, rest.Options{Service: e.Svc, Monitors: e.Mon, Billing: e.Billing, Logger: log, Ready: func(context.Context) error { return nil }})
 	e.h = middleware.Observe(log, middleware.NewMetrics(prometheus.NewRegistry()), mux)
 	e.srv = httptest.NewServer(e.h)
 	t.Cleanup(e.srv.Close)

@@ -185,7 +185,7 @@ func TestCancelledRequestIsNotAnInternalError(t *testing.T) {
 	var logs bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	mux := http.NewServeMux()
-	rest.Register(mux, rest.Options{Service: e.Svc, Monitors: e.Mon, Logger: log, Ready: func(context.Context) error { return nil }})
+	rest.Register(mux, rest.Options{Service: e.Svc, Monitors: e.Mon, Billing: e.Billing, Logger: log, Ready: func(context.Context) error { return nil }})
 	h := middleware.Observe(log, middleware.NewMetrics(prometheus.NewRegistry()), mux)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // the client closed its connection before the key was looked up

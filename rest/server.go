@@ -13,6 +13,7 @@ import (
 	"net/http"
 
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/billing"
 	"github.com/clausewatch/clausewatch/internal/middleware"
 	"github.com/clausewatch/clausewatch/internal/monitor"
 	"github.com/clausewatch/clausewatch/internal/view"
@@ -22,6 +23,7 @@ import (
 type Options struct {
 	Service  *app.Service
 	Monitors *monitor.Service
+	Billing  *billing.Service // the payment webhook
 	Logger   *slog.Logger
 	// Ready reports whether the database answers (GET /readyz).
 	Ready func(context.Context) error
@@ -33,6 +35,7 @@ type Options struct {
 type server struct {
 	svc       *app.Service
 	mon       *monitor.Service
+	billing   *billing.Service
 	log       *slog.Logger
 	ready     func(context.Context) error
 	publicURL string
@@ -44,7 +47,7 @@ type handler func(w http.ResponseWriter, r *http.Request) error
 
 // Register mounts every REST route on mux.
 func Register(mux *http.ServeMux, o Options) {
-	s := &server{svc: o.Service, mon: o.Monitors, log: o.Logger, ready: o.Ready, publicURL: o.PublicURL}
+	s := &server{svc: o.Service, mon: o.Monitors, billing: o.Billing, log: o.Logger, ready: o.Ready, publicURL: o.PublicURL}
 
 	// The route table: each authenticated route with what it asks of its
 	// caller's admission (app.Ask): the operation whose scope it needs

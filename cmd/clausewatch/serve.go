@@ -25,6 +25,7 @@ import (
 	"github.com/clausewatch/clausewatch/graph"
 	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/billing"
 	"github.com/clausewatch/clausewatch/internal/config"
 	"github.com/clausewatch/clausewatch/internal/extract"
 	"github.com/clausewatch/clausewatch/internal/fetch"
@@ -103,7 +104,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	registerAnalysisQueue(reg, svc)
 	mux := http.NewServeMux()
-	rest.Register(mux, rest.Options{Service: svc, Monitors: mon, Logger: log, Ready: store.Ping, PublicURL: cfg.PublicURL})
+	pay := billing.New(billing.Options{Store: store, WebhookSecret: cfg.WebhookSecret, Prices: cfg.StripePrices, Logger: log})
+	rest.Register(mux, rest.Options{Service: svc, Monitors: mon, Billing: pay, Logger: log, Ready: store.Ping, PublicURL: cfg.PublicURL})
 	portal := web.Options{Service: svc, Logger: log, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies}
 	gql := web.WithSessionCookie(portal, graph.NewHandler(graph.Options{Service: svc, Monitors: mon, Logger: log, Introspection: cfg.Introspection}))
 	mux.Handle("/graphql", gql)
@@ -200,7 +202,7 @@ func newService(cfg config.Config, store *db.Store, sessions app.SessionVerifier
 	}
 	return app.New(app.Options{Store: store, Sessions: sessions, Logger: log,
 		Fetcher: newFetcher(cfg), LLM: ai, Analyzer: analyzer, Extractor: extractor,
-		WebhookSecret: cfg.WebhookSecret, Prices: cfg.StripePrices, UsageRetention: cfg.UsageRetention,
+		UsageRetention: cfg.UsageRetention,
 		AnalysisConcurrency: cfg.AnalysisConcurrency, AnalysisTextBytes: cfg.AnalysisTextBytes})
 }
 

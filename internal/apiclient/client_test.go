@@ -24,7 +24,7 @@ func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
 func live(t *testing.T) (*apptest.Env, string) {
 	e := apptest.New(t, dbtest.Open(t, dbtest.SQLite))
 	mux := http.NewServeMux()
-	rest.Register(mux, rest.Options{Service: e.Svc, Monitors: e.Mon, Logger: slog.New(slog.DiscardHandler), Ready: func(context.Context) error { return nil }})
+	rest.Register(mux, rest.Options{Service: e.Svc, Monitors: e.Mon, Billing: e.Billing, Logger: slog.New(slog.DiscardHandler), Ready: func(context.Context) error { return nil }})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return e, srv.URL

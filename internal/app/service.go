@@ -1,5 +1,5 @@
 // Package app is clausewatch's service layer: accounts, sessions, keys,
-// budgets, usage, billing, extraction and analysis as operations the
+// budgets, usage, billing state, extraction and analysis as operations the
 // transports and the portal call. It knows nothing of HTTP, GraphQL or SQL,
 // and nothing of monitoring (internal/monitor builds on it).
 package app
@@ -30,8 +30,6 @@ type Options struct {
 	Sessions SessionVerifier // nil: account sessions are refused
 	Logger   *slog.Logger
 	Now      func() time.Time // nil: time.Now; tests inject a clock
-	// WebhookSecret is the payment provider's signing secret (whsec_...).
-	WebhookSecret string
 	// Fetcher reaches public documents (SSRF-guarded); nil uses defaults.
 	Fetcher *fetch.Client
 	// LLM writes optional AI summaries; nil: "ai": true answers 503.
@@ -41,8 +39,6 @@ type Options struct {
 	// reads or analyzes no document (key create) may leave them nil.
 	Analyzer  *analyze.Engine
 	Extractor Extractor
-	// Prices maps provider price ids to tiers, besides a price's own metadata.
-	Prices map[string]string
 	// UsageRetention is how long Run keeps raw usage-log rows; 0: 90 days.
 	UsageRetention time.Duration
 	// AnalysisConcurrency bounds the analyses running at once; 0: 2 ×
@@ -83,9 +79,6 @@ type Service struct {
 	analyzer  *analyze.Engine
 	extractor Extractor
 
-	webhookSecret string
-	prices        map[string]string
-
 	places *places // admits analyses by count and text size
 }
 
@@ -93,7 +86,7 @@ type Service struct {
 // background work, a command-line tool needs none.
 func New(o Options) *Service {
 	s := &Service{store: o.Store, sessions: o.Sessions, log: o.Logger, clock: o.Now,
-		webhookSecret: o.WebhookSecret, prices: o.Prices, fetcher: o.Fetcher, llm: o.LLM,
+		fetcher: o.Fetcher, llm: o.LLM,
 		analyzer: o.Analyzer, extractor: o.Extractor,
 		retention: o.UsageRetention, usage: &recorder{store: o.Store}}
 	s.places = newPlaces(positiveOr(o.AnalysisConcurrency, 2*runtime.GOMAXPROCS(0)),

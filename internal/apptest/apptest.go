@@ -19,6 +19,7 @@ import (
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/analyze"
 	"github.com/clausewatch/clausewatch/internal/app"
+	"github.com/clausewatch/clausewatch/internal/billing"
 	"github.com/clausewatch/clausewatch/internal/extract"
 	"github.com/clausewatch/clausewatch/internal/fetch"
 	"github.com/clausewatch/clausewatch/internal/llm"
@@ -41,12 +42,13 @@ type Store interface {
 
 // Env is one running service (one "server process") over a real store.
 type Env struct {
-	T     testing.TB
-	Store Store
-	Svc   *app.Service
-	Mon   *monitor.Service // monitoring, on Svc and the same clock
-	Clock *Clock
-	Docs  *Docs
+	T       testing.TB
+	Store   Store
+	Svc     *app.Service
+	Mon     *monitor.Service // monitoring, on Svc and the same clock
+	Billing *billing.Service // the payment webhook's events, on the same store and clock
+	Clock   *Clock
+	Docs    *Docs
 	// Stop ends the service's Run, as serve does after the last request, and
 	// returns what Run returned; it runs at the test's end if not before.
 	Stop func() error
@@ -55,6 +57,7 @@ type Env struct {
 type config struct {
 	opts         app.Options
 	monitor      monitor.Options
+	billing      billing.Options
 	fetchTimeout time.Duration
 }
 
@@ -67,11 +70,14 @@ func WithLLM(c *llm.Client) Option { return func(c2 *config) { c2.opts.LLM = c }
 // FetchTimeout bounds one document fetch (default 2s).
 func FetchTimeout(d time.Duration) Option { return func(c *config) { c.fetchTimeout = d } }
 
-// Configure changes any other option (no webhook secret, a clock of the test's own, ...).
+// Configure changes any other option (a clock of the test's own, ...).
 func Configure(f func(*app.Options)) Option { return func(c *config) { f(&c.opts) } }
 
 // Monitoring changes monitoring's options (workers, intervals, lease).
 func Monitoring(f func(*monitor.Options)) Option { return func(c *config) { f(&c.monitor) } }
+
+// Billing changes billing's options (no webhook secret, prices).
+func Billing(f func(*billing.Options)) Option { return func(c *config) { f(&c.billing) } }
 
 // New starts a service on store (dbtest.Open, possibly wrapped) with its
 // background work running, as serve starts it. Two Envs on one PostgreSQL
@@ -81,9 +87,9 @@ func New(t testing.TB, store Store, opts ...Option) *Env {
 	t.Helper()
 	e := &Env{T: t, Store: store, Clock: &Clock{}, Docs: newDocs(t)}
 	analyzer, extractor := Engines(t)
-	c := config{fetchTimeout: 2 * time.Second, opts: app.Options{
+	c := config{fetchTimeout: 2 * time.Second, billing: billing.Options{WebhookSecret: WebhookSecret}, opts: app.Options{
 		Store: store, Sessions: session.NewHS256(SessionSecret, "", ""),
-		Logger: slog.New(slog.DiscardHandler), Now: e.Clock.Now, WebhookSecret: WebhookSecret,
+		Logger: slog.New(slog.DiscardHandler), Now: e.Clock.Now,
 		Analyzer: analyzer, Extractor: extractor,
 	}}
 	for _, o := range opts {
@@ -95,6 +101,8 @@ func New(t testing.TB, store Store, opts ...Option) *Env {
 	e.Svc = app.New(c.opts)
 	c.monitor.App, c.monitor.Store, c.monitor.Now = e.Svc, store, c.opts.Now
 	e.Mon = monitor.New(c.monitor)
+	c.billing.Store, c.billing.Logger, c.billing.Now = store, c.opts.Logger, c.opts.Now
+	e.Billing = billing.New(c.billing)
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := make(chan error, 1)
 	go func() { ran <- e.Svc.Run(ctx, e.Mon.Run) }()

@@ -362,7 +362,7 @@ func newEnv(t *testing.T, d dbtest.Dialect) *env {
 	e := &env{Env: apptest.New(t, dbtest.Open(t, d), apptest.Monitoring(func(o *monitor.Options) { o.HostInterval = -1 }))}
 	log := slog.New(slog.DiscardHandler)
 	mux := http.NewServeMux()
-	rest.Register(mux, rest.Options{Service: e.Svc, Monitors: e.Mon, Logger: log, Ready: func(context.Context) error { return nil }})
+	rest.Register(mux, rest.Options{Service: e.Svc, Monitors: e.Mon, Billing: e.Billing, Logger: log, Ready: func(context.Context) error { return nil }})
 	mux.Handle("/graphql", graph.NewHandler(graph.Options{Service: e.Svc, Monitors: e.Mon, Logger: log}))
 	mux.Handle("/mcp", mcp.NewHandler(mcp.Options{Service: e.Svc, Monitors: e.Mon, Logger: log}))
 	e.srv = httptest.NewServer(middleware.Observe(log, middleware.NewMetrics(prometheus.NewRegistry()), mux))

@@ -1,4 +1,4 @@
-package app_test
+package billing_test
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
 	"github.com/clausewatch/clausewatch/internal/apptest"
+	"github.com/clausewatch/clausewatch/internal/billing"
 )
 
 // payment is one provider event before it is signed.
@@ -26,14 +27,14 @@ type payment struct {
 
 // mustDeliver signs p as the provider does and hands it to the service,
 // failing unless it is answered as success (200).
-func mustDeliver(t *testing.T, svc *app.Service, p payment) {
+func mustDeliver(t *testing.T, svc *billing.Service, p payment) {
 	t.Helper()
 	if err := deliver(svc, p); err != nil {
 		t.Fatalf("%s %s: %v", p.typ, p.id, err)
 	}
 }
 
-func deliver(svc *app.Service, p payment) error {
+func deliver(svc *billing.Service, p payment) error {
 	body, _ := json.Marshal(map[string]any{
 		"id": p.id, "object": "event", "type": p.typ, "created": p.created, "livemode": false,
 		"api_version": "2020-08-27", "data": map[string]any{"object": p.object},
@@ -54,7 +55,7 @@ func mustSubscribed(t *testing.T, e *apptest.Env, at int64) (*app.Account, strin
 	t.Helper()
 	_, acct := e.MustAccount("")
 	cus := "cus_" + acct.ID
-	mustDeliver(t, e.Svc, payment{"evt_link_" + acct.ID, "checkout.session.completed", at, map[string]any{
+	mustDeliver(t, e.Billing, payment{"evt_link_" + acct.ID, "checkout.session.completed", at, map[string]any{
 		"id": "cs_link_" + acct.ID, "object": "checkout.session", "mode": "subscription", "customer": cus,
 		"client_reference_id": acct.ID, "subscription": "sub_1", "metadata": map[string]any{"tier": "base"},
 	}})
@@ -116,7 +117,7 @@ func TestSubscriptionEventOrder(t *testing.T) {
 				if s.typ == "checkout.session.completed" {
 					obj["id"], obj["client_reference_id"] = obj["id"].(string)+acct.ID, acct.ID
 				}
-				mustDeliver(t, e.Svc, payment{fmt.Sprintf("evt_%s_%d", acct.ID, i), s.typ, s.created, obj})
+				mustDeliver(t, e.Billing, payment{fmt.Sprintf("evt_%s_%d", acct.ID, i), s.typ, s.created, obj})
 			}
 			if a := e.Account(acct.ID); a.Tier != c.wantTier || a.SubscriptionStatus != c.wantStatus {
 				t.Errorf("%s: tier %s status %q, want %s %q", c.name, a.Tier, a.SubscriptionStatus, c.wantTier, c.wantStatus)
@@ -135,11 +136,11 @@ func TestSubscriptionDeletionWinsAcrossProcesses(t *testing.T) {
 		acct, cus := mustSubscribed(t, a, t0)
 		var wg sync.WaitGroup
 		for i, p := range []struct {
-			svc *app.Service
+			svc *billing.Service
 			p   payment
 		}{
-			{a.Svc, payment{"evt_del_" + acct.ID, "customer.subscription.deleted", t0 + 5, sub("sub_1", cus, "canceled", "advanced")}},
-			{b.Svc, payment{"evt_upd_" + acct.ID, "customer.subscription.updated", t0 + 5, sub("sub_1", cus, "active", "advanced")}},
+			{a.Billing, payment{"evt_del_" + acct.ID, "customer.subscription.deleted", t0 + 5, sub("sub_1", cus, "canceled", "advanced")}},
+			{b.Billing, payment{"evt_upd_" + acct.ID, "customer.subscription.updated", t0 + 5, sub("sub_1", cus, "active", "advanced")}},
 		} {
 			wg.Add(1)
 			go func() {
@@ -174,7 +175,7 @@ func TestCreditsOncePerCheckout(t *testing.T) {
 		_, acct := a.MustAccount("")
 		cs := "cs_pack_" + acct.ID
 		for i := range 3 {
-			mustDeliver(t, a.Svc, payment{fmt.Sprintf("evt_pack_%s_%d", acct.ID, i), "checkout.session.completed", int64(1000 + i), checkout(cs, acct.ID, "50")})
+			mustDeliver(t, a.Billing, payment{fmt.Sprintf("evt_pack_%s_%d", acct.ID, i), "checkout.session.completed", int64(1000 + i), checkout(cs, acct.ID, "50")})
 		}
 		if got := a.Account(acct.ID).Credits; got != 50 {
 			t.Fatalf("one checkout under three event ids: %d credits, want 50", got)
@@ -183,7 +184,7 @@ func TestCreditsOncePerCheckout(t *testing.T) {
 		cs2 := "cs_pack2_" + acct.ID
 		var wg sync.WaitGroup
 		for i := range 8 {
-			svc := []*app.Service{a.Svc, b.Svc}[i%2]
+			svc := []*billing.Service{a.Billing, b.Billing}[i%2]
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -239,7 +240,7 @@ func TestCreditsOutOfRangeSkipped(t *testing.T) {
 			before := logs.count(slog.LevelWarn)
 			ev := payment{"evt_bad_" + acct.ID, "checkout.session.completed", 1000, checkout("cs_bad_"+acct.ID, acct.ID, credits)}
 			for range 2 { // the redelivery is a duplicate, also 200
-				if err := deliver(e.Svc, ev); err != nil {
+				if err := deliver(e.Billing, ev); err != nil {
 					t.Errorf("credits %q: %v, want success (200)", credits, err)
 				}
 			}
@@ -255,7 +256,7 @@ func TestCreditsOutOfRangeSkipped(t *testing.T) {
 		}
 
 		_, acct := e.MustAccount("")
-		mustDeliver(t, e.Svc, payment{"evt_max_" + acct.ID, "checkout.session.completed", 1000, checkout("cs_max_"+acct.ID, acct.ID, "1000000")})
+		mustDeliver(t, e.Billing, payment{"evt_max_" + acct.ID, "checkout.session.completed", 1000, checkout("cs_max_"+acct.ID, acct.ID, "1000000")})
 		if got := e.Account(acct.ID).Credits; got != 1_000_000 {
 			t.Errorf("the largest pack: %d credits, want 1000000", got)
 		}
@@ -275,7 +276,7 @@ func TestSubscriptionBeforeCheckoutRetriedLater(t *testing.T) {
 		cus := "cus_early_" + acct.ID
 		early := payment{"evt_early_" + acct.ID, "customer.subscription.created", 1000, sub("sub_early", cus, "active", "advanced")}
 		for range 3 { // every retry before the checkout is refused alike
-			if code := app.ErrorCode(deliver(e.Svc, early)); code != app.CodeRetryLater {
+			if code := app.ErrorCode(deliver(e.Billing, early)); code != app.CodeRetryLater {
 				t.Fatalf("subscription before its checkout: code %q, want %q", code, app.CodeRetryLater)
 			}
 		}
@@ -289,10 +290,10 @@ func TestSubscriptionBeforeCheckoutRetriedLater(t *testing.T) {
 			t.Errorf("%d warnings or errors logged for an expected ordering, want none", n)
 		}
 
-		mustDeliver(t, e.Svc, payment{"evt_early_co_" + acct.ID, "checkout.session.completed", 1001, map[string]any{
+		mustDeliver(t, e.Billing, payment{"evt_early_co_" + acct.ID, "checkout.session.completed", 1001, map[string]any{
 			"id": "cs_early_" + acct.ID, "object": "checkout.session", "mode": "subscription", "customer": cus, "client_reference_id": acct.ID,
 		}})
-		mustDeliver(t, e.Svc, early)
+		mustDeliver(t, e.Billing, early)
 		if a := e.Account(acct.ID); a.Tier != app.TierAdvanced || a.SubscriptionStatus != "active" {
 			t.Errorf("after the retry: %s %q, want advanced active", a.Tier, a.SubscriptionStatus)
 		}
@@ -324,17 +325,17 @@ func TestPaymentSignature(t *testing.T) {
 		{"garbled header", body, "t=1,v1=zz"},
 	}
 	for _, c := range cases {
-		if code := app.ErrorCode(e.Svc.HandlePaymentEvent(context.Background(), c.body, c.signature)); code != app.CodeInvalid {
+		if code := app.ErrorCode(e.Billing.HandlePaymentEvent(context.Background(), c.body, c.signature)); code != app.CodeInvalid {
 			t.Errorf("%s: code %q, want %q", c.name, code, app.CodeInvalid)
 		}
 	}
 	// Nothing was recorded: the correctly signed event still applies.
-	if err := e.Svc.HandlePaymentEvent(context.Background(), body, sign(body, apptest.WebhookSecret, time.Now())); err != nil {
+	if err := e.Billing.HandlePaymentEvent(context.Background(), body, sign(body, apptest.WebhookSecret, time.Now())); err != nil {
 		t.Fatalf("signed delivery: %v", err)
 	}
 
-	unset := apptest.New(t, dbtest.Open(t, dbtest.SQLite), apptest.Configure(func(o *app.Options) { o.WebhookSecret = "" }))
-	if code := app.ErrorCode(unset.Svc.HandlePaymentEvent(context.Background(), body, sign(body, apptest.WebhookSecret, time.Now()))); code != app.CodeInternal {
+	unset := apptest.New(t, dbtest.Open(t, dbtest.SQLite), apptest.Billing(func(o *billing.Options) { o.WebhookSecret = "" }))
+	if code := app.ErrorCode(unset.Billing.HandlePaymentEvent(context.Background(), body, sign(body, apptest.WebhookSecret, time.Now()))); code != app.CodeInternal {
 		t.Errorf("no secret configured: code %q, want %q", code, app.CodeInternal)
 	}
 }
@@ -361,14 +362,14 @@ func TestPaymentEventEffects(t *testing.T) {
 			{payment{"evt_unknown_" + acct.ID, "customer.tax_id.created", 1004, map[string]any{"id": "txi_1"}}, app.TierAdvanced, "active"},
 		}
 		for _, s := range steps {
-			mustDeliver(t, e.Svc, s.p)
+			mustDeliver(t, e.Billing, s.p)
 			if a := e.Account(acct.ID); a.Tier != s.wantTier || a.SubscriptionStatus != s.wantStatus {
 				t.Errorf("after %s: %s %q, want %s %q", s.p.typ, a.Tier, a.SubscriptionStatus, s.wantTier, s.wantStatus)
 			}
 		}
 		// The failed invoice again, under its own id: a duplicate, so the
 		// account stays active.
-		mustDeliver(t, e.Svc, steps[0].p)
+		mustDeliver(t, e.Billing, steps[0].p)
 		if a := e.Account(acct.ID); a.SubscriptionStatus != "active" {
 			t.Errorf("a duplicate changed the account: %q, want active", a.SubscriptionStatus)
 		}
