@@ -8,9 +8,22 @@ package graph
 import (
 	"context"
 
+	"github.com/clausewatch/clausewatch/graph/generated"
 	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 func (r *queryResolver) MonitorVersionDiff(ctx context.Context, monitorID string, from string, to string) (*monitor.VersionDiff, error) {
 	return r.Monitoring.DiffMonitorVersions(ctx, monitorID, from, to)
 }
+
+func (r *versionDiffResolver) GradeBefore(ctx context.Context, obj *monitor.VersionDiff) (*string, error) {
+	return nonEmpty(obj.GradeBefore), nil
+}
+
+func (r *versionDiffResolver) GradeAfter(ctx context.Context, obj *monitor.VersionDiff) (*string, error) {
+	return nonEmpty(obj.GradeAfter), nil
+}
+
+func (r *Resolver) VersionDiff() generated.VersionDiffResolver { return &versionDiffResolver{r} }
+
+type versionDiffResolver struct{ *Resolver }
