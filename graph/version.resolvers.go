@@ -13,6 +13,9 @@ import (
 )
 
 func (r *queryResolver) MonitorVersionDiff(ctx context.Context, monitorID string, from string, to string) (*monitor.VersionDiff, error) {
+	if err := versionDiffAllowed(ctx); err != nil {
+		return nil, err
+	}
 	return r.Monitoring.DiffMonitorVersions(ctx, monitorID, from, to)
 }
 

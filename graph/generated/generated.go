@@ -2448,8 +2448,8 @@ type VersionDiff {
 }
 
 extend type Query {
-  "The diff between two versions of one of the account's monitors, named by their contentHash (Monitor.versions). Scope monitor; one scan (it analyzes both versions), each alias its own, given back when the diff fails."
-  monitorVersionDiff(monitorId: ID!, from: String!, to: String!): VersionDiff!
+  "The diff between two versions of one of the account's monitors, named by their contentHash (Monitor.versions). Scope monitor; one scan (it analyzes both versions), given back when the diff fails. One diff a request: the first monitorVersionDiff of the operation (in document order, fragments followed) is answered, and each later one, alias or not, is null with an INVALID error, not computed and drawing no scan; ask for it in a request of its own. Null with an error whenever the diff fails, the rest of the operation answered."
+  monitorVersionDiff(monitorId: ID!, from: String!, to: String!): VersionDiff
 }
 `, BuiltIn: false},
 }
@@ -7965,10 +7965,10 @@ func (ec *executionContext) _Query_monitorVersionDiff(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *monitor.VersionDiff) graphql.Marshaler {
-			return ec.marshalNVersionDiff2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐVersionDiff(ctx, selections, v)
+			return ec.marshalOVersionDiff2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐVersionDiff(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_monitorVersionDiff(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -12709,7 +12709,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_monitorVersionDiff(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -14263,16 +14263,6 @@ func (ec *executionContext) marshalNUsageStats2ᚖgithubᚗcomᚋclausewatchᚋc
 	return ec._UsageStats(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNVersionDiff2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐVersionDiff(ctx context.Context, sel ast.SelectionSet, v *monitor.VersionDiff) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._VersionDiff(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNViewer2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAccount(ctx context.Context, sel ast.SelectionSet, v *app.Account) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -14661,6 +14651,13 @@ func (ec *executionContext) marshalOUpdateAlertsResult2ᚖgithubᚗcomᚋclausew
 		return graphql.Null
 	}
 	return ec._UpdateAlertsResult(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOVersionDiff2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐVersionDiff(ctx context.Context, sel ast.SelectionSet, v *monitor.VersionDiff) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._VersionDiff(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {
