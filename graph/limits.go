@@ -64,6 +64,42 @@ const listElementBytes = 128
 // characters, and a page selects them for every item.
 const largeFieldCost = 40
 
+// MaxVersionDiffs is how many version diffs one request computes. A diff
+// analyzes two whole documents (a 1.2-million-character version with
+// itself: 1.8 s of processor time), and the scan each draws bounded 60
+// aliases of one at the free key's five: 9.1 s of a replica's CPU in one
+// request. The first monitorVersionDiff the operation selects, in document
+// order with fragments followed, is answered; every later one is refused
+// INVALID before it reads, charges or computes anything (the request, not
+// the moment, is wrong: it is to be sent again as requests of one diff).
+const MaxVersionDiffs = 1
+
+// versionDiffAllowed refuses a monitorVersionDiff past the operation's
+// first MaxVersionDiffs, counted by response name in document order, so
+// which one is answered does not hang on the order root fields happen to
+// run in.
+func versionDiffAllowed(ctx context.Context) error {
+	oc, fc := graphql.GetOperationContext(ctx), graphql.GetFieldContext(ctx)
+	if oc == nil || oc.Operation == nil || fc == nil || fc.Field.Field == nil {
+		return nil
+	}
+	n := 0
+	for _, f := range graphql.CollectFields(oc, oc.Operation.SelectionSet, []string{"Query"}) {
+		if f.Name != fc.Field.Name {
+			continue
+		}
+		if f.Alias == fc.Field.Alias {
+			break
+		}
+		n++
+	}
+	if n < MaxVersionDiffs {
+		return nil
+	}
+	return app.Errorf(app.CodeInvalid, "a request computes at most %d version diff: this %s was not computed and drew no scan; ask for it in a request of its own",
+		MaxVersionDiffs, fc.Field.Name)
+}
+
 const (
 	codeQueryLimit    = "QUERY_LIMIT_EXCEEDED"
 	codeResponseLimit = "RESPONSE_TOO_LARGE"

@@ -37,8 +37,9 @@ func (r *monitorResolver) Versions(ctx context.Context, obj *monitor.Monitor, li
 	return r.Monitoring.FindMonitorVersions(ctx, monitor.VersionFilter{MonitorID: obj.ID, Limit: limit, Cursor: deref(cursor)})
 }
 
-func (r *monitorVersionResolver) Grade(ctx context.Context, obj *monitor.MonitorVersion) (string, error) {
-	return r.Monitoring.VersionGrade(ctx, obj)
+func (r *monitorVersionResolver) Grade(ctx context.Context, obj *monitor.MonitorVersion) (*string, error) {
+	g, err := r.Monitoring.VersionGrade(ctx, obj)
+	return nonEmpty(g), err
 }
 
 func (r *mutationResolver) CreateMonitor(ctx context.Context, input monitor.MonitorCreate) (*monitor.Monitor, error) {

@@ -8,9 +8,25 @@ package graph
 import (
 	"context"
 
+	"github.com/clausewatch/clausewatch/graph/generated"
 	"github.com/clausewatch/clausewatch/internal/monitor"
 )
 
 func (r *queryResolver) MonitorVersionDiff(ctx context.Context, monitorID string, from string, to string) (*monitor.VersionDiff, error) {
+	if err := versionDiffAllowed(ctx); err != nil {
+		return nil, err
+	}
 	return r.Monitoring.DiffMonitorVersions(ctx, monitorID, from, to)
 }
+
+func (r *versionDiffResolver) GradeBefore(ctx context.Context, obj *monitor.VersionDiff) (*string, error) {
+	return nonEmpty(obj.GradeBefore), nil
+}
+
+func (r *versionDiffResolver) GradeAfter(ctx context.Context, obj *monitor.VersionDiff) (*string, error) {
+	return nonEmpty(obj.GradeAfter), nil
+}
+
+func (r *Resolver) VersionDiff() generated.VersionDiffResolver { return &versionDiffResolver{r} }
+
+type versionDiffResolver struct{ *Resolver }

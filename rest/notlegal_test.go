@@ -44,3 +44,39 @@ func TestNotALegalDocument(t *testing.T) {
 		}
 	})
 }
+
+// A monitored version whose text is not a legal document has "grade":
+// null, not "", in the version list and on its side of a diff; a version
+// that is one keeps its letter.
+func TestNotALegalDocumentVersionGrade(t *testing.T) {
+	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
+		e := newEnv(t, d)
+		e.Docs.Set("/nav", apptest.Page{ContentType: "text/html", Body: `<html><body><main><h1>Shop</h1>
+<p>Home</p><p>Pricing</p><p>About us</p></main></body></html>`})
+		tok, _ := e.MustAccount("notlegal-monitor@example.com")
+		key := e.MustKey(tok, "monitor").RawKey
+		id := e.do("POST", "/api/monitor", key, map[string]any{"url": e.Docs.URL("/nav")}).json(t)["id"].(string)
+		e.Docs.Set("/nav", apptest.Page{ContentType: "text/html; charset=utf-8", Body: apptest.TermsPage})
+		e.do("POST", "/api/monitor/check?id="+id, key, nil)
+
+		res := e.do("GET", "/api/monitor/versions?monitorId="+id, key, nil)
+		vs, _ := res.json(t)["versions"].([]any)
+		if res.status != http.StatusOK || len(vs) != 2 {
+			t.Fatalf("versions: %d %s", res.status, res.body)
+		}
+		newer, older := vs[0].(map[string]any), vs[1].(map[string]any)
+		if g, ok := older["grade"]; !ok || g != nil {
+			t.Errorf("the page that is no legal document: grade %#v, want null", g)
+		}
+		if g, _ := newer["grade"].(string); g == "" {
+			t.Fatalf("the terms: %s", res.body)
+		}
+		res = e.do("GET", "/api/monitor/versions/diff?monitorId="+id+"&from="+older["contentHash"].(string)+"&to="+newer["contentHash"].(string), key, nil)
+		m := res.json(t)
+		before, hasBefore := m["gradeBefore"]
+		if res.status != http.StatusOK || !hasBefore || before != nil || m["gradeAfter"] != newer["grade"] ||
+			m["from"].(map[string]any)["grade"] != nil || m["to"].(map[string]any)["grade"] != newer["grade"] {
+			t.Errorf("diff: %d %s", res.status, res.body)
+		}
+	})
+}

@@ -43,6 +43,7 @@ type ResolverRoot interface {
 	Mutation() MutationResolver
 	Query() QueryResolver
 	Source() SourceResolver
+	VersionDiff() VersionDiffResolver
 }
 
 type DirectiveRoot struct {
@@ -400,7 +401,7 @@ type MonitorResolver interface {
 	Versions(ctx context.Context, obj *monitor.Monitor, limit *int, cursor *string) (*monitor.VersionPage, error)
 }
 type MonitorVersionResolver interface {
-	Grade(ctx context.Context, obj *monitor.MonitorVersion) (string, error)
+	Grade(ctx context.Context, obj *monitor.MonitorVersion) (*string, error)
 }
 type MutationResolver interface {
 	Analyze(ctx context.Context, input app.AnalyzeInput) (*app.Analysis, error)
@@ -430,6 +431,10 @@ type QueryResolver interface {
 }
 type SourceResolver interface {
 	URL(ctx context.Context, obj *app.Source) (*string, error)
+}
+type VersionDiffResolver interface {
+	GradeBefore(ctx context.Context, obj *monitor.VersionDiff) (*string, error)
+	GradeAfter(ctx context.Context, obj *monitor.VersionDiff) (*string, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -2221,8 +2226,8 @@ type MonitorVersion {
   firstSeenAt: Time!
   lastSeenAt: Time!
   wordCount: Int!
-  "The text's grade, A to E (analyzed on first asking, then remembered). Complexity 5."
-  grade: String!
+  "The text's grade, A to E (analyzed on first asking, then remembered); null when the text is not a legal document (no sentence read as a clause; analyze refuses such a text NOT_A_LEGAL_DOCUMENT). Complexity 5."
+  grade: String
 }
 
 type MonitorVersionPage {
@@ -2262,9 +2267,9 @@ type Alert {
   findingsAddedOmitted: Int!
   "How many findings removed were left out of findingsRemoved, past its 100 most severe; 0 on alerts stored before the cap."
   findingsRemovedOmitted: Int!
-  "The old text's grade; null on alerts stored before alerts had grades."
+  "The old text's grade; null on alerts stored before alerts had grades, or when the old text is not a legal document."
   gradeBefore: String
-  "The new text's grade; null on alerts stored before alerts had grades."
+  "The new text's grade; null on alerts stored before alerts had grades, or when the new text is not a legal document."
   gradeAfter: String
   "ToS;DR cases found in the new text and not the old."
   casesAdded: [Case!]!
@@ -2436,15 +2441,15 @@ type VersionDiff {
   findingsAddedOmitted: Int!
   "How many findings removed were left out of findingsRemoved, past its 100 most severe."
   findingsRemovedOmitted: Int!
-  "The grade of from's text."
-  gradeBefore: String!
-  "The grade of to's text."
-  gradeAfter: String!
+  "The grade of from's text, A to E; null when that text is not a legal document, as MonitorVersion.grade."
+  gradeBefore: String
+  "The grade of to's text, A to E; null when that text is not a legal document, as MonitorVersion.grade."
+  gradeAfter: String
 }
 
 extend type Query {
-  "The diff between two versions of one of the account's monitors, named by their contentHash (Monitor.versions). Scope monitor; one scan (it analyzes both versions), each alias its own, given back when the diff fails."
-  monitorVersionDiff(monitorId: ID!, from: String!, to: String!): VersionDiff!
+  "The diff between two versions of one of the account's monitors, named by their contentHash (Monitor.versions). Scope monitor; one scan (it analyzes both versions), given back when the diff fails. One diff a request: the first monitorVersionDiff of the operation (in document order, fragments followed) is answered, and each later one, alias or not, is null with an INVALID error, not computed and drawing no scan; ask for it in a request of its own. Null with an error whenever the diff fails, the rest of the operation answered."
+  monitorVersionDiff(monitorId: ID!, from: String!, to: String!): VersionDiff
 }
 `, BuiltIn: false},
 }
@@ -6947,11 +6952,11 @@ func (ec *executionContext) _MonitorVersion_grade(ctx context.Context, field gra
 			return ec.Resolvers.MonitorVersion().Grade(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_MonitorVersion_grade(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -7960,10 +7965,10 @@ func (ec *executionContext) _Query_monitorVersionDiff(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *monitor.VersionDiff) graphql.Marshaler {
-			return ec.marshalNVersionDiff2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐVersionDiff(ctx, selections, v)
+			return ec.marshalOVersionDiff2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐVersionDiff(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_monitorVersionDiff(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -8911,18 +8916,18 @@ func (ec *executionContext) _VersionDiff_gradeBefore(ctx context.Context, field 
 			return ec.fieldContext_VersionDiff_gradeBefore(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.GradeBefore, nil
+			return ec.Resolvers.VersionDiff().GradeBefore(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_VersionDiff_gradeBefore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("VersionDiff", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("VersionDiff", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _VersionDiff_gradeAfter(ctx context.Context, field graphql.CollectedField, obj *monitor.VersionDiff) (ret graphql.Marshaler) {
@@ -8934,18 +8939,18 @@ func (ec *executionContext) _VersionDiff_gradeAfter(ctx context.Context, field g
 			return ec.fieldContext_VersionDiff_gradeAfter(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.GradeAfter, nil
+			return ec.Resolvers.VersionDiff().GradeAfter(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_VersionDiff_gradeAfter(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("VersionDiff", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("VersionDiff", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Viewer_id(ctx context.Context, field graphql.CollectedField, obj *app.Account) (ret graphql.Marshaler) {
@@ -12196,7 +12201,7 @@ func (ec *executionContext) _MonitorVersion(ctx context.Context, sel ast.Selecti
 					}
 				}()
 				res = ec._MonitorVersion_grade(ctx, field, obj)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -12704,7 +12709,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_monitorVersionDiff(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -13074,73 +13079,139 @@ func (ec *executionContext) _VersionDiff(ctx context.Context, sel ast.SelectionS
 		case "monitorId":
 			out.Values[i] = ec._VersionDiff_monitorId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "from":
 			out.Values[i] = ec._VersionDiff_from(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "to":
 			out.Values[i] = ec._VersionDiff_to(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "diff":
 			out.Values[i] = ec._VersionDiff_diff(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "added":
 			out.Values[i] = ec._VersionDiff_added(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "removed":
 			out.Values[i] = ec._VersionDiff_removed(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "changed":
 			out.Values[i] = ec._VersionDiff_changed(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "summarised":
 			out.Values[i] = ec._VersionDiff_summarised(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "findingsAdded":
 			out.Values[i] = ec._VersionDiff_findingsAdded(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "findingsRemoved":
 			out.Values[i] = ec._VersionDiff_findingsRemoved(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "findingsAddedOmitted":
 			out.Values[i] = ec._VersionDiff_findingsAddedOmitted(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "findingsRemovedOmitted":
 			out.Values[i] = ec._VersionDiff_findingsRemovedOmitted(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "gradeBefore":
-			out.Values[i] = ec._VersionDiff_gradeBefore(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._VersionDiff_gradeBefore(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
 			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "gradeAfter":
-			out.Values[i] = ec._VersionDiff_gradeAfter(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._VersionDiff_gradeAfter(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
 			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -14192,16 +14263,6 @@ func (ec *executionContext) marshalNUsageStats2ᚖgithubᚗcomᚋclausewatchᚋc
 	return ec._UsageStats(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNVersionDiff2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐVersionDiff(ctx context.Context, sel ast.SelectionSet, v *monitor.VersionDiff) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._VersionDiff(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNViewer2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋappᚐAccount(ctx context.Context, sel ast.SelectionSet, v *app.Account) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -14590,6 +14651,13 @@ func (ec *executionContext) marshalOUpdateAlertsResult2ᚖgithubᚗcomᚋclausew
 		return graphql.Null
 	}
 	return ec._UpdateAlertsResult(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOVersionDiff2ᚖgithubᚗcomᚋclausewatchᚋclausewatchᚋinternalᚋmonitorᚐVersionDiff(ctx context.Context, sel ast.SelectionSet, v *monitor.VersionDiff) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._VersionDiff(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {

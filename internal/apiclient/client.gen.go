@@ -498,6 +498,60 @@ func (e ScanLimitErrorScansRemaining) Valid() bool {
 	}
 }
 
+// Defines values for VersionDiffGradeAfter.
+const (
+	VersionDiffGradeAfterA VersionDiffGradeAfter = "A"
+	VersionDiffGradeAfterB VersionDiffGradeAfter = "B"
+	VersionDiffGradeAfterC VersionDiffGradeAfter = "C"
+	VersionDiffGradeAfterD VersionDiffGradeAfter = "D"
+	VersionDiffGradeAfterE VersionDiffGradeAfter = "E"
+)
+
+// Valid indicates whether the value is a known member of the VersionDiffGradeAfter enum.
+func (e VersionDiffGradeAfter) Valid() bool {
+	switch e {
+	case VersionDiffGradeAfterA:
+		return true
+	case VersionDiffGradeAfterB:
+		return true
+	case VersionDiffGradeAfterC:
+		return true
+	case VersionDiffGradeAfterD:
+		return true
+	case VersionDiffGradeAfterE:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for VersionDiffGradeBefore.
+const (
+	VersionDiffGradeBeforeA VersionDiffGradeBefore = "A"
+	VersionDiffGradeBeforeB VersionDiffGradeBefore = "B"
+	VersionDiffGradeBeforeC VersionDiffGradeBefore = "C"
+	VersionDiffGradeBeforeD VersionDiffGradeBefore = "D"
+	VersionDiffGradeBeforeE VersionDiffGradeBefore = "E"
+)
+
+// Valid indicates whether the value is a known member of the VersionDiffGradeBefore enum.
+func (e VersionDiffGradeBefore) Valid() bool {
+	switch e {
+	case VersionDiffGradeBeforeA:
+		return true
+	case VersionDiffGradeBeforeB:
+		return true
+	case VersionDiffGradeBeforeC:
+		return true
+	case VersionDiffGradeBeforeD:
+		return true
+	case VersionDiffGradeBeforeE:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreateKeyJSONBodyScopes.
 const (
 	CreateKeyJSONBodyScopesAnalyze CreateKeyJSONBodyScopes = "analyze"
@@ -643,10 +697,10 @@ type Alert struct {
 	// FindingsRemovedOmitted How many findings removed were left out of findingsRemoved, past its 100 most severe; 0 on alerts stored before the cap
 	FindingsRemovedOmitted int `json:"findingsRemovedOmitted"`
 
-	// GradeAfter the new text's grade; null on alerts stored before alerts had grades
+	// GradeAfter the new text's grade; null on alerts stored before alerts had grades, or when the new text is not a legal document
 	GradeAfter *AlertGradeAfter `json:"gradeAfter,omitempty"`
 
-	// GradeBefore the old text's grade; null on alerts stored before alerts had grades
+	// GradeBefore the old text's grade; null on alerts stored before alerts had grades, or when the old text is not a legal document
 	GradeBefore *AlertGradeBefore  `json:"gradeBefore,omitempty"`
 	Id          openapi_types.UUID `json:"id"`
 	MonitorId   openapi_types.UUID `json:"monitorId"`
@@ -956,13 +1010,13 @@ type MonitorVersion struct {
 	ContentHash string    `json:"contentHash"`
 	FirstSeenAt time.Time `json:"firstSeenAt"`
 
-	// Grade The grade of this version's text
-	Grade      MonitorVersionGrade `json:"grade"`
-	LastSeenAt time.Time           `json:"lastSeenAt"`
-	WordCount  int                 `json:"wordCount"`
+	// Grade The grade of this version's text; null when the text is not a legal document (no sentence read as a clause, which POST /api/analyze refuses 422 not_a_legal_document)
+	Grade      *MonitorVersionGrade `json:"grade"`
+	LastSeenAt time.Time            `json:"lastSeenAt"`
+	WordCount  int                  `json:"wordCount"`
 }
 
-// MonitorVersionGrade The grade of this version's text
+// MonitorVersionGrade defines model for MonitorVersion.Grade.
 type MonitorVersionGrade string
 
 // ScanLimitError defines model for ScanLimitError.
@@ -1027,12 +1081,12 @@ type VersionDiff struct {
 	FindingsRemovedOmitted int            `json:"findingsRemovedOmitted"`
 	From                   MonitorVersion `json:"from"`
 
-	// GradeAfter The grade of to
-	GradeAfter string `json:"gradeAfter"`
+	// GradeAfter The grade of to; null when its text is not a legal document
+	GradeAfter *VersionDiffGradeAfter `json:"gradeAfter"`
 
-	// GradeBefore The grade of from
-	GradeBefore string             `json:"gradeBefore"`
-	MonitorId   openapi_types.UUID `json:"monitorId"`
+	// GradeBefore The grade of from; null when its text is not a legal document
+	GradeBefore *VersionDiffGradeBefore `json:"gradeBefore"`
+	MonitorId   openapi_types.UUID      `json:"monitorId"`
 
 	// Removed Lines removed
 	Removed int `json:"removed"`
@@ -1041,6 +1095,12 @@ type VersionDiff struct {
 	Summarised bool           `json:"summarised"`
 	To         MonitorVersion `json:"to"`
 }
+
+// VersionDiffGradeAfter defines model for VersionDiff.GradeAfter.
+type VersionDiffGradeAfter string
+
+// VersionDiffGradeBefore defines model for VersionDiff.GradeBefore.
+type VersionDiffGradeBefore string
 
 // Analyze429JSONResponseBody defines parameters for Analyze.
 type Analyze429JSONResponseBody struct {

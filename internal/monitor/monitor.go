@@ -74,7 +74,8 @@ type MonitorVersion struct {
 	LastSeenAt       time.Time
 	Text             string // read by FindVersion only
 	// Grade is the text's grade; set by FindVersionHistory and
-	// DiffMonitorVersions, "" where it was not asked for.
+	// DiffMonitorVersions, "" where it was not asked for or the text is
+	// not a legal document (analyze.Result.Graded).
 	Grade string
 }
 
@@ -99,7 +100,8 @@ type Alert struct {
 	FindingsRemovedOmitted int
 	// How the grade moved: the old text's and the new text's, and the
 	// ToS;DR cases found in the new text and not the old, and the reverse.
-	// Grades are "" on alerts stored before alerts had them.
+	// Grades are "" on alerts stored before alerts had them, and for a
+	// text that is not a legal document.
 	GradeBefore, GradeAfter  string
 	CasesAdded, CasesRemoved []app.Case
 }

@@ -26,7 +26,8 @@ type VersionDiff struct {
 	// MaxAlertFindings a list, with the count of the rest.
 	FindingsAdded, FindingsRemoved               []AlertFinding
 	FindingsAddedOmitted, FindingsRemovedOmitted int
-	GradeBefore, GradeAfter                      string
+	// The grades of the two texts, "" for one that is not a legal document.
+	GradeBefore, GradeAfter string
 }
 
 // historyCaller checks an operation on the history of the caller's monitor

@@ -116,12 +116,14 @@ type Version struct {
 	FirstSeenAt Time   `json:"firstSeenAt"`
 	LastSeenAt  Time   `json:"lastSeenAt"`
 	WordCount   int    `json:"wordCount"`
-	Grade       string `json:"grade"`
+	// null when the text is not a legal document (no sentence read as a
+	// clause), as an alert's grades are
+	Grade *string `json:"grade"`
 }
 
 // NewVersion maps a version.
 func NewVersion(v *monitor.MonitorVersion) Version {
-	return Version{ContentHash: v.ContentHash, FirstSeenAt: Time(v.FirstSeenAt), LastSeenAt: Time(v.LastSeenAt), WordCount: v.WordCount, Grade: v.Grade}
+	return Version{ContentHash: v.ContentHash, FirstSeenAt: Time(v.FirstSeenAt), LastSeenAt: Time(v.LastSeenAt), WordCount: v.WordCount, Grade: NonEmpty(v.Grade)}
 }
 
 // VersionList is one page of a monitor's versions, GET
@@ -153,10 +155,11 @@ type VersionDiff struct {
 	FindingsAdded   []AlertFinding `json:"findingsAdded"`
 	FindingsRemoved []AlertFinding `json:"findingsRemoved"`
 	// how many findings each list left out (monitor.MaxAlertFindings)
-	FindingsAddedOmitted   int    `json:"findingsAddedOmitted"`
-	FindingsRemovedOmitted int    `json:"findingsRemovedOmitted"`
-	GradeBefore            string `json:"gradeBefore"`
-	GradeAfter             string `json:"gradeAfter"`
+	FindingsAddedOmitted   int `json:"findingsAddedOmitted"`
+	FindingsRemovedOmitted int `json:"findingsRemovedOmitted"`
+	// null when that text is not a legal document, as Version.Grade
+	GradeBefore *string `json:"gradeBefore"`
+	GradeAfter  *string `json:"gradeAfter"`
 }
 
 // NewVersionDiff maps what changed between two versions.
@@ -165,5 +168,5 @@ func NewVersionDiff(d *monitor.VersionDiff) VersionDiff {
 		Diff: d.Diff, Added: d.Added, Removed: d.Removed, Changed: d.Changed, Summarised: d.Summarised,
 		FindingsAdded: newAlertFindings(d.FindingsAdded), FindingsRemoved: newAlertFindings(d.FindingsRemoved),
 		FindingsAddedOmitted: d.FindingsAddedOmitted, FindingsRemovedOmitted: d.FindingsRemovedOmitted,
-		GradeBefore: d.GradeBefore, GradeAfter: d.GradeAfter}
+		GradeBefore: NonEmpty(d.GradeBefore), GradeAfter: NonEmpty(d.GradeAfter)}
 }

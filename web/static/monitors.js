@@ -227,7 +227,8 @@ async function toggleHistory(button, box, m) {
   const pick = (name, i) => h("input", { type: "radio", name: `${name}-${m.id}`, value: String(i), checked: name === "from" ? i === n - 1 : i === 0,
     "aria-label": `${name === "from" ? "Compare from" : "Compare to"} version ${n - i}` });
   const list = h("ol", { class: "timeline", reversed: true }, vs.map((v, i) => h("li", {},
-    h("span", { class: `grade small grade-${v.grade}`, title: `Grade ${v.grade}` }, v.grade),
+    v.grade ? h("span", { class: `grade small grade-${v.grade}`, title: `Grade ${v.grade}` }, v.grade)
+      : h("span", { class: "grade small grade-none", title: "No grade: not a legal document" }, "–"),
     h("span", { class: "version-meta" }, h("strong", {}, `Version ${n - i}`), " · ", when(v.firstSeenAt),
       i === 0 ? " · current" : ` · last seen ${when(v.lastSeenAt)}`, ` · ${counted(v.wordCount, "word")}`),
     h("span", { class: "version-pick" }, h("label", {}, pick("from", i), " from"), h("label", {}, pick("to", i), " to")))));
