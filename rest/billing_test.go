@@ -21,8 +21,8 @@ import (
 
 	"github.com/clausewatch/clausewatch/db/dbtest"
 	"github.com/clausewatch/clausewatch/internal/app"
-	"github.com/clausewatch/clausewatch/internal/billing"
 	"github.com/clausewatch/clausewatch/internal/apptest"
+	"github.com/clausewatch/clausewatch/internal/billing"
 )
 
 // event builds a provider event of typ around object.

@@ -202,7 +202,7 @@ func newService(cfg config.Config, store *db.Store, sessions app.SessionVerifier
 	}
 	return app.New(app.Options{Store: store, Sessions: sessions, Logger: log,
 		Fetcher: newFetcher(cfg), LLM: ai, Analyzer: analyzer, Extractor: extractor,
-		UsageRetention: cfg.UsageRetention,
+		UsageRetention:      cfg.UsageRetention,
 		AnalysisConcurrency: cfg.AnalysisConcurrency, AnalysisTextBytes: cfg.AnalysisTextBytes})
 }
 
