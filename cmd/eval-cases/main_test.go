@@ -33,7 +33,7 @@ func TestLabelsAreConsistent(t *testing.T) {
 		if err := l.check(rating); err != nil {
 			t.Errorf("%s sentence %d: %v", l.Service, l.Sentence, err)
 		}
-		if hashText(l.Text) != l.SHA256 {
+		if corpus.TextHash(l.Text) != l.SHA256 {
 			t.Errorf("%s sentence %d: sha256 is not the text's", l.Service, l.Sentence)
 		}
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -154,12 +153,8 @@ func writePoints(w io.Writer, data string) error {
 		return err
 	}
 	ps := locatePoints(d, docs)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for _, p := range ps {
-		if err := enc.Encode(p); err != nil {
-			return err
-		}
+	if err := corpus.WriteLines(w, ps); err != nil {
+		return err
 	}
 	fmt.Fprintf(os.Stderr, "%d located points\n", len(ps))
 	return nil

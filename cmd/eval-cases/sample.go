@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -190,7 +188,7 @@ func sampleSentences(data string) ([]Label, error) {
 		for _, d := range docs {
 			ss := sentences(d.Text)
 			for _, i := range windowOf(len(ss)) {
-				out = append(out, Label{Service: d.Service, Source: d.Source, Type: d.Type, Sentence: i, SHA256: hashText(ss[i]), Text: ss[i]})
+				out = append(out, Label{Service: d.Service, Source: d.Source, Type: d.Type, Sentence: i, SHA256: corpus.TextHash(ss[i]), Text: ss[i]})
 			}
 		}
 	}
@@ -199,23 +197,14 @@ func sampleSentences(data string) ([]Label, error) {
 	return out, nil
 }
 
-func hashText(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:8])
-}
-
 // writeSample prints the unlabelled sample as JSON lines.
 func writeSample(w io.Writer, data string) error {
 	ls, err := sampleSentences(data)
 	if err != nil {
 		return err
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for _, l := range ls {
-		if err := enc.Encode(l); err != nil {
-			return err
-		}
+	if err := corpus.WriteLines(w, ls); err != nil {
+		return err
 	}
 	fmt.Fprintf(os.Stderr, "%d sentences\n", len(ls))
 	return nil

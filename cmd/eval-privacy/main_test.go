@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clausewatch/clausewatch/internal/analyze/corpus"
 	"github.com/clausewatch/clausewatch/internal/analyze/train"
 )
 
@@ -37,7 +38,7 @@ func TestLabelsAreConsistent(t *testing.T) {
 		t.Fatalf("%d labelled paragraphs, want the whole sample", len(ps))
 	}
 	for _, p := range ps {
-		if hashText(p.Text) != p.SHA256 {
+		if corpus.TextHash(p.Text) != p.SHA256 {
 			t.Errorf("%s paragraph %d: text changed since labelling", p.Service, p.Paragraph)
 		}
 	}
@@ -115,7 +116,7 @@ func TestFreshSampleLeavesOutTheLabelledServices(t *testing.T) {
 		t.Fatalf("%d paragraphs, want %d of the one fresh policy", len(got), freshPerPolicy)
 	}
 	for i, p := range got {
-		if p.Service != "Fresh" || p.Text != long[p.Paragraph] || hashText(p.Text) != p.SHA256 {
+		if p.Service != "Fresh" || p.Text != long[p.Paragraph] || corpus.TextHash(p.Text) != p.SHA256 {
 			t.Errorf("paragraph %d: %+v", i, p)
 		}
 		if i > 0 && p.Paragraph <= got[i-1].Paragraph {
@@ -153,7 +154,7 @@ func TestFreshLabelsAreHeldOut(t *testing.T) {
 		if used[strings.ToLower(p.Service)] || used[strings.ToLower(otaService(p.Source))] {
 			t.Errorf("%s: in the labelled set too", p.Service)
 		}
-		if hashText(p.Text) != p.SHA256 {
+		if corpus.TextHash(p.Text) != p.SHA256 {
 			t.Errorf("%s paragraph %d: text changed since labelling", p.Service, p.Paragraph)
 		}
 	}

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -59,16 +56,11 @@ func samplePolicies(path string) ([]train.PrivacyParagraph, error) {
 			n := min(len(ps), perPolicy)
 			for k := 0; k < n; k++ {
 				idx := k * len(ps) / n
-				out = append(out, train.PrivacyParagraph{Service: d.Service, Source: d.Source, Paragraph: idx, SHA256: hashText(ps[idx]), Text: ps[idx]})
+				out = append(out, train.PrivacyParagraph{Service: d.Service, Source: d.Source, Paragraph: idx, SHA256: corpus.TextHash(ps[idx]), Text: ps[idx]})
 			}
 		}
 	}
 	return out, nil
-}
-
-func hashText(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:8])
 }
 
 var (
@@ -120,13 +112,13 @@ func paragraphs(text string) []string {
 
 // writeSample prints the unlabelled sample as JSON lines.
 func writeSample(w io.Writer, ps []train.PrivacyParagraph) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for _, p := range ps {
+	out := make([]train.PrivacyParagraph, len(ps))
+	for i, p := range ps {
 		p.Labels = []string{}
-		if err := enc.Encode(p); err != nil {
-			return err
-		}
+		out[i] = p
+	}
+	if err := corpus.WriteLines(w, out); err != nil {
+		return err
 	}
 	fmt.Fprintf(os.Stderr, "%d paragraphs\n", len(ps))
 	return nil
@@ -170,7 +162,7 @@ func sampleFresh(path string, old []train.PrivacyParagraph) ([]train.PrivacyPara
 		pick := rng.Perm(len(ps))[:min(len(ps), freshPerPolicy)]
 		slices.Sort(pick)
 		for _, idx := range pick {
-			out = append(out, train.PrivacyParagraph{Service: d.Service, Source: d.Source, Paragraph: idx, SHA256: hashText(ps[idx]), Text: ps[idx]})
+			out = append(out, train.PrivacyParagraph{Service: d.Service, Source: d.Source, Paragraph: idx, SHA256: corpus.TextHash(ps[idx]), Text: ps[idx]})
 		}
 	}
 	return out, nil

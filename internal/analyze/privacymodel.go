@@ -9,7 +9,7 @@ import (
 )
 
 // privacyDetector is the loaded form of the privacy model (written by
-// cmd/train-privacy, see train.TrainPrivacy): one linear model per
+// cmd/train, see train.TrainPrivacy): one linear model per
 // privacy category over hashed word n-grams.
 type privacyDetector struct {
 	m    *model.PrivacyModel

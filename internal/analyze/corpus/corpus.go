@@ -1,14 +1,19 @@
 // Package corpus reads shared/data/corpus, the unlabelled English terms and
 // privacy policies (no split: none of it is a test set), for the tests and
-// measurements that need long real legal text.
+// measurements that need long real legal text; and the data's JSONL files
+// (EachLine), with the writer and text key of the labelled samples drawn
+// from the corpus (WriteLines, TextHash).
 package corpus
 
 import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"unicode/utf8"
@@ -85,4 +90,26 @@ func EachLine(path string, line func([]byte) error) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
+}
+
+// WriteLines writes xs to w as JSON lines, one value a line, the form
+// EachLine reads and the labelled samples are kept in. <, > and & stay as
+// they are (no HTML escaping), so a line shows the text it holds.
+func WriteLines[T any](w io.Writer, xs []T) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, x := range xs {
+		if err := enc.Encode(x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TextHash is a labelled sample's key for its text (the sha256 field of
+// the case and privacy labels): the first 8 bytes of the text's SHA-256, in
+// hex. A label whose text no longer hashes to it was moved or edited.
+func TextHash(text string) string {
+	h := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(h[:8])
 }

@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -31,5 +32,43 @@ func TestEachLine(t *testing.T) {
 	}
 	if err := EachLine(filepath.Join(t.TempDir(), "none"), nil); !os.IsNotExist(err) {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// WriteLines writes what EachLine reads back, one value a line, without
+// escaping <, > and &.
+func TestWriteLines(t *testing.T) {
+	type row struct {
+		N int
+		S string
+	}
+	in := []row{{1, "a < b & c > d"}, {2, "é"}}
+	var buf bytes.Buffer
+	if err := WriteLines(&buf, in); err != nil {
+		t.Fatal(err)
+	}
+	want := "{\"N\":1,\"S\":\"a < b & c > d\"}\n{\"N\":2,\"S\":\"é\"}\n"
+	if buf.String() != want {
+		t.Errorf("wrote %q, want %q", buf.String(), want)
+	}
+	path := filepath.Join(t.TempDir(), "x.jsonl")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out []row
+	if err := EachLine(path, func(line []byte) error {
+		var r row
+		err := json.Unmarshal(line, &r)
+		out = append(out, r)
+		return err
+	}); err != nil || len(out) != 2 || out[0] != in[0] || out[1] != in[1] {
+		t.Errorf("read back %v, %v; want %v", out, err, in)
+	}
+}
+
+// TextHash is the labels' key: 16 hex digits, the first 8 bytes of SHA-256.
+func TestTextHash(t *testing.T) {
+	if got, want := TextHash("abc"), "ba7816bf8f01cfea"; got != want {
+		t.Errorf("TextHash(abc) = %s, want %s", got, want)
 	}
 }

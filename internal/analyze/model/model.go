@@ -1,5 +1,5 @@
 // Package model holds the formats of the files in this directory, which
-// cmd/train-* write and the analyzer embeds and reads, and the feature
+// cmd/train writes and the analyzer embeds and reads, and the feature
 // hashing and linear scoring both sides must compute alike. It is pure: no
 // I/O but the reader and writer it is given.
 //
@@ -19,7 +19,7 @@ import (
 const Clauses = 8
 
 // ModelFile is the serialised clause classifier (gzip + gob), written by
-// cmd/train-clauses to clauses.gob.gz.
+// cmd/train to clauses.gob.gz.
 type ModelFile struct {
 	Version  int
 	Labels   []string
@@ -57,7 +57,7 @@ type CaseInfo struct {
 }
 
 // CaseModel is the serialised case detector (gzip + gob), written by
-// cmd/train-cases to cases.gob.gz: one linear model per case over hashed
+// cmd/train to cases.gob.gz: one linear model per case over hashed
 // word unigrams and bigrams, stored feature by feature with only the
 // weights that matter (see train.TrainCases).
 type CaseModel struct {
@@ -96,7 +96,7 @@ func (m *CaseModel) Weights() SparseWeights {
 }
 
 // PrivacyModel is the learned privacy-practice detector (gzip + gob),
-// written by cmd/train-privacy to privacy.gob.gz: one linear model per
+// written by cmd/train to privacy.gob.gz: one linear model per
 // privacy category over hashed word n-grams, trained on ToS;DR quotes
 // mapped to the categories and on the labelled paragraphs of
 // analyze/testdata/privacy (see train.TrainPrivacy).

@@ -37,7 +37,7 @@ func decodeFile(t *testing.T, file string) encoded {
 // Encoding is deterministic: each model file decodes and encodes back to
 // the same bytes, which is what lets make train rebuild them byte for byte.
 // Gob numbers types in the order a process first encodes them, so each
-// file is encoded in a process of its own, as train-* writes it.
+// file is encoded in a process of its own, as cmd/train writes it.
 func TestFilesRoundTrip(t *testing.T) {
 	if file := os.Getenv("MODEL_ROUND_TRIP"); file != "" {
 		var buf bytes.Buffer

@@ -1,6 +1,6 @@
 // Package train fits and scores the clause classifier that internal/analyze
 // embeds: reading the labelled sentences, training, LexGLUE scores. It
-// reads files and is only for cmd/train-clauses and cmd/eval-clauses, so
+// reads files and is only for cmd/train and the cmd/eval-* tools, so
 // the server carries none of it.
 package train
 
@@ -330,7 +330,7 @@ func Labels(exs []Example) [][]string {
 }
 
 // ClauseConfig is the clause model's default configuration (the centre of
-// cmd/train-clauses' grid and what eval-clauses cross-validates).
+// cmd/train's clause grid and what eval-clauses cross-validates).
 var ClauseConfig = TrainConfig{
 	Features: model.FeatureConfig{Bits: 18, WordNgrams: 2, CharMin: 2, CharMax: 5, CharWeight: 1},
 	MinDF:    2, C: 0.5, PosWeight: 2, Epochs: 60, Folds: 5, Seed: 1,
