@@ -76,8 +76,8 @@ eval-%: FORCE ## quality against labelled data: eval-extract, eval-clauses, eval
 	@test -n "$(EVAL_DATA_$*)" || { echo "make: no evaluation named $*: extract, clauses, privacy, grades or cases"; exit 2; }
 	$(GO) run ./cmd/eval-$* $(EVAL_DATA_$*)
 
-train: ## rebuild the embedded clause, case and privacy models from shared/data and the privacy labels (deterministic; cmd/train, -only NAME: one)
-	$(GO) run ./cmd/train -data $(DATA)
+train: ## rebuild the embedded clause, case and privacy models from shared/data and the privacy labels (deterministic; cmd/train NAME rebuilds one)
+	for m in clauses cases privacy; do $(GO) run ./cmd/train -data $(DATA) $$m || exit 1; done
 
 # A pattern rule cannot be .PHONY: FORCE makes eval-NAME run even when a
 # binary of that name was left in the tree by `go build ./cmd/eval-NAME`.

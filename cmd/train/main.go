@@ -1,14 +1,12 @@
-// Command train rebuilds the models the analyzer embeds, in
-// internal/analyze/model: by default all three, clauses.gob.gz,
-// cases.gob.gz and privacy.gob.gz in that order (make train), printing what
-// each training prints; -only clauses, cases or privacy rebuilds one. The
-// output is byte-for-byte deterministic. Each model is encoded in a process
-// of its own (the command runs itself once per model): gob numbers types in
-// the order a process first encodes them, so a file's bytes would depend on
-// the models encoded before it in the same process.
+// Command train rebuilds one of the models the analyzer embeds, in
+// internal/analyze/model: clauses.gob.gz, cases.gob.gz or privacy.gob.gz,
+// printing its cross-validated scores. The output is byte-for-byte
+// deterministic. make train runs it once for each model, in that order, each
+// in a process of its own: gob numbers types in the order a process first
+// encodes them, so a file's bytes would depend on the models encoded before
+// it in the same process.
 //
-//	go run ./cmd/train -data ../shared/data
-//	go run ./cmd/train -data ../shared/data -only cases
+//	go run ./cmd/train -data ../shared/data cases
 //
 // # Clauses
 //
@@ -47,19 +45,16 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 )
 
-// options are the flags; a run of one model gets all of them.
+// options are the flags.
 type options struct {
 	data, labels, models string
 	quick                bool
 }
 
-// trainers are the models in the order make train has always built them.
+// trainers are the models, by the name of their file.
 var trainers = []struct {
 	name string
 	run  func(o options, out string) error
@@ -75,17 +70,13 @@ func main() {
 	flag.StringVar(&o.labels, "labels", "internal/analyze/testdata/privacy/labels.jsonl", "labelled privacy paragraphs")
 	flag.StringVar(&o.models, "models", "internal/analyze/model", "directory the model files are written to, as NAME.gob.gz")
 	flag.BoolVar(&o.quick, "quick", false, "clauses: train only the default configuration")
-	only := flag.String("only", "", "rebuild one model: clauses, cases or privacy (default all three)")
-	flag.Parse()
-	if *only == "" {
-		if err := runEach(o); err != nil {
-			fmt.Fprintln(os.Stderr, "train:", err)
-			os.Exit(1)
-		}
-		return
+	flag.Usage = func() {
+		fmt.Fprintln(flag.CommandLine.Output(), "usage: train [flags] clauses|cases|privacy")
+		flag.PrintDefaults()
 	}
+	flag.Parse()
 	for _, t := range trainers {
-		if t.name == *only {
+		if flag.NArg() == 1 && t.name == flag.Arg(0) {
 			if err := t.run(o, filepath.Join(o.models, t.name+".gob.gz")); err != nil {
 				fmt.Fprintf(os.Stderr, "train %s: %v\n", t.name, err)
 				os.Exit(1)
@@ -93,27 +84,8 @@ func main() {
 			return
 		}
 	}
-	fmt.Fprintf(os.Stderr, "train: -only %q: clauses, cases or privacy\n", *only)
+	flag.Usage()
 	os.Exit(2)
-}
-
-// runEach runs this command once per model, -only NAME, so that each file
-// is encoded in a fresh process (see the package comment).
-func runEach(o options) error {
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	for _, t := range trainers {
-		cmd := exec.Command(self, "-only", t.name, "-data", o.data, "-labels", o.labels,
-			"-models", o.models, "-quick="+strconv.FormatBool(o.quick))
-		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-		fmt.Printf("train %s\n", strings.Join(cmd.Args[1:3], " "))
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("%s: %w", t.name, err)
-		}
-	}
-	return nil
 }
 
 // encoder is a model that writes itself (model.ModelFile, CaseModel,

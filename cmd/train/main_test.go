@@ -8,8 +8,8 @@ import (
 )
 
 // The trainers are the embedded models: one per *.gob.gz file in
-// internal/analyze/model, named as the file, so -only NAME and the default
-// run write exactly the files the analyzer embeds.
+// internal/analyze/model, named as the file, so make train, which names
+// each, writes exactly the files the analyzer embeds.
 func TestTrainersAreTheModelFiles(t *testing.T) {
 	files, err := filepath.Glob("../../internal/analyze/model/*.gob.gz")
 	if err != nil {
