@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode"
 
 	"github.com/clausewatch/clausewatch/internal/analyze/model"
 )
@@ -439,48 +438,4 @@ func checklist(findings []Finding, docType string) []string {
 // String returns a short description of a finding (for logs and the CLI).
 func (f Finding) String() string {
 	return "[" + f.Severity + "] " + f.Category + ": " + f.Title
-}
-
-// isHeading: at most four words ("Cookies.", "5. Termination", "What we
-// collect.", "I. Governing Law") unless it is a sentence of three or more
-// words with a subject pronoun and a full stop ("We sell your data."), or at
-// most ten words without terminal punctuation.
-func isHeading(s []rune) bool {
-	words, inWord := 0, false
-	var first []rune
-	for i, r := range s {
-		w := unicode.IsLetter(r) || unicode.IsDigit(r)
-		if w && !inWord {
-			words++
-			if words == 1 {
-				first = s[i:]
-			}
-		}
-		inWord = w
-	}
-	ends := len(s) > 0 && endsSentence(s[len(s)-1])
-	if words <= 4 {
-		return words < 3 || !ends || !startsWithSubject(first)
-	}
-	return words <= 10 && !ends
-}
-
-func endsSentence(r rune) bool {
-	switch r {
-	case '.', '!', '?', ':', ';', '。', '！', '？', ')', '"', '\u201d':
-		return true
-	}
-	return false
-}
-
-func startsWithSubject(s []rune) bool {
-	end := 0
-	for end < len(s) && unicode.IsLetter(s[end]) {
-		end++
-	}
-	switch strings.ToLower(string(s[:end])) {
-	case "we", "you", "they":
-		return true
-	}
-	return false
 }

@@ -426,23 +426,6 @@ func TestReservedRightIsNotUserRight(t *testing.T) {
 	}
 }
 
-// A short sentence is a clause, not a heading; a heading alone is dropped.
-func TestShortSentencesAreNotHeadings(t *testing.T) {
-	for text, want := range map[string]string{
-		"We sell your data.":         "data_sale",
-		"We may terminate accounts.": "unilateral_termination",
-	} {
-		if r := engine(t).Analyze(text, Options{}); !categories(r)[want] {
-			t.Errorf("engine(t).Analyze(%q) found %v, want %s", text, r.Findings, want)
-		}
-	}
-	for _, s := range []string{"Cookies.", "5. Termination", "Governing Law.", "What we collect.", "How we share information", "I. Governing Law", "IT Security Measures", "You and Acme"} {
-		if !isHeading([]rune(s)) {
-			t.Errorf("isHeading(%q) = false", s)
-		}
-	}
-}
-
 // The same practice with and without notice is a different case, or no
 // case, at a different severity.
 func TestCasesTellNoticeApart(t *testing.T) {

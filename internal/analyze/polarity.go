@@ -137,38 +137,6 @@ func (e *Engine) holdPolarity(hits []hit, n int, s string, privacyDoc bool) []hi
 	return hits
 }
 
-// optOutPurposeRe: an instruction to opt out of a practice, which it takes as
-// given ("To opt out of the sale of your data, click ..." states the sale,
-// as the case labels read it: "The service may sell your data unless you
-// opt out").
-var optOutPurposeRe = mustPattern(`\bopt(-| )?out\b|\bobject to\b|\bdo not (sell|share)\b|\b(turn|switch) off\b|\blimit the (use|sharing|processing)\b|\bstop (receiving )?(personali[sz]ed|targeted|interest-based)\b`)
-
-// unrisked drops the blocker and bad hits of a user instruction
-// (hits[n:]): it tells how to do something, not what the service does.
-// An opt-out instruction (optOut) keeps the privacy practice it opts out
-// of; any other risk of a privacy category leaves the category, neutral
-// ("to download your data, go to Settings" is about the user's rights and
-// risks nothing).
-func unrisked(hits []hit, n int, optOut bool) []hit {
-	risk := func(h hit) bool {
-		return (h.sev == SeverityBad || h.sev == SeverityBlocker) && !(optOut && slices.Contains(PrivacyCategories, h.cat))
-	}
-	var neutral []hit
-	for _, h := range hits[n:] {
-		if risk(h) && slices.Contains(PrivacyCategories, h.cat) &&
-			!hasHit(hits[n:], h.cat, SeverityNeutral) && !hasHit(neutral, h.cat, SeverityNeutral) {
-			neutral = append(neutral, hit{h.sent, h.cat, SeverityNeutral, h.conf, -1, 0})
-		}
-	}
-	out := hits[:n]
-	for _, h := range hits[n:] {
-		if !risk(h) {
-			out = append(out, h)
-		}
-	}
-	return append(out, neutral...)
-}
-
 // titleChangeNotified is ToS;DR's neutral case for a change clause whose
 // document promises notice of the changes.
 const titleChangeNotified = "The service may change its terms at any time, but the user will receive notification of the changes."
