@@ -300,21 +300,6 @@ func caseCategory(c model.CaseInfo) string {
 	return c.Category
 }
 
-var privacyDocRe = mustPattern(`(?i)\b(privacy|cookie|data protection) (policy|notice|statement|polic)|\bthis (notice|statement)\b`)
-
-// privacyPolicyChange: the patterns found a policy_change_notice in a
-// sentence about the privacy policy itself.
-func privacyPolicyChange(ph []privacyHit, s string, privacyDoc bool) bool {
-	for _, p := range ph {
-		if p.cat == "policy_change_notice" {
-			return privacyDocRe.MatchString(s) || privacyDoc && thisPolicyRe.MatchString(s)
-		}
-	}
-	return false
-}
-
-var thisPolicyRe = mustPattern(`(?i)\b(this|our|the|its) (policy|notice|statement)\b`)
-
 // maxMinorPerCategory bounds the neutral and the good findings of one
 // category, or of one case (the first ones in document order are kept);
 // blocker and bad findings are never dropped.

@@ -410,15 +410,6 @@ func mustRead(tb testing.TB, path string) string {
 	return string(b)
 }
 
-func TestPrivacyPolicyChangeNotClauseChange(t *testing.T) {
-	text := "Norditech may change its privacy policy if necessary."
-	r := engine(t).Analyze(text, Options{DocumentType: "privacy"})
-	cats := categories(r)
-	if !cats["policy_change_notice"] || cats["unilateral_change"] {
-		t.Errorf("categories = %v, want policy_change_notice only", cats)
-	}
-}
-
 func TestReservedRightIsNotUserRight(t *testing.T) {
 	text := "Acme reserves the right to access the content of your private files for troubleshooting."
 	if r := engine(t).Analyze(text, Options{DocumentType: "terms"}); categories(r)["user_rights"] {
