@@ -39,3 +39,27 @@ func findsNone(t *testing.T, cases []caseText) {
 		}
 	}
 }
+
+// A rule's case is listed once among the detector's cases, whether the
+// model learns it too (the weighty cases) or not (the opt-out).
+func TestRuleCasesAreNotLearned(t *testing.T) {
+	d := engine(t).cd
+	for _, r := range ruleCases {
+		n := 0
+		for _, c := range d.m.Cases {
+			if c.Title == r.info.Title {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%q is listed %d times among the detector's cases", r.info.Title, n)
+		}
+	}
+}
+
+// ruleNeeds' array holds every rule case.
+func TestRuleCasesFitNeeds(t *testing.T) {
+	if len(ruleCases) > maxRuleCases {
+		t.Fatalf("%d rule cases, maxRuleCases is %d", len(ruleCases), maxRuleCases)
+	}
+}
