@@ -23,11 +23,12 @@ import (
 
 // Each family of weighty practices has its file, with its titles, its rule
 // cases (needs, keywords, confidence) and their patterns: content.go
-// (moral rights, licences), disputes.go (arbitration, class actions and
-// the arbitration opt-out),
-// liability.go, termination.go, changes.go, sharing.go (sale, third
-// parties), tracking.go (advertising, other sites), retention.go (copies
-// kept after deletion) and biometrics.go.
+// (moral rights, licences), disputes.go (arbitration, class actions, the
+// arbitration opt-out), liability.go, termination.go, changes.go,
+// sharing.go (sale, third parties), tracking.go (advertising, other
+// sites), retention.go (copies kept after deletion) and biometrics.go.
+// This file holds what they share: the rule case, the order rules are
+// tried in and how their hits join the learned cases'.
 
 // A ToS;DR case can also be found by a hand-written rule, where its quotes
 // are too few to learn it from: "This service does not force users into
