@@ -1,6 +1,8 @@
 package analyze
 
-// Biometrics: the user's biometric data collected or used.
+// Biometrics: the user's biometric data collected or used. The privacy
+// category data_collection, read per paragraph, has its patterns in
+// privacy.go (privacyCats).
 
 // The case's title, as cases.tsv spells it.
 const titleBiometric = "Your biometric data is collected"

@@ -11,7 +11,8 @@ import (
 // (changeWithoutNotice); a paragraph that promises notice makes it the
 // neutral case of a change with notification (holdNotice); a change of the
 // privacy policy itself is the privacy patterns' policy_change_notice, not
-// the clause classifier's unilateral_change (privacyPolicyChange).
+// the clause classifier's unilateral_change (privacyPolicyChange), whose
+// patterns are in privacy.go (privacyCats).
 
 // The case's title, as cases.tsv spells it.
 const titleChangeNoNotice = "Terms may be changed any time at their discretion, without notice to the user"

@@ -1,6 +1,8 @@
 package analyze
 
-// Retention: what the user deleted kept for no limited time.
+// Retention: what the user deleted kept for no limited time. The privacy
+// category retention, read per paragraph, has its patterns in privacy.go
+// (privacyCats).
 
 // The case's title, as cases.tsv spells it.
 const titleKeepsDeleted = "This service holds onto content that you've deleted"

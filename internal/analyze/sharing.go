@@ -5,7 +5,9 @@ import (
 )
 
 // Sharing and sale: personal data sold unless the user opts out, or given
-// to third parties for their own ends.
+// to third parties for their own ends. The privacy categories data_sale
+// and third_party_sharing, read per paragraph, have their patterns in
+// privacy.go (privacyCats).
 
 // Titles of the cases, as cases.tsv spells them.
 const (

@@ -1,6 +1,7 @@
 package analyze
 
 // Termination: the service may end or suspend the user's account at will.
+// The CLAUDETTE category unilateral_termination has its vetoes in rules.go.
 
 // The case's title, as cases.tsv spells it.
 const titleTermination = "The service can delete your account without prior notice and without a reason"

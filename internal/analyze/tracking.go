@@ -2,6 +2,8 @@ package analyze
 
 // Tracking: advertising built on the user's data, by the service or by
 // third parties, and the user followed across other websites and apps.
+// The privacy category tracking, read per paragraph, has its patterns in
+// privacy.go (privacyCats).
 
 // Titles of the cases, as cases.tsv spells them.
 const (
