@@ -212,6 +212,60 @@ func (r *readings) sentence(i int) Reading {
 	return rd
 }
 
+// introReading: a list item without a subject of its own ("* share API
+// data with third parties" under "You agree not to:") is bound as the
+// sentence that introduces the list, the nearest one before it ending
+// with a colon across at most 30 items; before that intro, the nearest
+// item with a subject of its own gives the item its actor ("xxv. we
+// analyse ..." before "xxvi. to conduct research").
+func introReading(r *readings, i int, rd Reading) Reading {
+	d := r.d
+	var head [markerRunes]rune
+	if !startsWithMarker(d.head(i, head[:])) && !(i > 0 && d.last(i-1) == ':') {
+		return rd
+	}
+	for j := i - 1; j >= 0 && j >= i-30; j-- {
+		in := r.clause(j)
+		switch {
+		case d.last(j) == ':' && in.Actor != ActorNone:
+			return in
+		case d.last(j) == ':':
+			return rd
+		case in.Actor != ActorNone:
+			// a sibling tells who acts; how is the item's own
+			return Reading{in.Actor, rd.Modality, rd.Negated}
+		}
+		if !startsWithMarker(d.head(j, head[:])) {
+			return rd
+		}
+	}
+	return rd
+}
+
+// markerRunes is as far as startsWithMarker reads.
+const markerRunes = 8
+
+// startsWithMarker: a bullet, "1.", "a)", "(iv)", "iii." opens the
+// sentence.
+func startsWithMarker(rs []rune) bool {
+	if len(rs) == 0 {
+		return false
+	}
+	switch rs[0] {
+	case '-', '•', '*', '·', '–', '—', '▪', '◦', '|':
+		return true
+	}
+	j := 0
+	if rs[j] == '(' {
+		j++
+	}
+	k := j
+	for k < len(rs) && k-j < 5 && (unicode.IsDigit(rs[k]) || unicode.IsLower(rs[k])) {
+		k++
+	}
+	return k > j && k < len(rs) && (rs[k] == '.' || rs[k] == ')') && (k-j <= 2 || isRoman(string(rs[j:k])))
+}
+
 // SentenceReading is how the gate reads one sentence: its kind and who it
 // binds, and how.
 type SentenceReading struct {

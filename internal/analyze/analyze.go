@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode"
 
 	"github.com/clausewatch/clausewatch/internal/analyze/model"
 )
@@ -301,21 +300,6 @@ func caseCategory(c model.CaseInfo) string {
 	return c.Category
 }
 
-var privacyDocRe = mustPattern(`(?i)\b(privacy|cookie|data protection) (policy|notice|statement|polic)|\bthis (notice|statement)\b`)
-
-// privacyPolicyChange: the patterns found a policy_change_notice in a
-// sentence about the privacy policy itself.
-func privacyPolicyChange(ph []privacyHit, s string, privacyDoc bool) bool {
-	for _, p := range ph {
-		if p.cat == "policy_change_notice" {
-			return privacyDocRe.MatchString(s) || privacyDoc && thisPolicyRe.MatchString(s)
-		}
-	}
-	return false
-}
-
-var thisPolicyRe = mustPattern(`(?i)\b(this|our|the|its) (policy|notice|statement)\b`)
-
 // maxMinorPerCategory bounds the neutral and the good findings of one
 // category, or of one case (the first ones in document order are kept);
 // blocker and bad findings are never dropped.
@@ -439,48 +423,4 @@ func checklist(findings []Finding, docType string) []string {
 // String returns a short description of a finding (for logs and the CLI).
 func (f Finding) String() string {
 	return "[" + f.Severity + "] " + f.Category + ": " + f.Title
-}
-
-// isHeading: at most four words ("Cookies.", "5. Termination", "What we
-// collect.", "I. Governing Law") unless it is a sentence of three or more
-// words with a subject pronoun and a full stop ("We sell your data."), or at
-// most ten words without terminal punctuation.
-func isHeading(s []rune) bool {
-	words, inWord := 0, false
-	var first []rune
-	for i, r := range s {
-		w := unicode.IsLetter(r) || unicode.IsDigit(r)
-		if w && !inWord {
-			words++
-			if words == 1 {
-				first = s[i:]
-			}
-		}
-		inWord = w
-	}
-	ends := len(s) > 0 && endsSentence(s[len(s)-1])
-	if words <= 4 {
-		return words < 3 || !ends || !startsWithSubject(first)
-	}
-	return words <= 10 && !ends
-}
-
-func endsSentence(r rune) bool {
-	switch r {
-	case '.', '!', '?', ':', ';', '。', '！', '？', ')', '"', '\u201d':
-		return true
-	}
-	return false
-}
-
-func startsWithSubject(s []rune) bool {
-	end := 0
-	for end < len(s) && unicode.IsLetter(s[end]) {
-		end++
-	}
-	switch strings.ToLower(string(s[:end])) {
-	case "we", "you", "they":
-		return true
-	}
-	return false
 }

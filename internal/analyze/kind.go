@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -51,6 +52,50 @@ func headingLine(d *doc, i int, s []rune) bool {
 		return true
 	}
 	return isHeading(s) && !listItem(d, i, s)
+}
+
+// isHeading: at most four words ("Cookies.", "5. Termination", "What we
+// collect.", "I. Governing Law") unless it is a sentence of three or more
+// words with a subject pronoun and a full stop ("We sell your data."), or at
+// most ten words without terminal punctuation.
+func isHeading(s []rune) bool {
+	words, inWord := 0, false
+	var first []rune
+	for i, r := range s {
+		w := unicode.IsLetter(r) || unicode.IsDigit(r)
+		if w && !inWord {
+			words++
+			if words == 1 {
+				first = s[i:]
+			}
+		}
+		inWord = w
+	}
+	ends := len(s) > 0 && endsSentence(s[len(s)-1])
+	if words <= 4 {
+		return words < 3 || !ends || !startsWithSubject(first)
+	}
+	return words <= 10 && !ends
+}
+
+func endsSentence(r rune) bool {
+	switch r {
+	case '.', '!', '?', ':', ';', '。', '！', '？', ')', '"', '\u201d':
+		return true
+	}
+	return false
+}
+
+func startsWithSubject(s []rune) bool {
+	end := 0
+	for end < len(s) && unicode.IsLetter(s[end]) {
+		end++
+	}
+	switch strings.ToLower(string(s[:end])) {
+	case "we", "you", "they":
+		return true
+	}
+	return false
 }
 
 // stripMarker drops a list marker ("*", "-", "b.", "(iv)", "12.") and the
@@ -326,3 +371,35 @@ func instruction(low string) bool {
 // embeddedRe: "how we use your data" names a practice inside the
 // instruction's object; it states none.
 var embeddedRe = mustPattern(`\b(how|what|which|that|when|where|why|whether|the \w+) (we|the company|the service)\b`)
+
+// optOutPurposeRe: an instruction to opt out of a practice, which it takes as
+// given ("To opt out of the sale of your data, click ..." states the sale,
+// as the case labels read it: "The service may sell your data unless you
+// opt out").
+var optOutPurposeRe = mustPattern(`\bopt(-| )?out\b|\bobject to\b|\bdo not (sell|share)\b|\b(turn|switch) off\b|\blimit the (use|sharing|processing)\b|\bstop (receiving )?(personali[sz]ed|targeted|interest-based)\b`)
+
+// unrisked drops the blocker and bad hits of a user instruction
+// (hits[n:]): it tells how to do something, not what the service does.
+// An opt-out instruction (optOut) keeps the privacy practice it opts out
+// of; any other risk of a privacy category leaves the category, neutral
+// ("to download your data, go to Settings" is about the user's rights and
+// risks nothing).
+func unrisked(hits []hit, n int, optOut bool) []hit {
+	risk := func(h hit) bool {
+		return (h.sev == SeverityBad || h.sev == SeverityBlocker) && !(optOut && slices.Contains(PrivacyCategories, h.cat))
+	}
+	var neutral []hit
+	for _, h := range hits[n:] {
+		if risk(h) && slices.Contains(PrivacyCategories, h.cat) &&
+			!hasHit(hits[n:], h.cat, SeverityNeutral) && !hasHit(neutral, h.cat, SeverityNeutral) {
+			neutral = append(neutral, hit{h.sent, h.cat, SeverityNeutral, h.conf, -1, 0})
+		}
+	}
+	out := hits[:n]
+	for _, h := range hits[n:] {
+		if !risk(h) {
+			out = append(out, h)
+		}
+	}
+	return append(out, neutral...)
+}

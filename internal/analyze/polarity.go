@@ -3,8 +3,6 @@ package analyze
 import (
 	"slices"
 	"strings"
-
-	"github.com/clausewatch/clausewatch/internal/analyze/model"
 )
 
 // Polarity: which way a sentence points once its negation is read in its
@@ -135,126 +133,6 @@ func (e *Engine) holdPolarity(hits []hit, n int, s string, privacyDoc bool) []hi
 		hits = heldTo(hits, n, again, func(h hit) bool { return h.sev == SeverityGood })
 	}
 	return hits
-}
-
-// optOutPurposeRe: an instruction to opt out of a practice, which it takes as
-// given ("To opt out of the sale of your data, click ..." states the sale,
-// as the case labels read it: "The service may sell your data unless you
-// opt out").
-var optOutPurposeRe = mustPattern(`\bopt(-| )?out\b|\bobject to\b|\bdo not (sell|share)\b|\b(turn|switch) off\b|\blimit the (use|sharing|processing)\b|\bstop (receiving )?(personali[sz]ed|targeted|interest-based)\b`)
-
-// unrisked drops the blocker and bad hits of a user instruction
-// (hits[n:]): it tells how to do something, not what the service does.
-// An opt-out instruction (optOut) keeps the privacy practice it opts out
-// of; any other risk of a privacy category leaves the category, neutral
-// ("to download your data, go to Settings" is about the user's rights and
-// risks nothing).
-func unrisked(hits []hit, n int, optOut bool) []hit {
-	risk := func(h hit) bool {
-		return (h.sev == SeverityBad || h.sev == SeverityBlocker) && !(optOut && slices.Contains(PrivacyCategories, h.cat))
-	}
-	var neutral []hit
-	for _, h := range hits[n:] {
-		if risk(h) && slices.Contains(PrivacyCategories, h.cat) &&
-			!hasHit(hits[n:], h.cat, SeverityNeutral) && !hasHit(neutral, h.cat, SeverityNeutral) {
-			neutral = append(neutral, hit{h.sent, h.cat, SeverityNeutral, h.conf, -1, 0})
-		}
-	}
-	out := hits[:n]
-	for _, h := range hits[n:] {
-		if !risk(h) {
-			out = append(out, h)
-		}
-	}
-	return append(out, neutral...)
-}
-
-// titleChangeNotified is ToS;DR's neutral case for a change clause whose
-// document promises notice of the changes.
-const titleChangeNotified = "The service may change its terms at any time, but the user will receive notification of the changes."
-
-// holdNotice: a change clause is not "without notice" when its paragraph
-// promises notice of the changes ("We may update this policy from time to
-// time. If we make material changes, we will notify you by email at least
-// 30 days before they take effect."): among the hits of one paragraph
-// (hits[first:], of sentences lo to hi-1), a sentence promising notice
-// (noticePromised) turns the other sentences' "changed without notice"
-// case into ToS;DR's neutral case of a change with notice, or drops it
-// where the case model lacks that case or the paragraph has it already.
-// A clause that says "without notice" itself keeps its case.
-func (e *Engine) holdNotice(d *doc, hits []hit, first, lo, hi int) []hit {
-	change := false
-	for _, h := range hits[first:] {
-		change = change || h.cas >= 0 && e.cd.m.Cases[h.cas].Title == titleChangeNoNotice
-	}
-	if !change {
-		return hits
-	}
-	notified := -1
-	for i := lo; i < hi && notified < 0; i++ {
-		if noticePromised(strings.ToLower(quoteFolder.Replace(d.sentence(i)))) {
-			notified = i
-		}
-	}
-	if notified < 0 {
-		return hits
-	}
-	out := hits[:first]
-	for _, h := range hits[first:] {
-		if h.cas >= 0 && h.sent != notified && e.cd.m.Cases[h.cas].Title == titleChangeNoNotice &&
-			!withoutNotice.MatchString(strings.ToLower(d.sentence(h.sent))) {
-			j := slices.IndexFunc(e.cd.m.Cases, func(c model.CaseInfo) bool { return c.Title == titleChangeNotified })
-			if j < 0 || hasHit(out[first:], "unilateral_change", SeverityNeutral) {
-				continue
-			}
-			h = hit{h.sent, e.cd.m.Cases[j].Category, SeverityNeutral, h.conf, j, 0}
-			if h.cat == "" {
-				h.cat = "unilateral_change"
-			}
-		}
-		out = append(out, h)
-	}
-	return out
-}
-
-var (
-	// a promise of notice: "we will notify you", "you will receive an
-	// email", "30 days' prior notice"; "we may notify you" promises none
-	noticePromiseRe = mustPattern(`\b(will|shall|'ll|commit to|promise to)( \w+){0,4}? (notify|inform|tell|e-?mail|alert|contact|let you know|send you|give you|provide you|provide( \w+){0,2} notice|ask for|seek|obtain)\b|\byou will (be notified|be informed|receive( \w+){0,3} (notice|notification|e-?mail|message))\b|\b(\d+|seven|fourteen|fifteen|thirty|sixty|ninety|one|two|a) (days?|weeks?|months?)'?( \w+){0,2}? notice\b`)
-	// about the changes
-	changeWordRe = mustPattern(`\b(chang|modif|amend|updat|revis)\w*`)
-	// notice only by posting the new text or its date, which the case
-	// labels' guidelines read as no notice at all
-	postingOnlyRe = mustPattern(`\b(by|such as|like|including) (posting|updating|revising|changing|publishing|placing|displaying)\b|\b(will|shall) be (posted|published)\b|\b(updat\w*|revis\w*|chang\w*) the (\S+ ){0,3}date\b|\bchange ?log\b`)
-	// notice only where the law requires it promises nothing of the
-	// service's own
-	lawNoticeRe = mustPattern(`\b(as|where|when|if|to the extent( that)?) (\w+ ){0,2}(required|necessary|mandated|permitted) by (\w+ ){0,2}law\b|\bas (the )?law requires\b`)
-	// what follows "may" is no promise ("... and in some cases we may
-	// send you an email")
-	mayTailRe = mustPattern(`\b(may|might|can|could)\b.*$`)
-	// a promise says when: "30 days before", "in advance", "before they
-	// take effect"
-	noticeTimeRe  = mustPattern(`\b\d+ (days?|weeks?|months?)\b|\b(seven|fourteen|fifteen|thirty|sixty|ninety|one|two) (days?|weeks?|months?)\b|\bin advance\b|\b(before|prior to) (they|it|the|any|such|these|those|that|this|them)\b`)
-	noticeMeansRe = mustPattern(`\be-?mail|\bin-app\b|\bnotification|\bdirect mail|\bmessage|\bprominent|\bpush\b|\bletter\b`)
-)
-
-// noticePromised: low (a lower-cased sentence) promises notice of
-// changes with its means (email, in the app, ...) or its time (30 days
-// before, in advance), by more than posting them or their date, with no
-// negation, not only where the law requires it, and before any "may".
-func noticePromised(low string) bool {
-	if !changeWordRe.MatchString(low) || noticeNegRe.MatchString(low) || withoutNotice.MatchString(low) || lawNoticeRe.MatchString(low) {
-		return false
-	}
-	loc := noticePromiseRe.FindStringIndex(low)
-	if loc == nil {
-		return false
-	}
-	// the promise runs from its verb to any "may" after it, and says how
-	// (by more than posting) or when
-	w := low[loc[0]:loc[1]] + mayTailRe.ReplaceAllString(low[loc[1]:], "")
-	means := noticeMeansRe.MatchString(w)
-	return (means || noticeTimeRe.MatchString(w)) && (means || !postingOnlyRe.MatchString(w))
 }
 
 // noticeNegRe: a negation as a word ("notice" holds "not").

@@ -120,3 +120,59 @@ func TestPolarity(t *testing.T) {
 		t.Errorf("%d promises and %d risks: the table holds at least 30 of each", promises, risks)
 	}
 }
+
+// The service's right to delete or close is never the user's right over
+// their data: "We may delete your account at any time" gives no "You can
+// access, delete or control your data" beside its risk; the user's
+// request makes it one.
+func TestServiceRightIsNoUserRight(t *testing.T) {
+	e := engine(t)
+	for _, c := range []struct {
+		good bool
+		text string
+	}{
+		{false, "We may delete your account at any time without notice."},
+		{false, "If you breach these terms, we may delete your account at any time without prior notice."},
+		{false, "We may disable or delete your account and all of its content for any reason."},
+		{true, "We may delete your personal data at your request, unless we must keep it by law."},
+		{true, "You can access, correct or delete your personal data at any time from the settings page."},
+	} {
+		for _, typ := range []string{"terms", "privacy"} {
+			var good []string
+			for _, f := range e.Analyze(c.text, Options{DocumentType: typ}).Findings {
+				if f.Severity == SeverityGood {
+					good = append(good, f.Title)
+				}
+			}
+			if (len(good) > 0) != c.good {
+				t.Errorf("%s %q: good findings %q, want some: %v", typ, c.text, good, c.good)
+			}
+		}
+	}
+}
+
+// A protection taken back by its "but" clause keeps the risk the clause
+// states (examples/page.html: "..., but we may retain backups and log data
+// indefinitely"), and the clause counts as that risk; a negated "but"
+// clause adds none.
+func TestButTakesBackAProtection(t *testing.T) {
+	e := engine(t)
+	for _, c := range []struct {
+		risk bool
+		text string
+	}{
+		{true, "When you delete your account, we delete your notes within 30 days, but we may retain backups and log data indefinitely."},
+		{true, "We delete your notes within 30 days after you close your account, but we keep the messages you sent forever."},
+		{false, "We delete your notes within 30 days after you close your account, but we never keep copies of your messages."},
+		{false, "We delete your personal data within 30 days after you close your account, but you can ask us to delete it sooner."},
+	} {
+		r := e.Analyze(c.text, Options{DocumentType: "privacy"})
+		risk := false
+		for _, f := range r.Findings {
+			risk = risk || f.Severity == SeverityBad || f.Severity == SeverityBlocker
+		}
+		if risk != c.risk || c.risk && r.Basis.Good > 0 {
+			t.Errorf("%q: risk %v (basis %+v), want %v", c.text, risk, r.Basis, c.risk)
+		}
+	}
+}

@@ -2,6 +2,24 @@ package analyze
 
 import "testing"
 
+// Changes: each practice found in several wordings (findsEach, weighty_test.go).
+func TestChangesWordings(t *testing.T) {
+	findsEach(t, []caseText{
+		{titleChangeNoNotice, "We reserve the right to modify these Terms at any time, and changes are effective upon posting."},
+		{titleChangeNoNotice, "We may update this privacy policy from time to time by posting the new version on this page."},
+	})
+}
+
+// Changes: sentences that share a practice's words but state another case or
+// none.
+func TestChangesLookAlikes(t *testing.T) {
+	findsNone(t, []caseText{
+		{titleChangeNoNotice, "We will update the 'last updated' date at the top of these Terms when we change them."},
+		{titleChangeNoNotice, "You can view the change history of this policy at any time on our archive page."},
+		{titleChangeNoNotice, "We may change the matchmaking criteria from time to time without notice."},
+	})
+}
+
 // A change clause whose paragraph promises notice of the changes is not
 // "changed without notice" (the bundled examples/page.html, issue 30 item
 // 9): it is ToS;DR's neutral case of a change with notice. A clause that
@@ -35,5 +53,14 @@ func TestChangeWithNoticeIsNotWithoutNotice(t *testing.T) {
 		if got != c.bad {
 			t.Errorf("%q: changed without notice %v, want %v", c.txt, got, c.bad)
 		}
+	}
+}
+
+func TestPrivacyPolicyChangeNotClauseChange(t *testing.T) {
+	text := "Norditech may change its privacy policy if necessary."
+	r := engine(t).Analyze(text, Options{DocumentType: "privacy"})
+	cats := categories(r)
+	if !cats["policy_change_notice"] || cats["unilateral_change"] {
+		t.Errorf("categories = %v, want policy_change_notice only", cats)
 	}
 }
