@@ -96,8 +96,8 @@ func versionDiffAllowed(ctx context.Context) error {
 	if n < MaxVersionDiffs {
 		return nil
 	}
-	return app.Errorf(app.CodeInvalid, "a request computes at most %d version diff: this %s was not computed and drew no scan; ask for it in a request of its own",
-		MaxVersionDiffs, fc.Field.Name)
+	return app.Errorf(app.CodeInvalid, "a request computes at most %d version diff(s): %s was not computed and drew no scan; ask for it in a request of its own",
+		MaxVersionDiffs, fc.Field.Alias)
 }
 
 const (

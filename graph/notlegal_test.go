@@ -39,18 +39,13 @@ func TestNotALegalDocument(t *testing.T) {
 	})
 }
 
-// navPage is a page with no sentence read as a clause: a monitored text
-// that is not a legal document.
-const navPage = `<html><head><title>Shop</title></head><body><main><h1>Shop</h1>
-<p>Home</p><p>Pricing</p><p>About us</p></main></body></html>`
-
 // A monitored version whose text is not a legal document has a null grade,
 // not an empty string: in the version list, on either side of a diff and
 // on the alert of the change; a version that is one keeps its letter.
 func TestNotALegalDocumentVersionGrade(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d, options{})
-		e.Docs.Set("/nav", apptest.Page{ContentType: "text/html", Body: navPage})
+		e.Docs.Set("/nav", apptest.Page{ContentType: "text/html", Body: apptest.NavPage})
 		tok, _ := e.MustAccount("")
 		raw := e.MustKey(tok, app.ScopeMonitor).RawKey
 		var created struct{ CreateMonitor struct{ ID string } }

@@ -33,8 +33,7 @@ func TestAlertGradeNotALegalDocument(t *testing.T) {
 	tok, _ := e.MustAccount("")
 	k := e.MustKey(tok, "monitor")
 	s, _ := connect(t, url, k.RawKey)
-	e.Docs.Set("/nav", apptest.Page{ContentType: "text/html", Body: `<html><body><main><h1>Shop</h1>
-<p>Home</p><p>Pricing</p><p>About us</p></main></body></html>`})
+	e.Docs.Set("/nav", apptest.Page{ContentType: "text/html", Body: apptest.NavPage})
 	m, isErr := call(t, s, "create_monitor", map[string]any{"url": e.Docs.URL("/nav")})
 	if isErr {
 		t.Fatalf("create_monitor: %v", m)

@@ -51,8 +51,7 @@ func TestNotALegalDocument(t *testing.T) {
 func TestNotALegalDocumentVersionGrade(t *testing.T) {
 	apptest.ForEachDialect(t, func(t *testing.T, d dbtest.Dialect) {
 		e := newEnv(t, d)
-		e.Docs.Set("/nav", apptest.Page{ContentType: "text/html", Body: `<html><body><main><h1>Shop</h1>
-<p>Home</p><p>Pricing</p><p>About us</p></main></body></html>`})
+		e.Docs.Set("/nav", apptest.Page{ContentType: "text/html", Body: apptest.NavPage})
 		tok, _ := e.MustAccount("notlegal-monitor@example.com")
 		key := e.MustKey(tok, "monitor").RawKey
 		id := e.do("POST", "/api/monitor", key, map[string]any{"url": e.Docs.URL("/nav")}).json(t)["id"].(string)

@@ -67,9 +67,9 @@ var trainers = []struct {
 func main() {
 	var o options
 	flag.StringVar(&o.data, "data", "../shared/data", "directory with clauses/ and tosdr/")
-	flag.StringVar(&o.labels, "labels", "internal/analyze/testdata/privacy/labels.jsonl", "labelled privacy paragraphs")
+	flag.StringVar(&o.labels, "labels", "internal/analyze/testdata/privacy/labels.jsonl", "privacy only: the labelled paragraphs")
 	flag.StringVar(&o.models, "models", "internal/analyze/model", "directory the model files are written to, as NAME.gob.gz")
-	flag.BoolVar(&o.quick, "quick", false, "clauses: train only the default configuration")
+	flag.BoolVar(&o.quick, "quick", false, "clauses only: train only the default configuration")
 	flag.Usage = func() {
 		fmt.Fprintln(flag.CommandLine.Output(), "usage: train [flags] clauses|cases|privacy")
 		flag.PrintDefaults()

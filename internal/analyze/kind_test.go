@@ -155,3 +155,25 @@ func TestShortSentencesAreNotHeadings(t *testing.T) {
 		}
 	}
 }
+
+// Sentences about the document (what a section explains, a definition,
+// an example, a table of contents, a link line, a heading) give no finding.
+func TestNonClausesAreNoFindings(t *testing.T) {
+	e := engine(t)
+	for _, s := range []string{
+		"This section explains how we may change the service and terminate accounts.",
+		"See section 4 for how we use your data for advertising.",
+		`"Claim" means any dispute between you and us, including claims for damages.`,
+		"For example, we may sell your data to advertisers if you post a photo.",
+		"1. Introduction 2. Your Account 3. Termination 4. Arbitration 5. Changes",
+		"Terms | Privacy | Cookies | Advertising | Help",
+		"6. Limitation Of Liability And Binding Arbitration.",
+		"b. Binding Individual Arbitration.",
+		"*   Liability Cap Exclusions.",
+		"CLASS ACTION WAIVER AND REPRESENTATIVE ACTION WAIVER.",
+	} {
+		if fs := e.Analyze(s, Options{DocumentType: "terms"}).Findings; len(fs) > 0 {
+			t.Errorf("%q: findings %v, want none", s, fs)
+		}
+	}
+}

@@ -132,7 +132,7 @@ var privacyCats = []privacyCat{
 		// "Do Not Sell (or Share) My Personal Information" is the name of the
 		// opt-out a law requires where data is sold, not a promise.
 		except(r(SeverityGood, false, 0.85, `\b(not|never)\s+`+negGap+`(sell|sold|rent)\b|\b(not|never)\b[^.;:]{0,60}\b(sell|sold|rent)\b[^.;:]{0,60}\b(data|information)|n't\s+`+negGap+`(sell|rent)\b|\bno\s+sale\b|\bwithout selling\b`),
-			`\bdo not (sell|share)( or (sell|share))? my\b`),
+			`\bdo not (sell|share)(\W+(or\W+)?(sell|share)\W*)?\W+my\b`),
 		except(r(SeverityBlocker, true, 0.8, `\b(sell|sells|sold|selling|rent|rents|renting)\b[^.;]{0,40}\b`+data+`|\b(sale|selling|renting) of (your |personal |user |customer )+(information|data)`),
 			`\b(assets?|merger|acquisition|acquired|bankruptcy|insolvency|reorgani[sz]ation|business transfer|change of control|sale of (all|substantially|the company|our (company|business)|a business))\b`),
 	}},

@@ -1,5 +1,5 @@
-// Package apptest is the one test harness of the service layer: a Service
-// and its monitoring over a real database of db/dbtest, a settable clock, a loopback document
+// Package apptest is the one test harness of the service layer: a Service,
+// its monitoring and its billing over a real database of db/dbtest, a settable clock, a loopback document
 // server with settable pages, a fake AI provider, and account, key and budget
 // helpers. app's own tests use it directly; rest's and graph's tests put
 // their HTTP front on it. It imports neither transport (both import it).
@@ -73,10 +73,12 @@ func FetchTimeout(d time.Duration) Option { return func(c *config) { c.fetchTime
 // Configure changes any other option (a clock of the test's own, ...).
 func Configure(f func(*app.Options)) Option { return func(c *config) { f(&c.opts) } }
 
-// Monitoring changes monitoring's options (workers, intervals, lease).
+// Monitoring changes monitoring's options (workers, intervals, lease); its
+// App, Store and Now are the service's, whatever it sets.
 func Monitoring(f func(*monitor.Options)) Option { return func(c *config) { f(&c.monitor) } }
 
-// Billing changes billing's options (no webhook secret, prices).
+// Billing changes billing's options (no webhook secret, prices); its Store,
+// Logger and Now are the service's, whatever it sets.
 func Billing(f func(*billing.Options)) Option { return func(c *config) { f(&c.billing) } }
 
 // New starts a service on store (dbtest.Open, possibly wrapped) with its

@@ -23,6 +23,11 @@ const TermsPage = `<!doctype html><html><head><title>Example Terms of Service</t
 <p>In no event shall we be liable for any indirect or consequential damages.</p>
 </main><footer>© Example</footer></body></html>`
 
+// NavPage is a page with no sentence read as a clause: a text that is not a
+// legal document (it gets no grade).
+const NavPage = `<html><head><title>Shop</title></head><body><main><h1>Shop</h1>
+<p>Home</p><p>Pricing</p><p>About us</p></main></body></html>`
+
 // Page is what the document server answers at one path. Like a real server
 // it answers 304 to a conditional GET naming its ETag.
 type Page struct {

@@ -88,7 +88,7 @@ func (e *earlyEvent) Error() string { return e.reason }
 // hits the unique event id and changes nothing; a failure rolls everything
 // back and returns an error, so the provider's retry applies it again.
 func (s *Service) HandlePaymentEvent(ctx context.Context, payload []byte, signature string) error {
-	if s.secret == "" {
+	if s == nil || s.secret == "" {
 		return &app.Error{Code: app.CodeInternal, Message: "Webhook secret not configured"}
 	}
 	if signature == "" {

@@ -303,7 +303,8 @@ func TestSubscriptionBeforeCheckoutRetriedLater(t *testing.T) {
 // The signature is checked over the raw body before anything else: a
 // missing header, another secret, a timestamp outside 5 minutes either way,
 // an altered body or a garbled header is invalid and records nothing; with
-// no secret configured every delivery is an internal error.
+// no secret configured (or no billing at all) every delivery is an internal
+// error.
 func TestPaymentSignature(t *testing.T) {
 	e := apptest.New(t, dbtest.Open(t, dbtest.SQLite))
 	body, _ := json.Marshal(map[string]any{"id": "evt_sig", "object": "event", "type": "invoice.paid", "created": 1000,
@@ -337,6 +338,10 @@ func TestPaymentSignature(t *testing.T) {
 	unset := apptest.New(t, dbtest.Open(t, dbtest.SQLite), apptest.Billing(func(o *billing.Options) { o.WebhookSecret = "" }))
 	if code := app.ErrorCode(unset.Billing.HandlePaymentEvent(context.Background(), body, sign(body, apptest.WebhookSecret, time.Now()))); code != app.CodeInternal {
 		t.Errorf("no secret configured: code %q, want %q", code, app.CodeInternal)
+	}
+	var none *billing.Service // a server wired without billing
+	if code := app.ErrorCode(none.HandlePaymentEvent(context.Background(), body, sign(body, apptest.WebhookSecret, time.Now()))); code != app.CodeInternal {
+		t.Errorf("no billing: code %q, want %q", code, app.CodeInternal)
 	}
 }
 

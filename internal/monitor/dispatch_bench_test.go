@@ -56,7 +56,7 @@ const (
 // FOR UPDATE SKIP LOCKED LIMIT 1)` that takes the earliest due monitor and
 // moves it an hour on. Both report monitors/s.
 //
-//	./scripts/with-postgres.sh go test -run '^$' -bench BenchmarkDispatch -benchtime 3x ./internal/app/
+//	./scripts/with-postgres.sh go test -run '^$' -bench BenchmarkDispatch -benchtime 3x ./internal/monitor/
 func BenchmarkDispatch(b *testing.B) {
 	ctx := context.Background()
 	url := dbtest.PostgresURL(b)

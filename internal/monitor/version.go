@@ -64,7 +64,7 @@ func (s *Service) version(ctx context.Context, m *Monitor, field, hash string) (
 // of the places API analyses take for the analyses. Scope monitor; one scan,
 // taken once both versions are found and given back when the diff fails:
 // it analyzes two whole documents, work an attacker could otherwise repeat
-// for free (and GraphQL aliases multiply within one request).
+// for free (GraphQL computes one a request: graph.MaxVersionDiffs).
 func (s *Service) DiffMonitorVersions(ctx context.Context, monitorID, from, to string) (*VersionDiff, error) {
 	m, err := s.historyCaller(ctx, monitorID)
 	if err != nil {
